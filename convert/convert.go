@@ -1,0 +1,94 @@
+// Package convert turns a compose project into a module manifest, refusing
+// every volume whose host source lacks a complete declaration.
+//
+// The input model is compose-go's types.Project; the output is a
+// manifest.Module. Convert never writes files, prompts or prints: it
+// returns the module, the diagnostics and, for a refusal, a declarations
+// skeleton for exactly the missing sources.
+package convert
+
+import (
+	"context"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// Options says which compose project to convert and how. Names follow
+// docker compose's flags.
+type Options struct {
+	// ConfigFiles are the compose files (-f), merged in order. Empty means
+	// compose.yaml / docker-compose.yml in ProjectDirectory or the working
+	// directory, with their override file, as docker compose finds them.
+	ConfigFiles []string
+	// ProjectDirectory (--project-directory) is where relative paths of the
+	// compose files resolve on this machine. Empty: the first file's folder.
+	ProjectDirectory string
+	// WorkingDirectory is the directory relative paths in ConfigFiles,
+	// EnvFiles and DeclarationsFile are taken from. Empty: the process's.
+	WorkingDirectory string
+	// EnvFiles (--env-file) replace the project's .env.
+	EnvFiles []string
+	// Profiles (--profile) enable services with those profiles.
+	Profiles []string
+	// ProjectName (-p) overrides the project name.
+	ProjectName string
+	// Environ is the environment used for interpolation, as KEY=VALUE
+	// strings; nil means none (callers pass os.Environ()).
+	Environ []string
+	// DeclarationsFile (--declarations) overrides the default
+	// compose2manifest.yaml in the project directory.
+	DeclarationsFile string
+	// HostProjectDirectory (--host-project-directory) is where the project
+	// lives on the target host; it overrides the declarations' value.
+	HostProjectDirectory string
+	// VolumeRoot (--volume-root) is where named and anonymous volumes land;
+	// it overrides the declarations' value.
+	VolumeRoot string
+	// Strict turns production from evidence off: only supplied
+	// declarations count.
+	Strict bool
+}
+
+// Status is the outcome of converting one module.
+type Status string
+
+// Outcomes, as the JSON report names them.
+const (
+	Converted Status = "converted"
+	Refused   Status = "refused"
+	Failed    Status = "error"
+)
+
+// Result is the outcome of Convert.
+type Result struct {
+	// Status says whether the module was converted.
+	Status Status
+	// Module is the converted module when Status is Converted. When
+	// refused, Candidate holds what was built, with incomplete
+	// declarations, for reporting.
+	Module    *manifest.Module
+	Candidate *manifest.Module
+	// Manifest is Module encoded (manifest.Encode), nil unless converted.
+	Manifest []byte
+	// Diagnostics are every finding, errors and warnings, in a stable
+	// order.
+	Diagnostics []rules.Diagnostic
+	// Skeleton is a ready-to-paste declarations file for exactly the
+	// sources that are missing or incomplete; nil when none are.
+	Skeleton []byte
+	// ProjectDirectory is the absolute project directory on this machine.
+	ProjectDirectory string
+	// ProjectName is the compose project name.
+	ProjectName string
+}
+
+// Convert loads the compose project opts names and converts it. A non-nil
+// error means the input could not be read (a missing file, a YAML or
+// schema error, a bad declarations file); the Result may still carry
+// diagnostics explaining it, such as unset variables (C2M014).
+func Convert(ctx context.Context, opts Options) (*Result, error) {
+	_ = ctx
+	_ = opts
+	return nil, nil
+}

@@ -1,0 +1,128 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Encode returns m as a YAML document. The output depends only on m: the same
+// Module always encodes to the same bytes. Mapping keys of environment and
+// labels are sorted; every other order is the order of m's slices.
+//
+// Encode writes owner and mode as quoted strings and each resource's Comment
+// as a line comment on its first line. It returns an error only when a
+// container cannot be represented in YAML.
+func Encode(m *Module) ([]byte, error) {
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	if m.Header != "" {
+		root.HeadComment = "# " + m.Header
+	}
+	addScalar(root, "version", strconv.Itoa(m.Version), "!!int")
+	addScalar(root, "module", m.Module, "!!str")
+	if len(m.Sources) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, s := range m.Sources {
+			n := &yaml.Node{Kind: yaml.MappingNode}
+			addScalar(n, "file", s.File, "!!str")
+			addScalar(n, "sha256", s.SHA256, "!!str")
+			seq.Content = append(seq.Content, n)
+		}
+		root.Content = append(root.Content, str("sources"), seq)
+	}
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for i := range m.Resources {
+		n, err := encodeResource(&m.Resources[i])
+		if err != nil {
+			return nil, err
+		}
+		seq.Content = append(seq.Content, n)
+	}
+	root.Content = append(root.Content, str("resources"), seq)
+
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
+		return nil, fmt.Errorf("manifest: encode module %q: %w", m.Module, err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func encodeResource(r *Resource) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	switch r.Kind {
+	case KindContainer:
+		if r.Container == nil {
+			return nil, fmt.Errorf("manifest: container resource without a container")
+		}
+		var c yaml.Node
+		if err := c.Encode(r.Container); err != nil {
+			return nil, fmt.Errorf("manifest: container %q: %w", r.Container.Name, err)
+		}
+		styleContainer(&c)
+		n = &c
+		if len(n.Content) > 1 && r.Comment != "" {
+			n.Content[1].LineComment = "# " + r.Comment
+		}
+		return n, nil
+	case KindCredential:
+		addScalar(n, string(r.Kind), r.Name, "!!str")
+		if r.Target != "" {
+			addScalar(n, "target", r.Target, "!!str")
+		}
+	default:
+		addScalar(n, string(r.Kind), r.Path, "!!str")
+		if r.Kind != KindHost {
+			if r.Owner != "" {
+				addQuoted(n, "owner", r.Owner)
+			}
+			if r.Mode != "" {
+				addQuoted(n, "mode", r.Mode)
+			}
+			if r.Intent != "" {
+				addScalar(n, "intent", string(r.Intent), "!!str")
+			}
+			if r.ContentFrom != "" {
+				addScalar(n, "content_from", r.ContentFrom, "!!str")
+			}
+		}
+	}
+	if r.Note != "" {
+		addScalar(n, "note", r.Note, "!!str")
+	}
+	if r.Comment != "" {
+		n.Content[1].LineComment = "# " + r.Comment
+	}
+	return n, nil
+}
+
+// styleContainer writes ports, volumes and tmpfs entries as one-line flow
+// mappings, the form of SPEC section 3.
+func styleContainer(c *yaml.Node) {
+	for i := 0; i+1 < len(c.Content); i += 2 {
+		switch c.Content[i].Value {
+		case "ports", "volumes", "tmpfs":
+			for _, item := range c.Content[i+1].Content {
+				item.Style = yaml.FlowStyle
+			}
+		}
+	}
+}
+
+func str(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+}
+
+func addScalar(m *yaml.Node, key, value, tag string) {
+	m.Content = append(m.Content, str(key), &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value})
+}
+
+func addQuoted(m *yaml.Node, key, value string) {
+	m.Content = append(m.Content, str(key), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value, Style: yaml.DoubleQuotedStyle})
+}

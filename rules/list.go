@@ -1,0 +1,404 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// All returns every rule, in ID order. Each call returns new values, so a
+// caller may change one (its Severity, say) without affecting others.
+func All() []*Rule {
+	return []*Rule{
+		{
+			ID:       "C2M001",
+			Title:    "a volume's host source has no declaration",
+			Severity: Error,
+			Check:    checkUndeclaredSource,
+			Doc: `Every source of a container volume must be a declared directory, file
+or host path, exactly. A declared ancestor does not cover a child: the
+container runtime would still create the missing child as root with a
+mode nobody chose, outside the rule that keeps a module's data.
+
+Declare the source in compose2manifest.yaml (binds:, volumes: or
+anonymous:) with owner, mode and intent, or as kind: host for a path the
+module uses but does not own, and convert again.`,
+		},
+		{
+			ID:       "C2M002",
+			Title:    "a declaration lacks owner, mode or intent, or one is invalid",
+			Severity: Error,
+			Check:    checkIncomplete,
+			Doc: `A declared directory or file needs an owner ("USER:GROUP", both parts),
+a mode (a quoted string of 3 or 4 octal digits, such as "0750"; a bare
+YAML integer is refused because YAML readers disagree on what 0750 means)
+and an intent (state, content, config, logs, cache or runtime).
+
+Give the missing or invalid value in the declaration.`,
+		},
+		{
+			ID:       "C2M003",
+			Title:    "a declared path comes before its declared ancestor (not parent-first)",
+			Severity: Error,
+			Check:    checkParentFirst,
+			Doc: `The host applies resources in the order written and does not sort. A
+path declared before its ancestor would be created by the host as root
+0755 first, and the ancestor's owner and mode applied only afterwards.
+
+Move the ancestor's declaration above the child's (convert writes
+parent-first order by itself; regenerate the manifest).`,
+		},
+		{
+			ID:       "C2M004",
+			Title:    "a file mount declared as a directory or the reverse",
+			Severity: Error,
+			Check:    checkFileKind,
+			Doc: `A bind source that is a regular file must be declared kind: file, and a
+directory must not be: the host would create the wrong kind of path and
+the container runtime would then fail to mount it ("not a directory").
+A declared file cannot have declared paths below it.
+
+Set kind: file (or remove it) on the declaration so it matches what the
+source is.`,
+		},
+		{
+			ID:       "C2M005",
+			Title:    "a path declared twice, or by two modules",
+			Severity: Error,
+			Check:    checkDuplicate,
+			CheckSet: checkDuplicateSet,
+			Doc: `A host path has one owner, one mode and one intent, owned by one module.
+Two declarations of it disagree or are redundant; two modules owning it
+would each remove or chown what the other keeps.
+
+Declare the path once; if two modules share data, let one own it and the
+other name it as kind: host.`,
+		},
+		{
+			ID:       "C2M006",
+			Title:    "a module declares a system path it must not own",
+			Severity: Error,
+			Check:    checkSystemPath,
+			Doc: `System directories such as /, /etc, /usr, /var, /var/lib, /home, /root,
+/boot, /proc, /sys, /dev, /run and /tmp belong to the host. A module that
+declares one would chown it, chmod it, or try to remove it when the
+module goes away.
+
+Declare a directory below it that the module owns (/var/lib/MODULE), or
+use kind: host for a path the module only uses.`,
+		},
+		{
+			ID:       "C2M007",
+			Title:    "a compose field the manifest cannot carry, not acknowledged",
+			Severity: Warning,
+			Doc: `The container shape of a manifest cannot carry this compose field, so
+the converted service would run differently. It is never dropped
+silently: convert warns, and check --against fails on it.
+
+Carry the behaviour another way, or list the field under acknowledge:
+as SERVICE.FIELD (or *.FIELD) to say it is knowingly left behind.`,
+		},
+		{
+			ID:       "C2M008",
+			Title:    "the manifest is stale: a source's sha256 differs from the compose file's",
+			Severity: Error,
+			Doc: `The manifest records the sha256 of every file it was made from. One of
+them has changed since, so the manifest may no longer match the project.
+
+Convert the project again and commit the new manifest.`,
+		},
+		{
+			ID:       "C2M009",
+			Title:    "a declaration key matches nothing in the compose project",
+			Severity: Error,
+			Doc: `Every key of the declarations must name a bind source, named volume,
+anonymous volume, service field or image of the compose project, across
+all profiles. A key that matches nothing is usually a typo, and a typo
+must not pass silently: the source it meant stays undeclared.
+
+Correct the key so it names the source as the compose file writes it, or
+delete it.`,
+		},
+		{
+			ID:       "C2M010",
+			Title:    "a volume kind the mesh cannot express",
+			Severity: Error,
+			Doc: `The mesh mounts declared host paths and tmpfs only. Windows named pipes
+(npipe), cluster volumes, image volumes, volume drivers other than local,
+and driver_opts other than a local bind (type: none, o: bind, device:
+PATH) have no equivalent.
+
+Replace the volume with a bind of a declared host path, or leave the
+service out of the module.`,
+		},
+		{
+			ID:       "C2M011",
+			Title:    "a declared path's parent is neither declared nor a standard system directory",
+			Severity: Warning,
+			Check:    checkUndeclaredParent,
+			Doc: `The host creates a missing parent as root 0755, which may be more open
+or more closed than the module wants, and the parent falls outside the
+rule that keeps a module's data.
+
+Declare the parent directory too, with its owner, mode and intent.`,
+		},
+		{
+			ID:       "C2M012",
+			Title:    "a volume option the manifest cannot carry",
+			Severity: Error,
+			Doc: `Volume options such as :U (chown), :z and :Z (SELinux relabel), bind
+propagation, nocopy, subpath and consistency change how the runtime
+mounts the path, and the manifest's volume shape cannot express them.
+Dropping one silently would change ownership, labels or visibility.
+
+Remove the option from the compose file, and express ownership with the
+declaration's owner and mode instead.`,
+		},
+		{
+			ID:       "C2M013",
+			Title:    "a source with no location on the target host",
+			Severity: Error,
+			Doc: `A relative bind source is resolved against the directory where the
+project lives on the target host, never the converting machine's; a ~
+path names the legacy host's home, which the converter cannot know; a
+named or anonymous volume needs a place under the module's volume root.
+
+Set host_project_directory (or --host-project-directory) for relative
+binds, volume_root (or --volume-root) for volumes, or give the
+declaration its own path.`,
+		},
+		{
+			ID:       "C2M014",
+			Title:    "a variable used in the compose file is unset and has no default",
+			Severity: Warning,
+			Doc: `An unset variable without a default becomes an empty string, and the
+failure then surfaces far away (":/data", an empty image). It is an
+error where it feeds a volume source, a target or an image.
+
+Set the variable in .env or with --env-file, or give it a default in the
+compose file (${VAR:-default}).`,
+		},
+		{
+			ID:       "C2M015",
+			Title:    "an environment value that looks like a plaintext secret",
+			Severity: Warning,
+			Doc: `An environment variable whose name says password, secret, token or key
+has a literal value. A manifest is committed and read widely; the value
+would travel with it.
+
+Deliver the value as a credential (a compose secret) instead.`,
+		},
+		{
+			ID:       "C2M016",
+			Title:    "a service with build: and no image, and no image given in the declarations",
+			Severity: Error,
+			Doc: `The mesh runs images; it does not build them. A service that only has
+build: has no image to run.
+
+Build and push the image, then name it in the compose file (image:) or
+in the declarations (images: {SERVICE: REF}).`,
+		},
+	}
+}
+
+func checkUndeclaredSource(p *Pass) {
+	declared := map[string]bool{}
+	for _, r := range p.Module.Declared() {
+		declared[r.Path] = true
+	}
+	for _, c := range p.Module.Containers() {
+		for _, v := range c.Container.Volumes {
+			if declared[v.Source] {
+				continue
+			}
+			d := Diag(c, "no declaration for volume source %s (mounted at %s)", v.Source, v.Target)
+			d.Service, d.Target = c.Container.Name, v.Target
+			if anc := nearestDeclared(p.Module, v.Source); anc != "" {
+				d.Message += "; its declared ancestor " + anc + " does not cover it"
+			}
+			p.Report(d)
+		}
+	}
+}
+
+func nearestDeclared(m *manifest.Module, path string) string {
+	best := ""
+	for _, r := range m.Declared() {
+		if manifest.IsAncestor(r.Path, path) && len(r.Path) > len(best) {
+			best = r.Path
+		}
+	}
+	return best
+}
+
+var (
+	modeRE  = regexp.MustCompile(`^[0-7]{3,4}$`)
+	ownerRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$`)
+)
+
+// ValidOwner reports whether s is "USER:GROUP" with both parts names or
+// numeric ids.
+func ValidOwner(s string) bool {
+	u, g, ok := strings.Cut(s, ":")
+	return ok && ownerRE.MatchString(u) && ownerRE.MatchString(g)
+}
+
+// ValidMode reports whether s is 3 or 4 octal digits.
+func ValidMode(s string) bool { return modeRE.MatchString(s) }
+
+func checkIncomplete(p *Pass) {
+	for _, r := range p.Module.Declared() {
+		if r.Kind == manifest.KindHost {
+			continue
+		}
+		var missing, invalid []string
+		switch {
+		case r.Owner == "":
+			missing = append(missing, "owner")
+		case !ValidOwner(r.Owner):
+			invalid = append(invalid, "owner "+quote(r.Owner)+` (want "USER:GROUP")`)
+		}
+		switch {
+		case r.Mode == "":
+			missing = append(missing, "mode")
+		case !ValidMode(r.Mode):
+			invalid = append(invalid, "mode "+quote(r.Mode)+` (want 3 or 4 octal digits, quoted: "0750")`)
+		}
+		switch {
+		case r.Intent == "":
+			missing = append(missing, "intent")
+		case !r.Intent.Valid():
+			invalid = append(invalid, "intent "+quote(string(r.Intent))+" (want state, content, config, logs, cache or runtime)")
+		}
+		if len(missing) == 0 && len(invalid) == 0 {
+			continue
+		}
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "missing "+strings.Join(missing, ", "))
+		}
+		if len(invalid) > 0 {
+			parts = append(parts, "invalid "+strings.Join(invalid, ", "))
+		}
+		p.Report(Diag(r, "%s %s: %s", r.Kind, r.Path, strings.Join(parts, "; ")))
+	}
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+func checkParentFirst(p *Pass) {
+	decl := p.Module.Declared()
+	for i, r := range decl {
+		for _, later := range decl[i+1:] {
+			if manifest.IsAncestor(later.Path, r.Path) {
+				d := Diag(r, "%s is declared before its ancestor %s", r.Path, later.Path)
+				if lp := later.Pos.String(); lp != "" {
+					d.Message += " (" + lp + ")"
+				}
+				p.Report(d)
+			}
+		}
+	}
+}
+
+func checkFileKind(p *Pass) {
+	decl := p.Module.Declared()
+	for _, f := range decl {
+		if f.Kind != manifest.KindFile {
+			continue
+		}
+		for _, r := range decl {
+			if manifest.IsAncestor(f.Path, r.Path) {
+				p.Report(Diag(r, "%s is declared below %s, which is declared as a file", r.Path, f.Path))
+			}
+		}
+	}
+}
+
+func checkDuplicate(p *Pass) {
+	seen := map[string]*manifest.Resource{}
+	for _, r := range p.Module.Declared() {
+		if first, ok := seen[r.Path]; ok {
+			d := Diag(r, "%s is declared twice", r.Path)
+			if fp := first.Pos.String(); fp != "" {
+				d.Message += "; first at " + fp
+			}
+			p.Report(d)
+			continue
+		}
+		seen[r.Path] = r
+	}
+}
+
+func checkDuplicateSet(p *SetPass) {
+	type owner struct {
+		module string
+		res    *manifest.Resource
+	}
+	seen := map[string]owner{}
+	for _, m := range p.Modules {
+		for _, r := range m.Declared() {
+			first, ok := seen[r.Path]
+			if !ok {
+				seen[r.Path] = owner{m.Module, r}
+				continue
+			}
+			if first.module == m.Module {
+				continue
+			}
+			if r.Kind == manifest.KindHost && first.res.Kind == manifest.KindHost {
+				continue
+			}
+			d := Diag(r, "%s is declared by module %q as %s and by module %q as %s", r.Path, first.module, first.res.Kind, m.Module, r.Kind)
+			if fp := first.res.Pos.String(); fp != "" {
+				d.Message += " (" + fp + ")"
+			}
+			d.Module = m.Module
+			p.Report(d)
+		}
+	}
+}
+
+// SystemPaths lists the host paths no module may declare as a directory or
+// file it owns.
+func SystemPaths() []string {
+	return []string{"/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt",
+		"/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/usr/bin",
+		"/usr/lib", "/usr/local", "/usr/sbin", "/usr/share", "/var", "/var/cache", "/var/lib",
+		"/var/log", "/var/run", "/var/spool", "/var/tmp"}
+}
+
+func checkSystemPath(p *Pass) {
+	sys := map[string]bool{}
+	for _, s := range SystemPaths() {
+		sys[s] = true
+	}
+	for _, r := range p.Module.Declared() {
+		if r.Kind != manifest.KindHost && sys[r.Path] {
+			p.Report(Diag(r, "%s is a system path; a module must not own it", r.Path))
+		}
+	}
+}
+
+func checkUndeclaredParent(p *Pass) {
+	known := map[string]bool{}
+	for _, s := range SystemPaths() {
+		known[s] = true
+	}
+	for _, r := range p.Module.Declared() {
+		known[r.Path] = true
+	}
+	for _, r := range p.Module.Declared() {
+		if r.Kind == manifest.KindHost || r.Path == "/" {
+			continue
+		}
+		parent := r.Path[:strings.LastIndex(r.Path, "/")]
+		if parent == "" {
+			parent = "/"
+		}
+		if !known[parent] {
+			p.Report(Diag(r, "parent %s of %s is not declared; the host would create it as root 0755", parent, r.Path))
+		}
+	}
+}

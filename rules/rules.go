@@ -1,0 +1,173 @@
+// Package rules holds compose2manifest's checks. Each rule is a Rule value
+// with a stable ID; All returns them in one list. The converter and the
+// manifest checker are two drivers over that list: a rule never prints,
+// exits or chooses an output format, it only reports Diagnostics.
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Severity is how serious a diagnostic is.
+type Severity string
+
+// Severities. An error refuses a module; a warning does not, unless the
+// driver is asked to treat warnings as errors.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Diagnostic is one finding, with where it is. Field names follow the JSON
+// report of SPEC section 8.
+type Diagnostic struct {
+	// Rule is the ID of the rule that reported it, such as "C2M001"; empty
+	// for a failure to read input.
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	// File is the file the finding is in, relative to the working or
+	// project directory where possible; Line is 1-based, 0 when unknown.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Service, Source and Target name the compose service, the volume
+	// source as the compose file writes it, and the container path.
+	Service string `json:"service,omitempty"`
+	Source  string `json:"source,omitempty"`
+	Target  string `json:"target,omitempty"`
+	// Module is the module the finding belongs to.
+	Module  string `json:"module,omitempty"`
+	Message string `json:"message"`
+	// Fix says what to do about it.
+	Fix string `json:"fix,omitempty"`
+}
+
+// Pos returns the diagnostic's position.
+func (d Diagnostic) Pos() manifest.Pos { return manifest.Pos{File: d.File, Line: d.Line} }
+
+// String formats d as "FILE:LINE: RULE SEVERITY: MESSAGE".
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if p := d.Pos().String(); p != "" {
+		b.WriteString(p)
+		b.WriteString(": ")
+	}
+	if d.Rule != "" {
+		b.WriteString(d.Rule)
+		b.WriteString(" ")
+	}
+	b.WriteString(string(d.Severity))
+	b.WriteString(": ")
+	if d.Service != "" {
+		fmt.Fprintf(&b, "service %q: ", d.Service)
+	}
+	if d.Source != "" {
+		fmt.Fprintf(&b, "volume %q: ", d.Source)
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Pass is what a rule's Check receives: the module to check and the
+// callback that records a finding. Report fills in Rule and, when empty,
+// Severity and Module.
+type Pass struct {
+	Module *manifest.Module
+	Report func(Diagnostic)
+}
+
+// SetPass is what a rule's CheckSet receives: every module checked together.
+type SetPass struct {
+	Modules []*manifest.Module
+	Report  func(Diagnostic)
+}
+
+// Rule is one check. Check and CheckSet may be nil: a rule without either
+// is reported by the converter alone, which sees the compose project.
+type Rule struct {
+	// ID is stable across versions: "C2M001".
+	ID string
+	// Title is a one-line summary.
+	Title string
+	// Doc explains the failure and the fix.
+	Doc string
+	// Severity is the default severity of its diagnostics.
+	Severity Severity
+	// Check runs over one module.
+	Check func(*Pass)
+	// CheckSet runs over every module checked together.
+	CheckSet func(*SetPass)
+}
+
+// Lookup returns the rule with the given ID from list, or nil.
+func Lookup(list []*Rule, id string) *Rule {
+	for _, r := range list {
+		if strings.EqualFold(r.ID, id) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Run runs every rule of list with a Check over m and returns the
+// diagnostics in rule order, then in report order.
+func Run(list []*Rule, m *manifest.Module) []Diagnostic {
+	var out []Diagnostic
+	for _, r := range list {
+		if r.Check == nil {
+			continue
+		}
+		r.Check(&Pass{Module: m, Report: reporter(r, m.Module, &out)})
+	}
+	return out
+}
+
+// RunSet runs every rule of list with a CheckSet over modules.
+func RunSet(list []*Rule, modules []*manifest.Module) []Diagnostic {
+	var out []Diagnostic
+	for _, r := range list {
+		if r.CheckSet == nil {
+			continue
+		}
+		r.CheckSet(&SetPass{Modules: modules, Report: reporter(r, "", &out)})
+	}
+	return out
+}
+
+func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
+	return func(d Diagnostic) {
+		d.Rule = r.ID
+		if d.Severity == "" {
+			d.Severity = r.Severity
+		}
+		if d.Module == "" {
+			d.Module = module
+		}
+		if d.Fix == "" {
+			d.Fix = fixOf(r)
+		}
+		*out = append(*out, d)
+	}
+}
+
+// fixOf returns the last paragraph of a rule's Doc, which by convention
+// says how to fix it.
+func fixOf(r *Rule) string {
+	paras := strings.Split(strings.TrimSpace(r.Doc), "\n\n")
+	return strings.Join(strings.Fields(paras[len(paras)-1]), " ")
+}
+
+// Diag builds a diagnostic for rule id at resource r's position, with the
+// service and source of r's origin where it has one.
+func Diag(r *manifest.Resource, format string, args ...any) Diagnostic {
+	d := Diagnostic{File: r.Pos.File, Line: r.Pos.Line, Message: fmt.Sprintf(format, args...)}
+	if r.Origin != nil {
+		d.Source = r.Origin.Source
+		if len(r.Origin.Services) == 1 {
+			d.Service = r.Origin.Services[0]
+		}
+	}
+	return d
+}
