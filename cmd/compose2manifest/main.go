@@ -1,0 +1,93 @@
+// Command compose2manifest converts Docker Compose projects into module
+// manifests and checks manifests in CI. See the README for usage.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0 // complete
+	exitFindings = 1 // refused, or findings
+	exitUsage    = 2 // bad usage or unreadable input
+)
+
+// env is what a subcommand may use of the process: its streams, arguments,
+// environment and working directory. Tests run main in-process through it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	environ        []string
+	dir            string
+	// isTerminal reports whether stdin and stderr are terminals.
+	isTerminal bool
+}
+
+func main() {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "compose2manifest: error: %v\n", err)
+		os.Exit(exitUsage)
+	}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+const usage = `usage: compose2manifest COMMAND [flags]
+
+commands:
+  convert   convert a compose project (or --batch ROOT) into module manifests
+  check     check manifests: the CI gate
+  ask       prompt for missing declarations and write them
+  rules     list the rules
+  explain   print one rule's documentation
+
+Run compose2manifest COMMAND --help for a command's flags.
+`
+
+// run dispatches to a subcommand and returns the exit code.
+func run(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "convert":
+		return runConvert(e, rest)
+	case "check":
+		return runCheck(e, rest)
+	case "ask":
+		return runAsk(e, rest)
+	case "rules":
+		return runRules(e, rest)
+	case "explain":
+		return runExplain(e, rest)
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, usage)
+		return exitOK
+	default:
+		errorf(e, "unknown command %q", cmd)
+		hintf(e, "commands are convert, check, ask, rules and explain")
+		return exitUsage
+	}
+}
+
+// errorf prints "compose2manifest: error: …" to stderr.
+func errorf(e *env, format string, args ...any) {
+	fmt.Fprintf(e.stderr, "compose2manifest: error: %s\n", strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
+}
+
+// hintf prints "compose2manifest: hint: …" to stderr.
+func hintf(e *env, format string, args ...any) {
+	fmt.Fprintf(e.stderr, "compose2manifest: hint: %s\n", fmt.Sprintf(format, args...))
+}
