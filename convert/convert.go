@@ -8,8 +8,6 @@
 package convert
 
 import (
-	"context"
-
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -81,14 +79,4 @@ type Result struct {
 	ProjectDirectory string
 	// ProjectName is the compose project name.
 	ProjectName string
-}
-
-// Convert loads the compose project opts names and converts it. A non-nil
-// error means the input could not be read (a missing file, a YAML or
-// schema error, a bad declarations file); the Result may still carry
-// diagnostics explaining it, such as unset variables (C2M014).
-func Convert(ctx context.Context, opts Options) (*Result, error) {
-	_ = ctx
-	_ = opts
-	return nil, nil
 }

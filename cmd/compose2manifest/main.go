@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/sirupsen/logrus"
 )
 
 // Exit codes.
@@ -28,6 +30,9 @@ type env struct {
 }
 
 func main() {
+	// compose-go logs warnings through logrus, such as "The X variable is
+	// not set"; convert reports those itself, with file and line.
+	logrus.SetOutput(io.Discard)
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "compose2manifest: error: %v\n", err)

@@ -9,7 +9,3 @@ func runExplain(e *env, args []string) int {
 	errorf(e, "explain: not implemented yet")
 	return exitUsage
 }
-func runConvert(e *env, args []string) int {
-	errorf(e, "convert: not implemented yet")
-	return exitUsage
-}

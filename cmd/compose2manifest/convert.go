@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/spf13/pflag"
+)
+
+// convertFlags are the flags convert and ask share.
+type convertFlags struct {
+	opts   convert.Options
+	output string
+	format string
+	batch  string
+	force  bool
+}
+
+func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
+	cf := &convertFlags{}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.StringArrayVarP(&cf.opts.ConfigFiles, "file", "f", nil, "compose `FILE` (repeatable, merged in order)")
+	fs.StringVar(&cf.opts.ProjectDirectory, "project-directory", "", "project `DIR` (default: the first compose file's folder)")
+	fs.StringArrayVar(&cf.opts.EnvFiles, "env-file", nil, "env `FILE` used for interpolation instead of .env (repeatable)")
+	fs.StringArrayVar(&cf.opts.Profiles, "profile", nil, "enable services of `PROFILE` (repeatable)")
+	fs.StringVarP(&cf.opts.ProjectName, "project-name", "p", "", "project `NAME`")
+	fs.StringVar(&cf.opts.DeclarationsFile, "declarations", "", "declarations `FILE` (default: compose2manifest.yaml in the project directory)")
+	fs.StringVar(&cf.opts.HostProjectDirectory, "host-project-directory", "", "`DIR` where the project lives on the target host")
+	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
+	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
+	return fs, cf
+}
+
+func runConvert(e *env, args []string) int {
+	fs, cf := newConvertFlags("convert", e)
+	fs.StringVarP(&cf.output, "output", "o", "-", "write `DIR`/MODULE.yaml, or - for stdout")
+	fs.StringVar(&cf.format, "format", "text", "report format: text or json")
+	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
+	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: compose2manifest convert [flags]\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		errorf(e, "convert: unexpected argument %q", fs.Arg(0))
+		hintf(e, "name compose files with -f FILE")
+		return exitUsage
+	}
+	if cf.format != "text" && cf.format != "json" {
+		errorf(e, "convert: --format %q: want text or json", cf.format)
+		return exitUsage
+	}
+	if cf.format == "json" && cf.output == "-" {
+		errorf(e, "convert: --format json prints the report on stdout, so the manifest needs -o DIR")
+		return exitUsage
+	}
+	if cf.batch != "" {
+		return runBatch(e, cf)
+	}
+	cf.opts.Environ = e.environ
+	cf.opts.WorkingDirectory = e.dir
+	res, err := convert.Convert(context.Background(), cf.opts)
+	mod := moduleReport{Status: string(res.Status), Diagnostics: res.Diagnostics}
+	if res.Module != nil {
+		mod.Module = res.Module.Module
+	} else if res.Candidate != nil {
+		mod.Module = res.Candidate.Module
+	}
+	if err != nil {
+		mod.Diagnostics = append(mod.Diagnostics, rules.Diagnostic{Severity: rules.Error, Message: err.Error()})
+	}
+	code := exitOK
+	switch res.Status {
+	case convert.Failed:
+		code = exitUsage
+	case convert.Refused:
+		code = exitFindings
+	case convert.Converted:
+		out, werr := writeManifest(e, cf, res)
+		if werr != nil {
+			mod.Status = string(convert.Failed)
+			mod.Diagnostics = append(mod.Diagnostics, rules.Diagnostic{Severity: rules.Error, Message: werr.Error()})
+			code = exitUsage
+			err = werr
+		}
+		mod.Output = out
+	}
+	if cf.format == "json" {
+		writeJSON(e, []moduleReport{mod})
+		return code
+	}
+	for _, d := range res.Diagnostics {
+		printDiagnostic(e, d)
+	}
+	if err != nil {
+		errorf(e, "%v", err)
+		if len(res.Diagnostics) > 0 {
+			hintf(e, "the diagnostics above may explain it")
+		}
+	}
+	if res.Status == convert.Refused {
+		errorf(e, "module %q refused: %s; nothing written", mod.Module, countErrors(res.Diagnostics))
+		if len(res.Skeleton) > 0 {
+			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
+			fmt.Fprintf(e.stderr, "\n%s", indent(string(res.Skeleton)))
+		}
+	}
+	return code
+}
+
+func countErrors(ds []rules.Diagnostic) string {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == rules.Error {
+			n++
+		}
+	}
+	if n == 1 {
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", n)
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString("    " + line)
+		}
+	}
+	return b.String()
+}
+
+// printDiagnostic prints one diagnostic as text on stderr, with its fix.
+func printDiagnostic(e *env, d rules.Diagnostic) {
+	fmt.Fprintln(e.stderr, d.String())
+	if d.Target != "" && d.Severity == rules.Error {
+		fmt.Fprintf(e.stderr, "    mounted at %s\n", d.Target)
+	}
+}
+
+// moduleReport is one module's entry in the JSON report (SPEC section 8).
+type moduleReport struct {
+	Module      string             `json:"module"`
+	Status      string             `json:"status"`
+	Output      string             `json:"output,omitempty"`
+	Diagnostics []rules.Diagnostic `json:"diagnostics"`
+}
+
+func writeJSON(e *env, mods []moduleReport) {
+	for i := range mods {
+		if mods[i].Diagnostics == nil {
+			mods[i].Diagnostics = []rules.Diagnostic{}
+		}
+	}
+	b, _ := json.MarshalIndent(struct {
+		Modules []moduleReport `json:"modules"`
+	}{mods}, "", "  ")
+	fmt.Fprintf(e.stdout, "%s\n", b)
+}
+
+// writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
+// and returns where it went.
+func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error) {
+	if cf.output == "-" {
+		_, err := e.stdout.Write(res.Manifest)
+		return "", err
+	}
+	dir := cf.output
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(e.dir, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := res.Module.Module + ".yaml"
+	if err := writeAtomic(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(filepath.Join(cf.output, name)), nil
+}
+
+func runBatch(e *env, cf *convertFlags) int {
+	errorf(e, "convert --batch: not implemented yet")
+	return exitUsage
+}

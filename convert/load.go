@@ -1,0 +1,203 @@
+package convert
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// loaded is a compose project as compose-go loads it, with the raw files
+// beside it.
+type loaded struct {
+	project  *types.Project
+	raw      *rawIndex
+	dir      string            // absolute project directory on this machine
+	env      map[string]string // the environment interpolation used
+	files    []string          // absolute paths of the -f files, in order
+	envFiles []string          // absolute paths of the env files read
+}
+
+// rel returns p relative to the project directory, slash-separated, or p
+// itself when it lies outside.
+func (l *loaded) rel(p string) string { return relTo(l.dir, p) }
+
+func relTo(dir, p string) string {
+	r, err := filepath.Rel(dir, p)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(r)
+}
+
+// load reads the compose project with compose-go. It returns the variables
+// used without a value as diagnostics, also when loading fails.
+func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error) {
+	wd := opts.WorkingDirectory
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return nil, nil, err
+		}
+	}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}
+	projectDir := abs(opts.ProjectDirectory)
+
+	files := make([]string, len(opts.ConfigFiles))
+	for i, f := range opts.ConfigFiles {
+		files[i] = abs(f)
+	}
+	if len(files) == 0 {
+		search := projectDir
+		if search == "" {
+			search = wd
+		}
+		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(search), cli.WithDefaultConfigPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(found.ConfigPaths) == 0 {
+			return nil, nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", search, strings.Join(cli.DefaultFileNames, ", "))
+		}
+		files = found.ConfigPaths
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil {
+			return nil, nil, fmt.Errorf("compose file: %w", err)
+		} else if fi.IsDir() {
+			return nil, nil, fmt.Errorf("compose file %s is a directory", f)
+		}
+	}
+	if projectDir == "" {
+		projectDir = filepath.Dir(files[0])
+	}
+	envFiles := make([]string, len(opts.EnvFiles))
+	for i, f := range opts.EnvFiles {
+		envFiles[i] = abs(f)
+	}
+
+	po, err := cli.NewProjectOptions(files,
+		cli.WithEnv(opts.Environ),
+		cli.WithWorkingDirectory(projectDir),
+		cli.WithEnvFiles(envFiles...),
+		cli.WithDotEnv,
+		cli.WithName(opts.ProjectName),
+		cli.WithProfiles(opts.Profiles),
+		cli.WithResolvedPaths(true),
+	)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := &loaded{dir: projectDir, env: po.Environment, files: files, envFiles: po.EnvFiles}
+	l.raw = readRaw(files, l.rel)
+	vars := unsetVariables(l.raw, l.env)
+
+	p, err := po.LoadProject(ctx)
+	if err != nil {
+		return nil, vars, err
+	}
+	l.project = p
+	return l, vars, nil
+}
+
+// unsetVariables finds every ${VAR} or $VAR in the raw compose files that
+// has no value in env and no default. One diagnostic per variable and place;
+// an error where the value feeds a volume source or target, or an image.
+func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
+	var out []rules.Diagnostic
+	for _, f := range ix.files {
+		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
+			if !strings.Contains(n.Value, "$") {
+				return
+			}
+			vars := template.ExtractVariables(map[string]any{"v": n.Value}, template.DefaultPattern)
+			names := make([]string, 0, len(vars))
+			for name := range vars {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				v := vars[name]
+				if _, ok := env[name]; ok || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
+					continue
+				}
+				d := rules.Diagnostic{
+					Rule:     "C2M014",
+					Severity: rules.Warning,
+					File:     f.name,
+					Line:     n.Line,
+					Message:  fmt.Sprintf("variable %s is not set and has no default (used in %s)", name, strings.Join(path, ".")),
+				}
+				if len(path) >= 2 && path[0] == "services" {
+					d.Service = path[1]
+				}
+				if feedsVolumeOrImage(path) {
+					d.Severity = rules.Error
+				}
+				out = append(out, d)
+			}
+		})
+	}
+	return out
+}
+
+// usedBare reports whether name appears in s as ${name} or $name, with no
+// default or other modifier.
+func usedBare(s, name string) bool {
+	re := regexp.MustCompile(`(^|[^$])\$(\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
+	return re.MatchString(s)
+}
+
+func feedsVolumeOrImage(path []string) bool {
+	if len(path) >= 3 && path[0] == "services" {
+		switch path[2] {
+		case "volumes", "image", "tmpfs":
+			return true
+		}
+	}
+	return len(path) >= 1 && path[0] == "volumes"
+}
+
+// walkScalars calls fn for every scalar under n with its key path; list
+// items appear as "[i]". Aliases are followed once where they are used.
+func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		fn(path, n)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if k == "<<" {
+				continue // merged content is walked where its anchor is defined
+			}
+			walkScalars(n.Content[i+1], append(append([]string(nil), path...), k), fn)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			walkScalars(c, append(append([]string(nil), path...), fmt.Sprintf("[%d]", i)), fn)
+		}
+	}
+}
+
+// positionOf returns where a compose file's path is given to the user.
+func (l *loaded) composePos(file string) manifest.Pos {
+	return manifest.Pos{File: l.rel(file)}
+}

@@ -1,0 +1,232 @@
+package convert
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"go.yaml.in/yaml/v3"
+)
+
+// rawFile is one compose file read a second time with yaml.v3, for what
+// compose-go's typed model loses: line numbers, short-syntax volume options,
+// "~" in a source, and which keys a service writes.
+type rawFile struct {
+	path string // absolute path on this machine
+	name string // path relative to the project directory, for positions
+	root *yaml.Node
+	data []byte
+}
+
+// rawIndex is every compose file of a project that could be read: the -f
+// files in order, then files they include or extend.
+type rawIndex struct {
+	files []*rawFile
+}
+
+// readRaw parses the compose files and, recursively, files named by
+// include and extends.file. A file that cannot be read or parsed is left
+// out: compose-go reports it with its own error.
+func readRaw(paths []string, rel func(string) string) *rawIndex {
+	ix := &rawIndex{}
+	seen := map[string]bool{}
+	var add func(p string)
+	add = func(p string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+			return
+		}
+		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data}
+		ix.files = append(ix.files, f)
+		dir := filepath.Dir(p)
+		for _, inc := range includePaths(get(f.root, "include")) {
+			if !filepath.IsAbs(inc) {
+				inc = filepath.Join(dir, inc)
+			}
+			add(inc)
+		}
+		services := get(f.root, "services")
+		for _, svc := range mapValues(services) {
+			if file := scalar(get(get(svc, "extends"), "file")); file != "" {
+				if !filepath.IsAbs(file) {
+					file = filepath.Join(dir, file)
+				}
+				add(file)
+			}
+		}
+	}
+	for _, p := range paths {
+		add(p)
+	}
+	return ix
+}
+
+// includePaths returns the file paths an include: node names.
+func includePaths(n *yaml.Node) []string {
+	var out []string
+	for _, item := range seqItems(n) {
+		if item.Kind == yaml.ScalarNode {
+			out = append(out, item.Value)
+			continue
+		}
+		p := get(item, "path")
+		if p != nil && p.Kind == yaml.ScalarNode {
+			out = append(out, p.Value)
+		}
+		for _, s := range seqItems(p) {
+			out = append(out, scalar(s))
+		}
+	}
+	return out
+}
+
+// service returns every definition of service name, in file order.
+func (ix *rawIndex) service(name string) []rawService {
+	var out []rawService
+	for _, f := range ix.files {
+		if n := get(get(f.root, "services"), name); n != nil {
+			out = append(out, rawService{file: f, node: n})
+		}
+	}
+	return out
+}
+
+// rawService is one definition of a service in one file.
+type rawService struct {
+	file *rawFile
+	node *yaml.Node
+}
+
+// pos returns the position of key's value in the definition, or of the
+// definition itself when key is empty or absent.
+func (s rawService) pos(key string) manifest.Pos {
+	line := s.node.Line
+	if key != "" {
+		if k := keyNode(s.node, key); k != nil {
+			line = k.Line
+		}
+	}
+	return manifest.Pos{File: s.file.name, Line: line}
+}
+
+// topLevel returns the position of a top-level section entry, such as
+// volumes.NAME, from the last file that defines it.
+func (ix *rawIndex) topLevel(section, name string) (manifest.Pos, bool) {
+	for i := len(ix.files) - 1; i >= 0; i-- {
+		f := ix.files[i]
+		if k := keyNode(get(f.root, section), name); k != nil {
+			return manifest.Pos{File: f.name, Line: k.Line}, true
+		}
+	}
+	return manifest.Pos{}, false
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return resolve(n.Content[0])
+	}
+	return n
+}
+
+// pairs returns the key/value pairs of a mapping with merge keys (<<)
+// applied: keys written in the mapping win over merged ones.
+func pairs(n *yaml.Node) [][2]*yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var own, merged [][2]*yaml.Node
+	have := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			srcs := []*yaml.Node{v}
+			if rv := resolve(v); rv != nil && rv.Kind == yaml.SequenceNode {
+				srcs = rv.Content
+			}
+			for _, src := range srcs {
+				merged = append(merged, pairs(src)...)
+			}
+			continue
+		}
+		own = append(own, [2]*yaml.Node{k, v})
+		have[k.Value] = true
+	}
+	out := own
+	for _, p := range merged {
+		if !have[p[0].Value] {
+			have[p[0].Value] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// keyNode returns the key node of key in mapping n, merge keys applied.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	for _, p := range pairs(n) {
+		if p[0].Value == key {
+			return p[0]
+		}
+	}
+	return nil
+}
+
+// get returns the value of key in mapping n, merge keys applied.
+func get(n *yaml.Node, key string) *yaml.Node {
+	for _, p := range pairs(n) {
+		if p[0].Value == key {
+			return resolve(p[1])
+		}
+	}
+	return nil
+}
+
+// keys returns the keys of mapping n, merge keys applied.
+func keys(n *yaml.Node) []string {
+	var out []string
+	for _, p := range pairs(n) {
+		out = append(out, p[0].Value)
+	}
+	return out
+}
+
+func mapValues(n *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for _, p := range pairs(n) {
+		out = append(out, resolve(p[1]))
+	}
+	return out
+}
+
+func seqItems(n *yaml.Node) []*yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		out[i] = resolve(c)
+	}
+	return out
+}
+
+func scalar(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}

@@ -1,0 +1,243 @@
+package convert
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// source is one host source that needs a declaration: every mount of the
+// same bind path, named volume or anonymous volume, across services.
+type source struct {
+	section string // declare.SectionBinds, SectionVolumes or SectionAnonymous
+	key     string // the declaration key that names it
+	mounts  []mount
+	entry   *declare.Entry // the supplied declaration, or nil
+}
+
+func (s *source) first() mount { return s.mounts[0] }
+
+// services returns the names of the services mounting s, sorted, unique.
+func (s *source) services() []string {
+	var out []string
+	for _, m := range s.mounts {
+		if len(out) == 0 || out[len(out)-1] != m.service {
+			out = append(out, m.service)
+		}
+	}
+	sort.Strings(out)
+	return compact(out)
+}
+
+func compact(s []string) []string {
+	var out []string
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sourceKey returns the declarations section and key of a mount, or ok
+// false for a mount that needs no declaration (tmpfs) or cannot have one.
+func sourceKey(m mount) (section, key string, ok bool) {
+	switch m.kind {
+	case BindDirectory, NamedBind:
+		return declare.SectionBinds, m.bindPath, true
+	case NamedVolume, ExternalNamed:
+		return declare.SectionVolumes, m.volume, true
+	case Anonymous:
+		return declare.SectionAnonymous, declare.AnonymousKey(m.service, m.target), true
+	}
+	return "", "", false
+}
+
+// groupSources groups mounts by their declaration key, in the order first
+// seen (services sorted, then volumes in order).
+func groupSources(mounts []mount) []*source {
+	var out []*source
+	index := map[string]*source{}
+	for _, m := range mounts {
+		section, key, ok := sourceKey(m)
+		if !ok {
+			continue
+		}
+		id := section + "\x00" + key
+		s := index[id]
+		if s == nil {
+			s = &source{section: section, key: key}
+			index[id] = s
+			out = append(out, s)
+		}
+		s.mounts = append(s.mounts, m)
+	}
+	return out
+}
+
+// matcher finds supplied declarations for sources, matching keys after
+// interpolation and normalisation, and remembers which keys were used.
+type matcher struct {
+	decl *declare.File
+	env  map[string]string
+	used map[*declare.Entry]bool
+}
+
+func (mt *matcher) subst(s string) string {
+	v, err := template.SubstituteWithOptions(s, func(k string) (string, bool) { v, ok := mt.env[k]; return v, ok }, template.WithoutLogging)
+	if err != nil {
+		return s
+	}
+	return v
+}
+
+func (mt *matcher) normalize(section, key string) string {
+	key = mt.subst(key)
+	switch section {
+	case declare.SectionBinds:
+		return declare.NormalizeBind(key)
+	case declare.SectionAnonymous:
+		if svc, target, ok := declare.SplitAnonymous(key); ok {
+			return declare.AnonymousKey(svc, path.Clean(target))
+		}
+	}
+	return key
+}
+
+func (mt *matcher) entries(section string) []declare.Entry {
+	if mt.decl == nil {
+		return nil
+	}
+	switch section {
+	case declare.SectionBinds:
+		return mt.decl.Binds
+	case declare.SectionVolumes:
+		return mt.decl.Volumes
+	case declare.SectionAnonymous:
+		return mt.decl.Anonymous
+	}
+	return nil
+}
+
+// lookup returns the supplied entry for key in section, or nil, and marks
+// it used.
+func (mt *matcher) lookup(section, key string) *declare.Entry {
+	es := mt.entries(section)
+	for i := range es {
+		if mt.normalize(section, es[i].Key) == key {
+			mt.used[&es[i]] = true
+			return &es[i]
+		}
+	}
+	return nil
+}
+
+// unused returns a C2M009 diagnostic for every supplied entry that matched
+// no source of the project, across all profiles.
+func (mt *matcher) unused() []rules.Diagnostic {
+	var out []rules.Diagnostic
+	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
+		es := mt.entries(section)
+		for i := range es {
+			if mt.used[&es[i]] {
+				continue
+			}
+			out = append(out, rules.Diagnostic{
+				Rule: "C2M009", Severity: rules.Error, File: es[i].Pos.File, Line: es[i].Pos.Line,
+				Source:  es[i].Key,
+				Message: fmt.Sprintf("%s key %q matches nothing in the compose project", section, es[i].Key),
+			})
+		}
+	}
+	return out
+}
+
+// wellKnownHost reports whether p is on the built-in list of host paths a
+// module uses but never owns (SPEC section 6).
+func wellKnownHost(p string) bool {
+	switch p {
+	case "/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules":
+		return true
+	}
+	for _, root := range []string{"/proc", "/sys", "/dev"} {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// userOwner returns the owner the services mounting s agree on through a
+// numeric user: UID:GID, with the evidence, or why there is none.
+func userOwner(s *source, users map[string]string) (owner, evidence, conflict string) {
+	var first, firstSvc string
+	for _, svc := range s.services() {
+		u := users[svc]
+		uid, gid, ok := strings.Cut(u, ":")
+		if !ok || !numeric(uid) || !numeric(gid) {
+			if len(s.services()) > 1 && first != "" {
+				return "", "", fmt.Sprintf("service %q has no numeric user: UID:GID", svc)
+			}
+			if u != "" && len(s.services()) > 1 {
+				return "", "", fmt.Sprintf("service %q has user %q, not a numeric UID:GID", svc, u)
+			}
+			return "", "", ""
+		}
+		if first == "" {
+			first, firstSvc = u, svc
+			continue
+		}
+		if u != first {
+			return "", "", fmt.Sprintf("services %q (user %s) and %q (user %s) disagree", firstSvc, first, svc, u)
+		}
+	}
+	if first == "" {
+		return "", "", ""
+	}
+	if len(s.services()) == 1 {
+		return first, fmt.Sprintf("service %q user: %s", firstSvc, first), ""
+	}
+	return first, fmt.Sprintf("services %s user: %s", quoteList(s.services()), first), ""
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func numeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
+
+// fileEvidence says what a bind source inside the project is on this
+// machine: declare.KindFile for a regular file, KindDirectory for a
+// directory, KindNone when it is missing or outside the project.
+func fileEvidence(local string) declare.Kind {
+	if local == "" {
+		return declare.KindNone
+	}
+	fi, err := os.Stat(local)
+	switch {
+	case err != nil:
+		return declare.KindNone
+	case fi.Mode().IsRegular():
+		return declare.KindFile
+	case fi.IsDir():
+		return declare.KindDirectory
+	}
+	return declare.KindNone
+}
