@@ -46,6 +46,11 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 		return &Result{Status: Failed, Diagnostics: vars}, err
 	}
 	res := &Result{ProjectDirectory: l.dir, ProjectName: l.project.Name}
+	if len(l.project.Services) == 0 {
+		res.Status = Failed
+		res.Diagnostics = vars
+		return res, noServices(l.project)
+	}
 	decl, declFiles, err := l.declarations(opts)
 	if err != nil {
 		res.Status = Failed
@@ -100,6 +105,18 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// noServices explains a project in which no service runs.
+func noServices(p *types.Project) error {
+	if len(p.DisabledServices) == 0 {
+		return fmt.Errorf("the project has no services")
+	}
+	var parts []string
+	for _, name := range sortedKeys(p.DisabledServices) {
+		parts = append(parts, fmt.Sprintf("%s (profiles: %s)", name, strings.Join(p.DisabledServices[name].Profiles, ", ")))
+	}
+	return fmt.Errorf("no service runs without a profile; enable some with --profile: %s", strings.Join(parts, "; "))
 }
 
 func checkFlagPath(flag, p string) error {

@@ -63,21 +63,25 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 				Service: svc.Name, Message: msg})
 		}
 	}
+	var unset []string
 	for _, k := range sortedEnvKeys(svc.Environment) {
 		v := svc.Environment[k]
 		if v == nil {
-			p := pos
-			if len(defs) > 0 {
-				p = defs[len(defs)-1].pos("environment")
-			}
-			c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
-				Message: fmt.Sprintf("environment variable %s has no value here and is left out", k)})
+			unset = append(unset, k)
 			continue
 		}
 		if ct.Environment == nil {
 			ct.Environment = map[string]string{}
 		}
 		ct.Environment[k] = *v
+	}
+	if len(unset) > 0 {
+		p := pos
+		if len(defs) > 0 {
+			p = defs[len(defs)-1].pos("environment")
+		}
+		c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
+			Message: fmt.Sprintf("environment %s: no value in the compose file or the environment; left out", abbreviate(unset, 5))})
 	}
 	if len(svc.Labels) > 0 {
 		ct.Labels = map[string]string(svc.Labels)
@@ -207,3 +211,11 @@ func (c *converter) unusedAcks() []rules.Diagnostic {
 }
 
 var _ = declare.SectionBinds
+
+// abbreviate joins the first n items of list and counts the rest.
+func abbreviate(list []string, n int) string {
+	if len(list) <= n {
+		return strings.Join(list, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
+}

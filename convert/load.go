@@ -120,6 +120,10 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 // an error where the value feeds a volume source or target, or an image.
 func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
 	var out []rules.Diagnostic
+	// Warnings are grouped per variable and file, at its first use;
+	// errors are reported at each use.
+	grouped := map[string]int{}
+	uses := map[string][]string{}
 	for _, f := range ix.files {
 		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
 			if !strings.Contains(n.Value, "$") {
@@ -136,19 +140,31 @@ func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
 				if _, ok := env[name]; ok || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
 					continue
 				}
+				where := strings.Join(path, ".")
 				d := rules.Diagnostic{
 					Rule:     "C2M014",
 					Severity: rules.Warning,
 					File:     f.name,
 					Line:     n.Line,
-					Message:  fmt.Sprintf("variable %s is not set and has no default (used in %s)", name, strings.Join(path, ".")),
+					Message:  fmt.Sprintf("variable %s is not set and has no default (used in %s)", name, where),
 				}
 				if len(path) >= 2 && path[0] == "services" {
 					d.Service = path[1]
 				}
 				if feedsVolumeOrImage(path) {
 					d.Severity = rules.Error
+					out = append(out, d)
+					continue
 				}
+				id := f.name + "\x00" + name
+				if i, ok := grouped[id]; ok {
+					uses[id] = append(uses[id], where)
+					out[i].Service = ""
+					out[i].Message = fmt.Sprintf("variable %s is not set and has no default (used in %s and %d more)", name, uses[id][0], len(uses[id])-1)
+					continue
+				}
+				grouped[id] = len(out)
+				uses[id] = []string{where}
 				out = append(out, d)
 			}
 		})
