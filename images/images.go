@@ -1,0 +1,109 @@
+// Package images is the built-in table of well-known container images of
+// SPEC section 6: for an image repository, tag variant and in-container path
+// (a mount target), the owner, mode and intent the data there needs, each row
+// with the source of its facts.
+//
+// The table is the embedded data file table.yaml, not Go code. Load parses
+// and validates it on every call and returns a fresh *Table; the package
+// keeps no mutable state.
+package images
+
+import (
+	_ "embed"
+	"fmt"
+	"path"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// tableYAML is the embedded table. A string, so it cannot be modified.
+//
+//go:embed table.yaml
+var tableYAML string
+
+// TableFile is the name Load gives the embedded table in error messages.
+const TableFile = "table.yaml"
+
+// Row is one row of the table: the facts for one repository, variant and
+// in-container path.
+type Row struct {
+	// Repository is the normalised image repository (see ParseReference):
+	// "postgres", "grafana/grafana", "ghcr.io/immich-app/immich-server".
+	Repository string
+	// Variant is "" for the repository's default variant, or one of
+	// Variants, matched against the tag by Variant.
+	Variant string
+	// Path is the absolute, clean in-container path the row describes.
+	Path string
+	// Kind is "directory" or "file".
+	Kind string
+	// Owner is "UID:GID", numeric, as the process in the container writes;
+	// "" when the source does not establish it.
+	Owner string
+	// Mode is 3 or 4 octal digits the software requires (it refuses to run
+	// otherwise); "" when there is no known requirement.
+	Mode string
+	// Intent is what the data is (SPEC section 4); "" when not established.
+	Intent manifest.Intent
+	// Source is the https URL of the Dockerfile or documentation that states
+	// the row's facts.
+	Source string
+	// Note is free text: why, and caveats.
+	Note string
+	// Line is the row's line in the table file.
+	Line int
+}
+
+// Table is the parsed image table.
+type Table struct {
+	// Rows are the rows in file order. No two share repository, variant and
+	// path.
+	Rows []Row
+}
+
+// Error is a problem with one place in a table file.
+type Error struct {
+	// File is the name given to Parse ("table.yaml" for Load).
+	File string
+	// Line is the 1-based line, 0 when unknown.
+	Line int
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error formats the error as FILE:LINE: MSG.
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Load parses and validates the embedded table. Every call parses afresh and
+// returns a new *Table the caller may keep or change.
+func Load() (*Table, error) {
+	return Parse(TableFile, []byte(tableYAML))
+}
+
+// Match returns the row for the image reference ref mounted at the
+// in-container path target, and whether one matched.
+//
+// The reference is split with ParseReference and its tag's variant found
+// with Variant. A row matches when its repository and variant equal those
+// exactly (a row for the default variant does not match an alpine tag, nor
+// the other way round) and its path equals target once cleaned. A relative
+// target matches nothing.
+func (t *Table) Match(ref, target string) (Row, bool) {
+	if t == nil || !path.IsAbs(target) {
+		return Row{}, false
+	}
+	target = path.Clean(target)
+	repo, tag := ParseReference(ref)
+	variant := Variant(repo, tag)
+	for _, r := range t.Rows {
+		if r.Repository == repo && r.Variant == variant && path.Clean(r.Path) == target {
+			return r, true
+		}
+	}
+	return Row{}, false
+}

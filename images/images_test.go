@@ -1,0 +1,255 @@
+package images
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+func load(t *testing.T) *Table {
+	t.Helper()
+	tab, err := Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return tab
+}
+
+// sourceProblems lists the rows of rows that lack an https source.
+func sourceProblems(rows []Row) []string {
+	var out []string
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Source, "https://") {
+			out = append(out, "table.yaml:"+strconv.Itoa(r.Line)+": "+r.Repository+" "+r.Path+" has no https source")
+		}
+	}
+	return out
+}
+
+func TestLoadEveryRowHasSource(t *testing.T) {
+	tab := load(t)
+	if len(tab.Rows) < 40 {
+		t.Fatalf("Load gave %d rows, want the full table", len(tab.Rows))
+	}
+	for _, p := range sourceProblems(tab.Rows) {
+		t.Error(p)
+	}
+	for _, r := range tab.Rows {
+		if r.Line <= 0 {
+			t.Errorf("%s %s: no line", r.Repository, r.Path)
+		}
+		if r.Owner == "" && r.Mode == "" && r.Intent == "" {
+			t.Errorf("table.yaml:%d: row gives nothing", r.Line)
+		}
+	}
+}
+
+// TestSourceCheckCanFail shows both guards bite: the check above flags a row
+// without a source, and Parse refuses such a table in the first place.
+func TestSourceCheckCanFail(t *testing.T) {
+	if p := sourceProblems([]Row{{Repository: "postgres", Path: "/x", Line: 3}}); len(p) != 1 {
+		t.Fatalf("sourceProblems missed a row without source: %v", p)
+	}
+	bad := strings.Replace(goodRow, "  source: https://example.org/Dockerfile\n", "", 1)
+	if _, err := Parse("table.yaml", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "table.yaml:1:") {
+		t.Fatalf("Parse of a row without source: %v", err)
+	}
+}
+
+func TestLoadFresh(t *testing.T) {
+	a, b := load(t), load(t)
+	a.Rows[0].Owner = "changed"
+	if b.Rows[0].Owner == "changed" {
+		t.Fatal("Load returned shared rows")
+	}
+	if c := load(t); c.Rows[0].Owner == "changed" {
+		t.Fatal("Load is affected by a caller's change")
+	}
+}
+
+const goodRow = `- repository: postgres
+  path: /var/lib/postgresql/data
+  kind: directory
+  owner: "999:999"
+  mode: "0700"
+  intent: state
+  source: https://example.org/Dockerfile
+`
+
+func TestParseGood(t *testing.T) {
+	tab, err := Parse("table.yaml", []byte("# c\n"+goodRow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory",
+		Owner: "999:999", Mode: "0700", Intent: manifest.IntentState,
+		Source: "https://example.org/Dockerfile", Line: 2}
+	if len(tab.Rows) != 1 || tab.Rows[0] != want {
+		t.Fatalf("got %+v, want %+v", tab.Rows, want)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	// Each case replaces one line of goodRow (or adds one) and expects the
+	// error to name table.yaml:LINE and to contain a phrase.
+	tests := []struct {
+		name, from, to string
+		line           int
+		want           string
+	}{
+		{"missing source", "  source: https://example.org/Dockerfile\n", "", 1, "no source"},
+		{"empty source", "source: https://example.org/Dockerfile", `source: ""`, 7, "no source"},
+		{"http source", "source: https://", "source: http://", 7, "https URL"},
+		{"not a URL", "source: https://example.org/Dockerfile", "source: docker-library postgres", 7, "https URL"},
+		{"bad mode", `mode: "0700"`, `mode: "0800"`, 5, "octal"},
+		{"symbolic mode", `mode: "0700"`, `mode: "u=rwx"`, 5, "octal"},
+		{"long mode", `mode: "0700"`, `mode: "07000"`, 5, "octal"},
+		{"integer mode", `mode: "0700"`, `mode: 0700`, 5, "integer"},
+		{"integer mode 750", `mode: "0700"`, `mode: 750`, 5, "integer"},
+		{"bad owner", `owner: "999:999"`, `owner: "postgres:postgres"`, 4, "numeric UID:GID"},
+		{"owner without group", `owner: "999:999"`, `owner: "999"`, 4, "numeric UID:GID"},
+		{"owner out of range", `owner: "999:999"`, `owner: "99999999999:0"`, 4, "out of range"},
+		{"unknown intent", "intent: state", "intent: spool", 6, "unknown intent"},
+		{"relative path", "path: /var/lib/postgresql/data", "path: var/lib/postgresql/data", 2, "absolute"},
+		{"unclean path", "path: /var/lib/postgresql/data", "path: /var/lib/postgresql/data/", 2, "clean"},
+		{"bad kind", "kind: directory", "kind: socket", 3, "directory or file"},
+		{"unknown key", "kind: directory", "kind: directory\n  colour: blue", 4, "unknown key"},
+		{"repeated key", "kind: directory", "kind: directory\n  kind: file", 4, "repeats"},
+		{"tagged repository", "repository: postgres", "repository: postgres:16", 1, "normalised"},
+		{"unnormalised repository", "repository: postgres", "repository: docker.io/library/postgres", 1, "normalised"},
+		{"unknown variant", "repository: postgres", "repository: postgres\n  variant: bookworm", 2, "unknown variant"},
+		{"nothing given", "  owner: \"999:999\"\n  mode: \"0700\"\n  intent: state\n", "", 1, "no owner, mode or intent"},
+		{"null note", "intent: state", "intent: state\n  note:", 7, "must be a string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(goodRow, tc.from) {
+				t.Fatalf("bad test: %q not in goodRow", tc.from)
+			}
+			// A first, valid row shifts the bad one down, so the line
+			// number must come from the bad row itself.
+			first := strings.Replace(goodRow, "/var/lib/postgresql/data", "/other", 1)
+			text := first + strings.Replace(goodRow, tc.from, tc.to, 1)
+			offset := strings.Count(first, "\n")
+			_, err := Parse("table.yaml", []byte(text))
+			if err == nil {
+				t.Fatalf("no error for\n%s", text)
+			}
+			prefix := "table.yaml:" + strconv.Itoa(tc.line+offset) + ":"
+			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q, want prefix %q and %q", err, prefix, tc.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Line != tc.line+offset {
+				t.Fatalf("error %#v is not an *Error at line %d", err, tc.line+offset)
+			}
+		})
+	}
+}
+
+func TestParseDuplicateRow(t *testing.T) {
+	_, err := Parse("table.yaml", []byte(goodRow+goodRow))
+	if err == nil || !strings.HasPrefix(err.Error(), "table.yaml:8:") || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("got %v, want a repeat error at line 8 naming line 1", err)
+	}
+}
+
+func TestParseBadDocuments(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty":      "",
+		"comment":    "# nothing\n",
+		"mapping":    "repository: postgres\n",
+		"scalar row": "- postgres\n",
+		"syntax":     "- repository: [\n",
+		"two docs":   goodRow + "---\n" + goodRow,
+	} {
+		if _, err := Parse("t.yaml", []byte(text)); err == nil || !strings.HasPrefix(err.Error(), "t.yaml:") {
+			t.Errorf("%s: got %v, want an error naming t.yaml", name, err)
+		}
+	}
+}
+
+func TestTableRowsUseKnownVariants(t *testing.T) {
+	for _, r := range load(t).Rows {
+		if r.Variant == "" {
+			continue
+		}
+		// The row must be reachable: some tag must give its variant.
+		if Variant(r.Repository, "1-"+r.Variant) != r.Variant {
+			t.Errorf("table.yaml:%d: variant %q is not reachable", r.Line, r.Variant)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	tab := load(t)
+	tests := []struct {
+		ref, target string
+		ok          bool
+		owner, mode string
+		intent      manifest.Intent
+		kind        string
+	}{
+		{"postgres:16", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"postgres:16-alpine", "/var/lib/postgresql/data", true, "70:70", "0700", manifest.IntentState, "directory"},
+		{"postgres:16.4-alpine3.20", "/var/lib/postgresql/data/", true, "70:70", "0700", manifest.IntentState, "directory"},
+		{"postgres", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"docker.io/library/postgres:17-bookworm", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"postgres:16@sha256:0123456789abcdef", "/var/lib/postgresql/./data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"postgres:16", "/var/lib/postgresql/data2", false, "", "", "", ""},
+		{"postgres:16", "/var/lib/mysql", false, "", "", "", ""},
+		{"postgres:16", "var/lib/postgresql/data", false, "", "", "", ""},
+		{"postgres:16-windowsservercore", "/var/lib/postgresql/data", false, "", "", "", ""},
+		{"mypostgres:16", "/var/lib/postgresql/data", false, "", "", "", ""},
+		{"redis:7", "/data", true, "999:999", "", manifest.IntentState, "directory"},
+		{"redis:7-alpine", "/data", true, "999:1000", "", manifest.IntentState, "directory"},
+		{"grafana/grafana", "/var/lib/grafana", true, "472:0", "", manifest.IntentState, "directory"},
+		{"docker.io/grafana/grafana:11.2.0", "/var/lib/grafana", true, "472:0", "", manifest.IntentState, "directory"},
+		{"grafana/grafana:11.2.0-ubuntu", "/var/lib/grafana", false, "", "", "", ""},
+		{"prom/prometheus:v2.53.0", "/prometheus", true, "65534:65534", "", manifest.IntentState, "directory"},
+		{"docker.io/bitnami/postgresql:16.3.0-debian-12-r0", "/bitnami/postgresql", true, "1001:0", "", manifest.IntentState, "directory"},
+		{"bitnami/redis:7.4", "/bitnami/redis/data", true, "1001:0", "", manifest.IntentState, "directory"},
+		{"traefik:v3.1", "/letsencrypt/acme.json", true, "0:0", "0600", manifest.IntentState, "file"},
+		{"traefik:v3.1", "/etc/traefik", true, "", "", manifest.IntentConfig, "directory"},
+		{"elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "", manifest.IntentState, "directory"},
+		{"docker.elastic.co/elasticsearch/elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "", manifest.IntentState, "directory"},
+		{"nextcloud:29-apache", "/var/www/html", true, "33:33", "", manifest.IntentState, "directory"},
+		{"nextcloud:29-fpm", "/var/www/html/data", true, "33:33", "0770", manifest.IntentState, "directory"},
+		{"nextcloud:29-fpm-alpine", "/var/www/html", false, "", "", "", ""},
+		{"gitea/gitea:1.22", "/data", true, "1000:1000", "", manifest.IntentState, "directory"},
+		{"gitea/gitea:1.22-rootless", "/etc/gitea", true, "1000:1000", "", manifest.IntentState, "directory"},
+		{"gitea/gitea:1.22-rootless", "/data", false, "", "", "", ""},
+		{"mysql:8.4-oracle", "/var/lib/mysql", true, "999:999", "", manifest.IntentState, "directory"},
+		{"mysql:8.0-debian", "/var/lib/mysql", false, "", "", "", ""},
+		{"mongo:8.0-noble", "/data/configdb", true, "999:999", "", manifest.IntentState, "directory"},
+		{"mailserver/docker-mailserver:14", "/var/log/mail", true, "", "", manifest.IntentLogs, "directory"},
+		{"GHCR.IO/immich-app/immich-server:release", "/data", true, "0:0", "", manifest.IntentState, "directory"},
+	}
+	for _, tc := range tests {
+		r, ok := tab.Match(tc.ref, tc.target)
+		if ok != tc.ok {
+			t.Errorf("Match(%q, %q) ok = %v, want %v (row %+v)", tc.ref, tc.target, ok, tc.ok, r)
+			continue
+		}
+		if !ok {
+			if r != (Row{}) {
+				t.Errorf("Match(%q, %q) = %+v with ok false", tc.ref, tc.target, r)
+			}
+			continue
+		}
+		if r.Owner != tc.owner || r.Mode != tc.mode || r.Intent != tc.intent || r.Kind != tc.kind || r.Source == "" {
+			t.Errorf("Match(%q, %q) = %s %s %s %s, want %s %s %s %s", tc.ref, tc.target,
+				r.Owner, r.Mode, r.Intent, r.Kind, tc.owner, tc.mode, tc.intent, tc.kind)
+		}
+	}
+}
+
+func TestMatchNilTable(t *testing.T) {
+	var tab *Table
+	if _, ok := tab.Match("postgres", "/var/lib/postgresql/data"); ok {
+		t.Fatal("nil table matched")
+	}
+}

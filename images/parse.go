@@ -1,0 +1,203 @@
+package images
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Parse parses and validates a table file; name is used in error messages
+// ("table.yaml" for the embedded table). The file is a YAML sequence of
+// mappings with the keys repository, variant, path, kind, owner, mode,
+// intent, source and note, every value a string.
+//
+// A row is rejected, with an *Error naming name:LINE, when: a key is unknown,
+// repeated or missing (repository, path, kind, source are required); a value
+// is not a string (an unquoted mode such as 0700 is an integer and is
+// rejected); repository is empty or not written as ParseReference normalises
+// it; variant is not "" or one of Variants; path is not absolute and clean;
+// kind is not "directory" or "file"; owner is not "" or numeric "UID:GID";
+// mode is not "" or 3 or 4 octal digits; intent is not "" or a valid intent;
+// source is not an https URL; owner, mode and intent are all empty; or
+// another row has the same repository, variant and path.
+func Parse(name string, data []byte) (*Table, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{File: name, Msg: "empty table"}
+		}
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		line := extra.Line
+		if err != nil {
+			return nil, &Error{File: name, Msg: err.Error()}
+		}
+		return nil, &Error{File: name, Line: line, Msg: "more than one YAML document"}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, &Error{File: name, Msg: "empty table"}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.SequenceNode {
+		return nil, &Error{File: name, Line: root.Line, Msg: "the table must be a YAML sequence of rows"}
+	}
+
+	t := &Table{Rows: make([]Row, 0, len(root.Content))}
+	seen := make(map[[3]string]int, len(root.Content))
+	for _, item := range root.Content {
+		r, err := parseRow(name, item)
+		if err != nil {
+			return nil, err
+		}
+		k := [3]string{r.Repository, r.Variant, r.Path}
+		if prev, ok := seen[k]; ok {
+			return nil, &Error{File: name, Line: r.Line, Msg: fmt.Sprintf(
+				"row for %s variant %q path %s repeats the row at line %d",
+				r.Repository, r.Variant, r.Path, prev)}
+		}
+		seen[k] = r.Line
+		t.Rows = append(t.Rows, r)
+	}
+	return t, nil
+}
+
+// parseRow decodes and validates one row's mapping node.
+func parseRow(name string, n *yaml.Node) (Row, error) {
+	fail := func(line int, format string, args ...any) (Row, error) {
+		return Row{}, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	if n.Kind != yaml.MappingNode {
+		return fail(n.Line, "a row must be a mapping")
+	}
+	r := Row{Line: n.Line}
+	fields := map[string]*string{
+		"repository": &r.Repository,
+		"variant":    &r.Variant,
+		"path":       &r.Path,
+		"kind":       &r.Kind,
+		"owner":      &r.Owner,
+		"mode":       &r.Mode,
+		"source":     &r.Source,
+		"note":       &r.Note,
+	}
+	var intent string
+	fields["intent"] = &intent
+	lines := make(map[string]int, len(fields))
+
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return fail(k.Line, "a row's keys must be plain names")
+		}
+		dst, ok := fields[k.Value]
+		if !ok {
+			return fail(k.Line, "unknown key %q", k.Value)
+		}
+		if prev, dup := lines[k.Value]; dup {
+			return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+		}
+		lines[k.Value] = k.Line
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+			if k.Value == "mode" && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
+				return fail(v.Line, "mode %s is an integer: write it as a quoted string of 3 or 4 octal digits, such as \"0750\"", v.Value)
+			}
+			return fail(v.Line, "%s must be a string", k.Value)
+		}
+		*dst = v.Value
+	}
+	r.Intent = manifest.Intent(intent)
+
+	at := func(key string) int {
+		if l, ok := lines[key]; ok {
+			return l
+		}
+		return r.Line
+	}
+	for _, key := range []string{"repository", "path", "kind", "source"} {
+		if _, ok := lines[key]; !ok {
+			return fail(r.Line, "row has no %s", key)
+		}
+	}
+
+	if r.Repository == "" {
+		return fail(at("repository"), "repository is empty")
+	}
+	if repo, tag := ParseReference(r.Repository); repo != r.Repository || tag != "latest" ||
+		strings.ContainsAny(r.Repository, "@ \t") {
+		return fail(at("repository"), "repository %q is not a normalised repository without tag (ParseReference gives %q)", r.Repository, repo)
+	}
+	if r.Variant != "" && !isVariant(r.Variant) {
+		return fail(at("variant"), "unknown variant %q (want \"\" or one of %s)", r.Variant, strings.Join(Variants(), ", "))
+	}
+	if !path.IsAbs(r.Path) || path.Clean(r.Path) != r.Path {
+		return fail(at("path"), "path %q must be absolute and clean", r.Path)
+	}
+	if r.Kind != string(manifest.KindDirectory) && r.Kind != string(manifest.KindFile) {
+		return fail(at("kind"), "kind %q must be directory or file", r.Kind)
+	}
+	if r.Owner != "" {
+		uid, gid, ok := strings.Cut(r.Owner, ":")
+		if !ok || !allDigits(uid) || !allDigits(gid) {
+			return fail(at("owner"), "owner %q must be numeric UID:GID", r.Owner)
+		}
+		for _, id := range []string{uid, gid} {
+			if _, err := strconv.ParseUint(id, 10, 32); err != nil {
+				return fail(at("owner"), "owner %q: id %s out of range", r.Owner, id)
+			}
+		}
+	}
+	if r.Mode != "" && !validMode(r.Mode) {
+		return fail(at("mode"), "mode %q must be 3 or 4 octal digits, such as \"0750\"", r.Mode)
+	}
+	if r.Intent != "" && !r.Intent.Valid() {
+		return fail(at("intent"), "unknown intent %q", r.Intent)
+	}
+	if r.Source == "" {
+		return fail(at("source"), "row for %s %s has no source", r.Repository, r.Path)
+	}
+	if u, err := url.Parse(r.Source); err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(r.Source, " \t\n") {
+		return fail(at("source"), "source %q must be an https URL", r.Source)
+	}
+	if r.Owner == "" && r.Mode == "" && r.Intent == "" {
+		return fail(r.Line, "row for %s %s gives no owner, mode or intent", r.Repository, r.Path)
+	}
+	return r, nil
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validMode reports whether s is 3 or 4 octal digits.
+func validMode(s string) bool {
+	if len(s) != 3 && len(s) != 4 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return true
+}
