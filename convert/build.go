@@ -387,7 +387,11 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 			return nil
 		}
 	} else if r.Owner == "" || r.Mode == "" || r.Intent == "" {
-		c.addMissingResource(s, r, "incomplete declaration")
+		reason := "incomplete declaration"
+		if conflict != "" {
+			reason += "; no owner produced: " + conflict
+		}
+		c.addMissingResource(s, r, reason)
 	}
 	if r.Kind == manifest.KindFile && e != nil && e.Kind == declare.KindNone && evidence == declare.KindFile {
 		// kind came from evidence; already noted in provenance.

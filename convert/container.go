@@ -123,7 +123,9 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 		}
 		ct.DependsOn = append(ct.DependsOn, dep)
 	}
-	c.notCarried(svc.Name, defs)
+	// build: is not carried; with no image it is refused above (C2M016),
+	// and an image named in the declarations stands for it.
+	c.notCarried(svc.Name, defs, svc.Image == "" || ct.Image != svc.Image)
 	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: pos.String()}
 }
 
@@ -145,12 +147,12 @@ func sortedEnvKeys(m types.MappingWithEquals) []string {
 
 // notCarried reports C2M007 for every field the service's definitions
 // write that the container shape does not carry, unless acknowledged.
-func (c *converter) notCarried(service string, defs []rawService) {
+func (c *converter) notCarried(service string, defs []rawService, buildCovered bool) {
 	seen := map[string]bool{}
 	for i := len(defs) - 1; i >= 0; i-- {
 		def := defs[i]
 		for _, k := range keys(def.node) {
-			if seen[k] || Carried(k) || strings.HasPrefix(k, "x-") {
+			if seen[k] || Carried(k) || strings.HasPrefix(k, "x-") || (k == "build" && buildCovered) {
 				continue
 			}
 			seen[k] = true

@@ -85,6 +85,9 @@ func (c *converter) skeleton() []byte {
 			if strings.ContainsAny(key.Value, ":#{}[]") {
 				key.Style = yaml.DoubleQuotedStyle
 			}
+			if strings.Contains(m.reason, "no owner produced") {
+				where += "; " + m.reason[strings.Index(m.reason, "no owner produced"):]
+			}
 			v.LineComment = where
 			sec.Content = append(sec.Content, key, v)
 		}
