@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -72,8 +73,9 @@ source is.`,
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps.
 
-Declare the path once; if two modules share data, let one own it and the
-other name it as kind: host.`,
+Declare the path once. If two modules share data, let one own it and the
+other name it as kind: host; that is a warning, which says the second
+module depends on the first.`,
 		},
 		{
 			ID:       "C2M006",
@@ -199,6 +201,19 @@ build: has no image to run.
 Build and push the image, then name it in the compose file (image:) or
 in the declarations (images: {SERVICE: REF}).`,
 		},
+		{
+			ID:       "C2M017",
+			Title:    "two manifests name the same module",
+			Severity: Error,
+			CheckSet: checkModuleNames,
+			Doc: `A module's name identifies it to the mesh: the host keeps one module of
+each name, and convert writes it to DIR/MODULE.yaml. Two manifests (or
+two compose projects) with the same name would replace each other, and
+the paths of one would be removed when the other is applied.
+
+Give each module its own name: set module: in the declarations, or the
+compose project name (-p, name:), and convert again.`,
+		},
 	}
 }
 
@@ -212,8 +227,8 @@ func checkUndeclaredSource(p *Pass) {
 			if declared[v.Source] {
 				continue
 			}
-			d := Diag(c, "no declaration for volume source %s (mounted at %s)", v.Source, v.Target)
-			d.Service, d.Target = c.Container.Name, v.Target
+			d := Diag(c, "mounted at %s, but %s is not declared as a directory, file or host path", v.Target, v.Source)
+			d.Service, d.Source, d.Target = c.Container.Name, v.Source, v.Target
 			if anc := nearestDeclared(p.Module, v.Source); anc != "" {
 				d.Message += "; its declared ancestor " + anc + " does not cover it"
 			}
@@ -331,32 +346,85 @@ func checkDuplicate(p *Pass) {
 	}
 }
 
+// checkDuplicateSet reports a path owned (declared as a directory or file)
+// by two modules, each later owner against the first, as an error; and a
+// path one module owns and another uses as a host path, as a warning that
+// the user depends on the owner. Two modules using the same host path is
+// fine. Modules with the same name are left to C2M017.
 func checkDuplicateSet(p *SetPass) {
-	type owner struct {
+	type decl struct {
 		module string
 		res    *manifest.Resource
 	}
-	seen := map[string]owner{}
+	var paths []string
+	byPath := map[string][]decl{}
 	for _, m := range p.Modules {
 		for _, r := range m.Declared() {
-			first, ok := seen[r.Path]
-			if !ok {
-				seen[r.Path] = owner{m.Module, r}
-				continue
+			if _, ok := byPath[r.Path]; !ok {
+				paths = append(paths, r.Path)
 			}
-			if first.module == m.Module {
-				continue
-			}
-			if r.Kind == manifest.KindHost && first.res.Kind == manifest.KindHost {
-				continue
-			}
-			d := Diag(r, "%s is declared by module %q as %s and by module %q as %s", r.Path, first.module, first.res.Kind, m.Module, r.Kind)
-			if fp := first.res.Pos.String(); fp != "" {
-				d.Message += " (" + fp + ")"
-			}
-			d.Module = m.Module
-			p.Report(d)
+			byPath[r.Path] = append(byPath[r.Path], decl{m.Module, r})
 		}
+	}
+	for _, path := range paths {
+		var owner *decl
+		for _, d := range byPath[path] {
+			if d.res.Kind != manifest.KindHost {
+				owner = &d
+				break
+			}
+		}
+		if owner == nil {
+			continue
+		}
+		for _, d := range byPath[path] {
+			if d.module == owner.module {
+				continue
+			}
+			var diag Diagnostic
+			if d.res.Kind == manifest.KindHost {
+				diag = Diag(d.res, "module %q uses %s as a host path, but module %q owns it as a %s: %q depends on %q", d.module, path, owner.module, owner.res.Kind, d.module, owner.module)
+				diag.Severity = Warning
+			} else {
+				diag = Diag(d.res, "%s is owned by module %q as a %s and by module %q as a %s", path, owner.module, owner.res.Kind, d.module, d.res.Kind)
+			}
+			if op := owner.res.Pos.String(); op != "" {
+				diag.Message += " (" + op + ")"
+			}
+			diag.Module = d.module
+			p.Report(diag)
+		}
+	}
+}
+
+// checkModuleNames reports every module whose name another module of the
+// set also has, naming the other manifests.
+func checkModuleNames(p *SetPass) {
+	byName := map[string][]*manifest.Module{}
+	for _, m := range p.Modules {
+		byName[m.Module] = append(byName[m.Module], m)
+	}
+	for _, m := range p.Modules {
+		same := byName[m.Module]
+		if len(same) < 2 {
+			continue
+		}
+		var others []string
+		for _, o := range same {
+			switch {
+			case o == m:
+			case o.Pos.String() == "":
+				others = append(others, "another manifest")
+			default:
+				others = append(others, o.Pos.String())
+			}
+		}
+		p.Report(Diagnostic{
+			File:    m.Pos.File,
+			Line:    m.Pos.Line,
+			Module:  m.Module,
+			Message: fmt.Sprintf("module %q is also the module of %s", m.Module, strings.Join(others, ", ")),
+		})
 	}
 }
 
@@ -390,7 +458,7 @@ func checkUndeclaredParent(p *Pass) {
 		known[r.Path] = true
 	}
 	for _, r := range p.Module.Declared() {
-		if r.Kind == manifest.KindHost || r.Path == "/" {
+		if r.Kind == manifest.KindHost || r.Path == "/" || !manifest.ValidPath(r.Path) {
 			continue
 		}
 		parent := r.Path[:strings.LastIndex(r.Path, "/")]
