@@ -15,6 +15,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -57,7 +58,14 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 		res.Diagnostics = vars
 		return res, err
 	}
-	c := &converter{l: l, opts: opts, decl: decl, diags: vars,
+	table := opts.Images
+	if table == nil && !opts.Strict {
+		if table, err = images.Load(); err != nil {
+			res.Status = Failed
+			return res, err
+		}
+	}
+	c := &converter{l: l, opts: opts, decl: decl, diags: vars, images: table,
 		match: &matcher{decl: decl, env: l.env, used: map[*declare.Entry]bool{}}}
 	c.module = l.project.Name
 	if decl != nil && decl.Module != "" {
@@ -219,6 +227,7 @@ type converter struct {
 	volumeRoot string
 	diags      []rules.Diagnostic
 	missing    []*missing
+	images     *images.Table
 	usedAcks   map[int]bool
 }
 
@@ -312,7 +321,23 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 	r.Origin.Legacy = legacy
 	if placeErr != "" {
 		c.report(c.diag(s, "C2M013", placeErr))
-		c.addMissing(s, placeErr)
+		// The skeleton still offers what is known of the source.
+		if e != nil {
+			r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
+			if e.Kind == declare.KindFile {
+				r.Kind = manifest.KindFile
+			}
+		}
+		conflict := ""
+		if !c.opts.Strict {
+			var ignored []string
+			conflict = c.produce(s, r, e, users, &ignored)
+		}
+		reason := placeErr
+		if conflict != "" {
+			reason += "; no owner produced: " + conflict
+		}
+		c.addMissingResource(s, r, reason)
 		return nil
 	}
 	r.Path = hostPath
@@ -359,13 +384,8 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
 	}
 	conflict := ""
-	if r.Owner == "" && !c.opts.Strict {
-		owner, ev, why := userOwner(s, users)
-		if owner != "" {
-			r.Owner = owner
-			provenance = append(provenance, "owner produced: "+ev)
-		}
-		conflict = why
+	if !c.opts.Strict {
+		conflict = c.produce(s, r, e, users, &provenance)
 	}
 	if e == nil {
 		// Without a supplied declaration, evidence alone must give all
@@ -374,7 +394,13 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 			msg := "no declaration"
 			var have []string
 			if r.Owner != "" {
-				have = append(have, "owner "+r.Owner+" from user:")
+				have = append(have, "owner "+r.Owner)
+			}
+			if r.Mode != "" {
+				have = append(have, "mode "+r.Mode)
+			}
+			if r.Intent != "" {
+				have = append(have, "intent "+string(r.Intent))
 			}
 			if len(have) > 0 {
 				msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
@@ -401,6 +427,77 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 	}
 	r.Comment = strings.Join(provenance, "; ")
 	return r
+}
+
+// produce fills the values r lacks from evidence: owner from the services'
+// user:, and kind, owner, mode and intent from the image table. It appends
+// what it produced to provenance and returns why an owner was not
+// produced when evidence conflicted.
+func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, users map[string]string, provenance *[]string) string {
+	userOwnerValue, userEvidence, conflict := "", "", ""
+	if r.Owner == "" {
+		userOwnerValue, userEvidence, conflict = userOwner(s, users)
+	}
+	row, rowOK, rowConflict := c.imageRow(s)
+	if rowConflict != "" && conflict == "" {
+		conflict = rowConflict
+	}
+	if userOwnerValue != "" && rowOK && row.Owner != "" && row.Owner != userOwnerValue {
+		conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
+		userOwnerValue = ""
+		row.Owner = ""
+	}
+	if userOwnerValue != "" {
+		r.Owner = userOwnerValue
+		*provenance = append(*provenance, "owner produced: "+userEvidence)
+	}
+	if !rowOK {
+		return conflict
+	}
+	var fields []string
+	if r.Owner == "" && row.Owner != "" {
+		r.Owner = row.Owner
+		fields = append(fields, "owner")
+	}
+	if r.Mode == "" && row.Mode != "" {
+		r.Mode = row.Mode
+		fields = append(fields, "mode")
+	}
+	if r.Intent == "" && row.Intent != "" {
+		r.Intent = row.Intent
+		fields = append(fields, "intent")
+	}
+	if row.Kind == "file" && r.Kind == manifest.KindDirectory && (e == nil || e.Kind == declare.KindNone) {
+		r.Kind = manifest.KindFile
+		fields = append(fields, "kind")
+	}
+	if len(fields) > 0 {
+		*provenance = append(*provenance, fmt.Sprintf("%s produced: image profile %s %s (%s:%d)",
+			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line))
+	}
+	return conflict
+}
+
+// imageRow returns the image table row that the mounts of s match, or why
+// two rows disagree.
+func (c *converter) imageRow(s *source) (images.Row, bool, string) {
+	var found images.Row
+	ok := false
+	for _, m := range s.mounts {
+		svc, exists := c.l.project.Services[m.service]
+		if !exists {
+			continue
+		}
+		row, matched := c.images.Match(svc.Image, m.target)
+		if !matched {
+			continue
+		}
+		if ok && (row.Owner != found.Owner || row.Mode != found.Mode || row.Intent != found.Intent || row.Kind != found.Kind) {
+			return images.Row{}, false, fmt.Sprintf("image profiles %s %s and %s %s disagree", found.Repository, found.Path, row.Repository, row.Path)
+		}
+		found, ok = row, true
+	}
+	return found, ok, ""
 }
 
 func evidenceWord(k declare.Kind) string {
@@ -510,14 +607,6 @@ func lookupFix(id string) string {
 	}
 	paras := strings.Split(strings.TrimSpace(r.Doc), "\n\n")
 	return strings.Join(strings.Fields(paras[len(paras)-1]), " ")
-}
-
-func (c *converter) addMissing(s *source, reason string) {
-	e := declare.Entry{Key: s.key}
-	if s.entry != nil {
-		e = *s.entry
-	}
-	c.missing = append(c.missing, &missing{src: s, entry: e, reason: reason})
 }
 
 func (c *converter) addMissingResource(s *source, r *manifest.Resource, reason string) {

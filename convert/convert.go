@@ -8,6 +8,7 @@
 package convert
 
 import (
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -46,6 +47,10 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// Images is the table of well-known images that owner, mode and intent
+	// may be produced from; nil means the built-in table (images.Load).
+	// Batch callers load it once and share it.
+	Images *images.Table
 }
 
 // Status is the outcome of converting one module.

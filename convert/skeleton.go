@@ -47,12 +47,15 @@ func (c *converter) skeleton() []byte {
 			if m.src.section != section {
 				continue
 			}
-			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 			e := m.entry
+			needPath := strings.HasPrefix(m.src.key, "~") && e.Path == ""
+			if m.src.entry == nil && !needPath && e.Owner != "" && e.Mode != "" && e.Intent != "" {
+				continue // evidence gives every value; only its location is missing
+			}
+			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 			if e.Kind != declare.KindNone {
 				addKV(v, "kind", plain(string(e.Kind)))
 			}
-			needPath := strings.HasPrefix(m.src.key, "~") && e.Path == ""
 			if e.Path != "" || needPath {
 				addKV(v, "path", quoted(e.Path))
 			}
