@@ -1,0 +1,796 @@
+// Package declare reads and writes the declarations an author supplies
+// (SPEC section 5): the sidecar file compose2manifest.yaml, or the same
+// document under the top-level key x-compose2manifest of a compose file.
+//
+// Parse and ParseNode validate strictly and report every problem at once,
+// each with its file and line, as an Errors value. A declaration that lacks
+// owner, mode or intent is not a parse error: a later rule reports
+// incomplete declarations. A kind, owner, mode, intent or note given empty
+// ("" or null, as a skeleton may write it) is no error either: the value
+// stays empty and Entry.Fields records that the field was given, so a
+// caller can tell "mode given empty" from "mode not given".
+//
+// Keys are matched against compose sources after normalisation:
+// NormalizeBind for binds, the volume name as written for volumes, and
+// AnonymousKey for anonymous volumes.
+//
+// Document keeps a declarations file as a yaml.v3 node tree, so the ask
+// command can add declarations and write the file back with its comments
+// and order kept. yaml.v3 re-encodes the whole tree, so only input in the
+// style it writes itself survives byte for byte: 2-space indentation, no
+// blank lines (yaml.v3 drops them), no padding to align values, comments on
+// their own line above a key or at the end of a line, flow mappings written
+// as {a: b, c: "d"} and strings quoted only where YAML needs it or with
+// double quotes. Files in another style stay equivalent but are reformatted
+// the first time ask writes them.
+package declare
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// DefaultFile is the name of the sidecar declarations file in the project
+// directory.
+const DefaultFile = "compose2manifest.yaml"
+
+// ExtensionKey is the top-level key of a compose file that may hold the
+// same declarations document.
+const ExtensionKey = "x-compose2manifest"
+
+// Version is the declarations format version this package reads.
+const Version = 1
+
+// Kind is the kind of path a declaration says its source is.
+type Kind string
+
+// The kinds an entry may give; KindNone means the entry did not say.
+const (
+	KindNone      Kind = ""
+	KindDirectory Kind = "directory"
+	KindFile      Kind = "file"
+	KindHost      Kind = "host"
+)
+
+// Valid reports whether k is KindNone or one of the three kinds.
+func (k Kind) Valid() bool {
+	switch k {
+	case KindNone, KindDirectory, KindFile, KindHost:
+		return true
+	}
+	return false
+}
+
+// The section names of a declarations document that hold entries.
+const (
+	SectionBinds     = "binds"
+	SectionVolumes   = "volumes"
+	SectionAnonymous = "anonymous"
+)
+
+// The fields of an entry, as the document names them, in the order the
+// writer uses.
+const (
+	FieldKind   = "kind"
+	FieldPath   = "path"
+	FieldOwner  = "owner"
+	FieldMode   = "mode"
+	FieldIntent = "intent"
+	FieldNote   = "note"
+)
+
+var (
+	topKeys   = []string{"version", "module", "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, "acknowledge", "images"}
+	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
+)
+
+// Entry is one declaration of a bind source, named volume or anonymous
+// volume.
+type Entry struct {
+	// Key is the key as written: a bind source, a volume name, or
+	// "SERVICE:TARGET".
+	Key string
+	// Kind is the kind given, or KindNone.
+	Kind Kind
+	// Path relocates the source to this absolute, clean host path.
+	Path string
+	// Owner is "USER:GROUP".
+	Owner string
+	// Mode is 3 or 4 octal digits.
+	Mode string
+	// Intent is one of manifest.Intents, as a string.
+	Intent string
+	// Note is free text from the author.
+	Note string
+	// Pos is the file and line of the key.
+	Pos manifest.Pos
+	// Fields records which fields were given, and the position of each
+	// field's key, so callers can tell "mode given" from "mode empty".
+	Fields map[string]manifest.Pos
+}
+
+// Has reports whether the entry gave field (FieldOwner, FieldMode, …).
+func (e *Entry) Has(field string) bool {
+	_, ok := e.Fields[field]
+	return ok
+}
+
+// Ack is one item of acknowledge: a compose field knowingly not carried.
+type Ack struct {
+	// Service is a service name, or "*" for every service.
+	Service string
+	// Field is the compose-spec name of a service field, such as "build".
+	Field string
+	Pos   manifest.Pos
+}
+
+// String returns the item as written, SERVICE.FIELD.
+func (a Ack) String() string { return a.Service + "." + a.Field }
+
+// Matches reports whether a acknowledges field of service.
+func (a Ack) Matches(service, field string) bool {
+	return (a.Service == "*" || a.Service == service) && a.Field == field
+}
+
+// Image is one item of images: the image reference of a service that has
+// build: and no image.
+type Image struct {
+	Service string
+	Ref     string
+	Pos     manifest.Pos
+}
+
+// File is a declarations document as read.
+type File struct {
+	// Name is the file name used in positions.
+	Name string
+	// Version is the format version, 1.
+	Version int
+	// Module, HostProjectDirectory and VolumeRoot are the top-level
+	// scalars; empty when not given.
+	Module, HostProjectDirectory, VolumeRoot          string
+	ModulePos, HostProjectDirectoryPos, VolumeRootPos manifest.Pos
+	// Binds, Volumes and Anonymous are the entries of each section, in
+	// file order.
+	Binds, Volumes, Anonymous []Entry
+	// Acknowledge lists the acknowledged fields, in file order.
+	Acknowledge []Ack
+	// Images lists the image references, in file order.
+	Images []Image
+}
+
+// Bind returns the entry of f.Binds that declares the bind source src
+// (compared after NormalizeBind), or nil.
+func (f *File) Bind(src string) *Entry {
+	if f == nil {
+		return nil
+	}
+	return find(f.Binds, NormalizeBind(src), NormalizeBind)
+}
+
+// Volume returns the entry of f.Volumes for the named volume, or nil.
+func (f *File) Volume(name string) *Entry {
+	if f == nil {
+		return nil
+	}
+	return find(f.Volumes, name, func(s string) string { return s })
+}
+
+// AnonymousVolume returns the entry of f.Anonymous for the anonymous volume
+// of service at target, or nil.
+func (f *File) AnonymousVolume(service, target string) *Entry {
+	if f == nil {
+		return nil
+	}
+	return find(f.Anonymous, AnonymousKey(service, target), normalizeAnonymous)
+}
+
+// Acknowledged reports whether f acknowledges field of service.
+func (f *File) Acknowledged(service, field string) bool {
+	if f == nil {
+		return false
+	}
+	for _, a := range f.Acknowledge {
+		if a.Matches(service, field) {
+			return true
+		}
+	}
+	return false
+}
+
+// ImageFor returns the image reference declared for service, if any.
+func (f *File) ImageFor(service string) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	for _, im := range f.Images {
+		if im.Service == service {
+			return im.Ref, true
+		}
+	}
+	return "", false
+}
+
+func find(es []Entry, want string, norm func(string) string) *Entry {
+	for i := range es {
+		if norm(es[i].Key) == want {
+			return &es[i]
+		}
+	}
+	return nil
+}
+
+// Error is one problem found in a declarations document.
+type Error struct {
+	Pos manifest.Pos
+	Msg string
+}
+
+// Error formats e as "FILE:LINE: msg".
+func (e *Error) Error() string {
+	if p := e.Pos.String(); p != "" {
+		return p + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Errors is every problem found in a document, in file order.
+type Errors []*Error
+
+// Error formats every problem, one per line.
+func (es Errors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// Unwrap returns the problems as errors, for errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns an error of yaml.v3's parser into an Error, keeping the
+// line yaml reports.
+func syntaxError(name string, err error) *Error {
+	msg := err.Error()
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return &Error{Pos: manifest.Pos{File: name, Line: line}, Msg: "YAML syntax error: " + msg}
+}
+
+// Parse reads a declarations document. name is used in error positions.
+// The error, when not nil, is an Errors listing every problem found.
+func Parse(name string, data []byte) (*File, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, Errors{{Pos: manifest.Pos{File: name}, Msg: "empty document; want a mapping starting with version: 1"}}
+		}
+		return nil, Errors{syntaxError(name, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, Errors{{Pos: manifest.Pos{File: name, Line: extra.Line}, Msg: "more than one YAML document; a declarations file holds one"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, Errors{syntaxError(name, err)}
+	}
+	return ParseNode(name, &doc)
+}
+
+// ParseNode reads the declarations from an already-parsed YAML node (the
+// value of x-compose2manifest in a compose file), with positions from the
+// node. name is used in error positions. The error, when not nil, is an
+// Errors listing every problem found.
+func ParseNode(name string, n *yaml.Node) (*File, error) {
+	p := &parser{name: name}
+	f := p.file(n)
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Pos.Line < p.errs[j].Pos.Line })
+		return nil, p.errs
+	}
+	return f, nil
+}
+
+type parser struct {
+	name string
+	errs Errors
+}
+
+func (p *parser) pos(n *yaml.Node) manifest.Pos {
+	if n == nil {
+		return manifest.Pos{File: p.name}
+	}
+	return manifest.Pos{File: p.name, Line: n.Line}
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...)})
+}
+
+// resolve follows aliases to the node they name.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a sequence"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "nothing (null)"
+		case "!!int":
+			return "the integer " + n.Value
+		case "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		case "!!str":
+			return strconv.Quote(n.Value)
+		default:
+			return "a " + n.ShortTag() + " value"
+		}
+	case yaml.AliasNode:
+		return "an unresolved alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	return "nothing"
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+}
+
+// str reads a string scalar; what names it in messages.
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		got := "nothing"
+		if n != nil {
+			got = kindName(n)
+		}
+		p.errorf(n, "%s: want a string, got %s", what, got)
+		return "", false
+	}
+	if n.ShortTag() != "!!str" {
+		if isNull(n) {
+			p.errorf(n, "%s: want a string, got nothing (null)", what)
+		} else {
+			p.errorf(n, "%s: want a string, got %s; quote it: %q", what, kindName(n), n.Value)
+		}
+		return "", false
+	}
+	return n.Value, true
+}
+
+type pair struct {
+	key  string
+	k, v *yaml.Node
+}
+
+// mapping reads the pairs of a mapping, reporting non-string keys, merge
+// keys, duplicate keys and, when allowed is not nil, unknown keys. Bad
+// pairs are left out.
+func (p *parser) mapping(n *yaml.Node, what string, allowed []string) []pair {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		got := "nothing"
+		if n != nil {
+			got = kindName(n)
+		}
+		p.errorf(n, "%s: want a mapping, got %s", what, got)
+		return nil
+	}
+	var out []pair
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		rk := resolve(k)
+		if rk != nil && rk.Kind == yaml.ScalarNode && rk.ShortTag() == "!!merge" {
+			p.errorf(k, "%s: merge keys (<<) are not supported; write the keys out", what)
+			continue
+		}
+		key, ok := p.str(k, what+": key")
+		if !ok {
+			continue
+		}
+		if first, dup := seen[key]; dup {
+			p.errorf(k, "%s: duplicate key %q (first at line %d)", what, key, first)
+			continue
+		}
+		seen[key] = k.Line
+		if allowed != nil && !contains(allowed, key) {
+			p.errorf(k, "%s: unknown key %q (allowed: %s)", what, key, strings.Join(allowed, ", "))
+			continue
+		}
+		out = append(out, pair{key: key, k: k, v: v})
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) file(n *yaml.Node) *File {
+	f := &File{Name: p.name}
+	if n != nil && n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			p.errorf(n, "empty document; want a mapping starting with version: 1")
+			return f
+		}
+		n = n.Content[0]
+	}
+	root := resolve(n)
+	if root == nil || root.Kind != yaml.MappingNode {
+		got := "nothing"
+		if root != nil {
+			got = kindName(root)
+		}
+		p.errorf(root, "declarations: want a mapping starting with version: 1, got %s", got)
+		return f
+	}
+	haveVersion := false
+	for _, kv := range p.mapping(root, "declarations", topKeys) {
+		switch kv.key {
+		case "version":
+			haveVersion = true
+			p.version(f, kv.v)
+		case "module":
+			if s, ok := p.str(kv.v, "module"); ok {
+				if s == "" || strings.ContainsAny(s, " \t\n/") {
+					p.errorf(kv.v, "module: %q is not a module name (no spaces or slashes)", s)
+				}
+				f.Module, f.ModulePos = s, p.pos(kv.k)
+			}
+		case "host_project_directory":
+			if s, ok := p.absPath(kv.v, "host_project_directory"); ok {
+				f.HostProjectDirectory, f.HostProjectDirectoryPos = s, p.pos(kv.k)
+			}
+		case "volume_root":
+			if s, ok := p.absPath(kv.v, "volume_root"); ok {
+				f.VolumeRoot, f.VolumeRootPos = s, p.pos(kv.k)
+			}
+		case SectionBinds:
+			f.Binds = p.entries(SectionBinds, kv.v)
+		case SectionVolumes:
+			f.Volumes = p.entries(SectionVolumes, kv.v)
+		case SectionAnonymous:
+			f.Anonymous = p.entries(SectionAnonymous, kv.v)
+		case "acknowledge":
+			f.Acknowledge = p.acknowledge(kv.v)
+		case "images":
+			f.Images = p.images(kv.v)
+		}
+	}
+	if !haveVersion {
+		p.errorf(root, "version missing; want version: 1 as the first key")
+	}
+	return f
+}
+
+func (p *parser) version(f *File, n *yaml.Node) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		got := "nothing"
+		if n != nil {
+			got = kindName(n)
+		}
+		p.errorf(n, "version: want the integer 1, got %s", got)
+		return
+	}
+	v, err := strconv.Atoi(n.Value)
+	if err != nil || v != Version {
+		p.errorf(n, "version: unsupported version %s; this compose2manifest reads version 1", n.Value)
+		return
+	}
+	f.Version = v
+}
+
+// absPath reads a string that must be an absolute, clean path.
+func (p *parser) absPath(n *yaml.Node, what string) (string, bool) {
+	s, ok := p.str(n, what)
+	if !ok {
+		return "", false
+	}
+	if !manifest.ValidPath(s) {
+		p.errorf(n, "%s: %s", what, pathProblem(s))
+		return "", false
+	}
+	return s, true
+}
+
+func pathProblem(s string) string {
+	switch {
+	case s == "":
+		return "empty path; want an absolute path such as /srv/mail"
+	case !strings.HasPrefix(s, "/"):
+		return fmt.Sprintf("%q is not absolute; want an absolute, clean path such as /srv/mail", s)
+	default:
+		return fmt.Sprintf("%q is not clean (no .., no // or trailing /); write %q", s, path.Clean(s))
+	}
+}
+
+var (
+	serviceRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
+	fieldRE   = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+// ValidService reports whether s can be a compose service name.
+func ValidService(s string) bool { return serviceRE.MatchString(s) }
+
+// SplitAnonymous splits an anonymous key "SERVICE:/TARGET" into its
+// service and target; ok is false when key is not of that form or the
+// target is not an absolute, clean path.
+func SplitAnonymous(key string) (service, target string, ok bool) {
+	service, target, ok = strings.Cut(key, ":")
+	if !ok || !ValidService(service) || !manifest.ValidPath(target) {
+		return "", "", false
+	}
+	return service, target, true
+}
+
+// AnonymousKey returns the key of the anonymous volume of service at
+// target, as SERVICE:TARGET with the target cleaned.
+func AnonymousKey(service, target string) string {
+	return service + ":" + path.Clean(target)
+}
+
+func normalizeAnonymous(key string) string {
+	s, t, ok := strings.Cut(key, ":")
+	if !ok || t == "" {
+		return key
+	}
+	return AnonymousKey(s, t)
+}
+
+// SplitAck splits an acknowledge item "SERVICE.FIELD" or "*.FIELD" at its
+// last dot (service names may hold dots, field names do not); ok is false
+// when item is not of that form.
+func SplitAck(item string) (service, field string, ok bool) {
+	i := strings.LastIndexByte(item, '.')
+	if i < 0 {
+		return "", "", false
+	}
+	service, field = item[:i], item[i+1:]
+	if (service != "*" && !ValidService(service)) || !fieldRE.MatchString(field) {
+		return "", "", false
+	}
+	return service, field, true
+}
+
+func (p *parser) entries(section string, n *yaml.Node) []Entry {
+	if isNull(resolve(n)) {
+		return nil
+	}
+	norm := func(s string) string { return s }
+	switch section {
+	case SectionBinds:
+		norm = NormalizeBind
+	case SectionAnonymous:
+		norm = normalizeAnonymous
+	}
+	var out []Entry
+	seen := map[string]pair{}
+	for _, kv := range p.mapping(n, section, nil) {
+		what := fmt.Sprintf("%s: %q", section, kv.key)
+		switch section {
+		case SectionBinds:
+			if strings.TrimSpace(kv.key) == "" {
+				p.errorf(kv.k, "%s: empty key; want a bind source as the compose file writes it", section)
+				continue
+			}
+		case SectionVolumes:
+			if kv.key == "" || strings.ContainsAny(kv.key, " \t\n/:") {
+				p.errorf(kv.k, "%s: %q is not a volume name", section, kv.key)
+				continue
+			}
+		case SectionAnonymous:
+			s, t, ok := strings.Cut(kv.key, ":")
+			switch {
+			case !ok || !ValidService(s) || !strings.HasPrefix(t, "/"):
+				p.errorf(kv.k, "%s: key %q is not SERVICE:/TARGET (such as \"postfix:/var/lib/postfix\")", section, kv.key)
+				continue
+			case !manifest.ValidPath(t):
+				p.errorf(kv.k, "%s: key %q: target %s", section, kv.key, pathProblem(t))
+				continue
+			}
+		}
+		nk := norm(kv.key)
+		if first, dup := seen[nk]; dup {
+			p.errorf(kv.k, "%s names the same source as %q (line %d)", what, first.key, first.k.Line)
+			continue
+		}
+		seen[nk] = kv
+		e := p.entry(section, what, kv)
+		out = append(out, e)
+	}
+	return out
+}
+
+func (p *parser) entry(section, what string, kv pair) Entry {
+	e := Entry{Key: kv.key, Pos: p.pos(kv.k), Fields: map[string]manifest.Pos{}}
+	if isNull(resolve(kv.v)) {
+		return e
+	}
+	if v := resolve(kv.v); v.Kind != yaml.MappingNode {
+		p.errorf(kv.v, "%s: want a mapping such as {owner: \"0:0\", mode: \"0755\", intent: state}, got %s", what, kindName(v))
+		return e
+	}
+	for _, f := range p.mapping(kv.v, what, entryKeys) {
+		fw := what + ": " + f.key
+		if f.key == FieldMode {
+			if m, ok := p.mode(f.v, fw); ok {
+				e.Mode = m
+				e.Fields[f.key] = p.pos(f.k)
+			}
+			continue
+		}
+		if isNull(resolve(f.v)) && f.key != FieldPath {
+			// Given empty, as a skeleton writes it: no value.
+			e.Fields[f.key] = p.pos(f.k)
+			continue
+		}
+		s, ok := p.str(f.v, fw)
+		if !ok {
+			continue
+		}
+		if s == "" && f.key != FieldPath {
+			e.Fields[f.key] = p.pos(f.k)
+			continue
+		}
+		switch f.key {
+		case FieldKind:
+			if k := Kind(s); !k.Valid() {
+				p.errorf(f.v, "%s: unknown kind %q (want directory, file or host)", fw, s)
+				continue
+			}
+			e.Kind = Kind(s)
+		case FieldPath:
+			if !manifest.ValidPath(s) {
+				p.errorf(f.v, "%s: %s", fw, pathProblem(s))
+				continue
+			}
+			e.Path = s
+		case FieldOwner:
+			if !rules.ValidOwner(s) {
+				p.errorf(f.v, "%s: %q is not \"USER:GROUP\" (both parts, names or numeric ids, such as \"0:0\")", fw, s)
+				continue
+			}
+			e.Owner = s
+		case FieldIntent:
+			if !manifest.Intent(s).Valid() {
+				p.errorf(f.v, "%s: unknown intent %q (want state, content, config, logs, cache or runtime)", fw, s)
+				continue
+			}
+			e.Intent = s
+		case FieldNote:
+			e.Note = s
+		}
+		e.Fields[f.key] = p.pos(f.k)
+	}
+	if e.Kind == KindHost {
+		if section != SectionBinds {
+			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
+		}
+		for _, fk := range []string{FieldPath, FieldOwner, FieldMode, FieldIntent} {
+			if pos, ok := e.Fields[fk]; ok {
+				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed on a kind: host entry (the module uses the path but does not own it; only note is allowed)", what, fk)})
+			}
+		}
+	}
+	return e
+}
+
+// mode reads a mode, which must be a quoted string of 3 or 4 octal digits.
+func (p *parser) mode(n *yaml.Node, what string) (string, bool) {
+	r := resolve(n)
+	if r != nil && r.Kind == yaml.ScalarNode && (r.ShortTag() == "!!int" || r.ShortTag() == "!!float") {
+		p.errorf(n, "%s: %s is a YAML integer, which YAML readers disagree on (octal or decimal); quote it: %q", what, r.Value, r.Value)
+		return "", false
+	}
+	if isNull(r) {
+		return "", true
+	}
+	s, ok := p.str(n, what)
+	if !ok {
+		return "", false
+	}
+	if s != "" && !rules.ValidMode(s) {
+		p.errorf(n, "%s: %q is not a mode; want 3 or 4 octal digits, quoted, such as \"0750\"", what, s)
+		return "", false
+	}
+	return s, true
+}
+
+func (p *parser) acknowledge(n *yaml.Node) []Ack {
+	n = resolve(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "acknowledge: want a list of SERVICE.FIELD items, got %s", kindName(n))
+		return nil
+	}
+	var out []Ack
+	seen := map[string]int{}
+	for _, item := range n.Content {
+		s, ok := p.str(item, "acknowledge item")
+		if !ok {
+			continue
+		}
+		svc, field, ok := SplitAck(s)
+		if !ok {
+			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build)", s)
+			continue
+		}
+		if first, dup := seen[s]; dup {
+			p.errorf(item, "acknowledge: %q listed twice (first at line %d)", s, first)
+			continue
+		}
+		seen[s] = item.Line
+		out = append(out, Ack{Service: svc, Field: field, Pos: p.pos(item)})
+	}
+	return out
+}
+
+func (p *parser) images(n *yaml.Node) []Image {
+	if isNull(resolve(n)) {
+		return nil
+	}
+	var out []Image
+	for _, kv := range p.mapping(n, "images", nil) {
+		if !ValidService(kv.key) {
+			p.errorf(kv.k, "images: %q is not a service name", kv.key)
+			continue
+		}
+		ref, ok := p.str(kv.v, fmt.Sprintf("images: %q", kv.key))
+		if !ok {
+			continue
+		}
+		if ref == "" || strings.ContainsAny(ref, " \t\n") {
+			p.errorf(kv.v, "images: %q: %q is not an image reference (such as registry.example.org/web:1.2)", kv.key, ref)
+			continue
+		}
+		out = append(out, Image{Service: kv.key, Ref: ref, Pos: p.pos(kv.k)})
+	}
+	return out
+}

@@ -1,0 +1,36 @@
+package declare
+
+import (
+	"path"
+	"strings"
+)
+
+// NormalizeBind returns the canonical form of a bind key or compose bind
+// source, so that "./data", "data/" and the text as written name the same
+// source: absolute paths cleaned ("/a/b/" -> "/a/b"); "~" paths as "~/rest"
+// cleaned ("~/" -> "~"); relative paths cleaned and prefixed "./" ("data/"
+// -> "./data", "./a/../b" -> "./b", "." -> "."). A relative path that
+// escapes upward stays as "../x" cleaned. "~user/x" is a relative path, as
+// compose sees it. The empty string stays empty. It never touches the
+// filesystem.
+func NormalizeBind(key string) string {
+	switch {
+	case key == "":
+		return ""
+	case strings.HasPrefix(key, "/"):
+		return path.Clean(key)
+	case key == "~":
+		return "~"
+	case strings.HasPrefix(key, "~/"):
+		rest := path.Clean(strings.TrimLeft(key[2:], "/"))
+		if rest == "." {
+			return "~"
+		}
+		return "~/" + rest
+	}
+	c := path.Clean(key)
+	if c == "." || c == ".." || strings.HasPrefix(c, "../") {
+		return c
+	}
+	return "./" + c
+}
