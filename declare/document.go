@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -68,21 +69,12 @@ func LoadDocument(name string, data []byte) (*Document, error) {
 // content) without their "#", as yaml.v3 keeps a head comment.
 func commentsOnly(data []byte) string {
 	var lines []string
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		l = bytes.TrimSpace(l)
-		if bytes.HasPrefix(l, []byte("#")) {
-			lines = append(lines, string(l))
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
 		}
 	}
-	return string(bytes.Join(toBytes(lines), []byte("\n")))
-}
-
-func toBytes(ss []string) [][]byte {
-	out := make([][]byte, len(ss))
-	for i, s := range ss {
-		out[i] = []byte(s)
-	}
-	return out
+	return strings.Join(lines, "\n")
 }
 
 func newDoc(head string) *yaml.Node {
@@ -254,7 +246,8 @@ func (d *Document) Bytes() ([]byte, error) {
 }
 
 // flowNulls spells out the empty nulls inside flow collections as "null":
-// yaml.v3 would write them as ”, which reads back as an empty string.
+// yaml.v3 would write them as an empty single-quoted string, which reads
+// back as a string, not a null.
 func flowNulls(n *yaml.Node, flow bool) {
 	if n == nil {
 		return
