@@ -66,7 +66,7 @@ func LoadDocument(name string, data []byte) (*Document, error) {
 }
 
 // commentsOnly returns the comment lines of data (which holds no YAML
-// content) without their "#", as yaml.v3 keeps a head comment.
+// content), "#" included, as yaml.v3 keeps a head comment.
 func commentsOnly(data []byte) string {
 	var lines []string
 	for _, l := range strings.Split(string(data), "\n") {
