@@ -472,8 +472,12 @@ func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, u
 		fields = append(fields, "kind")
 	}
 	if len(fields) > 0 {
-		*provenance = append(*provenance, fmt.Sprintf("%s produced: image profile %s %s (%s:%d)",
-			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line))
+		basis := ""
+		if row.ModeBasis == images.ModeRecommended && strings.Contains(strings.Join(fields, ","), "mode") {
+			basis = ", mode as recommended"
+		}
+		*provenance = append(*provenance, fmt.Sprintf("%s produced: image profile %s %s (%s:%d%s)",
+			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
 }

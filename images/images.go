@@ -43,6 +43,11 @@ type Row struct {
 	// Mode is 3 or 4 octal digits the software requires (it refuses to run
 	// otherwise); "" when there is no known requirement.
 	Mode string
+	// ModeBasis says why Mode is what it is: ModeRequired (the software
+	// refuses to run otherwise; the default when a mode is given) or
+	// ModeRecommended (the research's mode for a directory the image's
+	// process owns, from the row's source; the software does not check it).
+	ModeBasis string
 	// Intent is what the data is (SPEC section 4); "" when not established.
 	Intent manifest.Intent
 	// Source is the https URL of the Dockerfile or documentation that states
@@ -54,7 +59,13 @@ type Row struct {
 	Line int
 }
 
-// Table is the parsed image table.
+// The values of Row.ModeBasis.
+const (
+	ModeRequired    = "required"
+	ModeRecommended = "recommended"
+)
+
+// Table is the table of well-known images.
 type Table struct {
 	// Rows are the rows in file order. No two share repository, variant and
 	// path.

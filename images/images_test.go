@@ -79,13 +79,32 @@ const goodRow = `- repository: postgres
   source: https://example.org/Dockerfile
 `
 
+func TestParseModeBasis(t *testing.T) {
+	rec := strings.Replace(goodRow, "  mode: \"0700\"\n", "  mode: \"0750\"\n  mode_basis: recommended\n", 1)
+	tab, err := Parse("table.yaml", []byte(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Rows[0].ModeBasis; got != ModeRecommended {
+		t.Errorf("ModeBasis = %q, want %q", got, ModeRecommended)
+	}
+	for _, bad := range []string{
+		strings.Replace(goodRow, "  mode: \"0700\"\n", "  mode_basis: recommended\n", 1),
+		strings.Replace(goodRow, "  mode: \"0700\"\n", "  mode: \"0700\"\n  mode_basis: typical\n", 1),
+	} {
+		if _, err := Parse("table.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "mode_basis") {
+			t.Errorf("Parse(%q) error = %v, want one naming mode_basis", bad, err)
+		}
+	}
+}
+
 func TestParseGood(t *testing.T) {
 	tab, err := Parse("table.yaml", []byte("# c\n"+goodRow))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory",
-		Owner: "999:999", Mode: "0700", Intent: manifest.IntentState,
+		Owner: "999:999", Mode: "0700", ModeBasis: ModeRequired, Intent: manifest.IntentState,
 		Source: "https://example.org/Dockerfile", Line: 2}
 	if len(tab.Rows) != 1 || tab.Rows[0] != want {
 		t.Fatalf("got %+v, want %+v", tab.Rows, want)
@@ -204,27 +223,27 @@ func TestMatch(t *testing.T) {
 		{"postgres:16", "var/lib/postgresql/data", false, "", "", "", ""},
 		{"postgres:16-windowsservercore", "/var/lib/postgresql/data", false, "", "", "", ""},
 		{"mypostgres:16", "/var/lib/postgresql/data", false, "", "", "", ""},
-		{"redis:7", "/data", true, "999:999", "", manifest.IntentState, "directory"},
-		{"redis:7-alpine", "/data", true, "999:1000", "", manifest.IntentState, "directory"},
-		{"grafana/grafana", "/var/lib/grafana", true, "472:0", "", manifest.IntentState, "directory"},
-		{"docker.io/grafana/grafana:11.2.0", "/var/lib/grafana", true, "472:0", "", manifest.IntentState, "directory"},
+		{"redis:7", "/data", true, "999:999", "0750", manifest.IntentState, "directory"},
+		{"redis:7-alpine", "/data", true, "999:1000", "0750", manifest.IntentState, "directory"},
+		{"grafana/grafana", "/var/lib/grafana", true, "472:0", "0750", manifest.IntentState, "directory"},
+		{"docker.io/grafana/grafana:11.2.0", "/var/lib/grafana", true, "472:0", "0750", manifest.IntentState, "directory"},
 		{"grafana/grafana:11.2.0-ubuntu", "/var/lib/grafana", false, "", "", "", ""},
-		{"prom/prometheus:v2.53.0", "/prometheus", true, "65534:65534", "", manifest.IntentState, "directory"},
-		{"docker.io/bitnami/postgresql:16.3.0-debian-12-r0", "/bitnami/postgresql", true, "1001:0", "", manifest.IntentState, "directory"},
-		{"bitnami/redis:7.4", "/bitnami/redis/data", true, "1001:0", "", manifest.IntentState, "directory"},
+		{"prom/prometheus:v2.53.0", "/prometheus", true, "65534:65534", "0750", manifest.IntentState, "directory"},
+		{"docker.io/bitnami/postgresql:16.3.0-debian-12-r0", "/bitnami/postgresql", true, "1001:0", "0770", manifest.IntentState, "directory"},
+		{"bitnami/redis:7.4", "/bitnami/redis/data", true, "1001:0", "0770", manifest.IntentState, "directory"},
 		{"traefik:v3.1", "/letsencrypt/acme.json", true, "0:0", "0600", manifest.IntentState, "file"},
 		{"traefik:v3.1", "/etc/traefik", true, "", "", manifest.IntentConfig, "directory"},
-		{"elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "", manifest.IntentState, "directory"},
-		{"docker.elastic.co/elasticsearch/elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "", manifest.IntentState, "directory"},
-		{"nextcloud:29-apache", "/var/www/html", true, "33:33", "", manifest.IntentState, "directory"},
+		{"elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "0770", manifest.IntentState, "directory"},
+		{"docker.elastic.co/elasticsearch/elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "0770", manifest.IntentState, "directory"},
+		{"nextcloud:29-apache", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
 		{"nextcloud:29-fpm", "/var/www/html/data", true, "33:33", "0770", manifest.IntentState, "directory"},
 		{"nextcloud:29-fpm-alpine", "/var/www/html", false, "", "", "", ""},
-		{"gitea/gitea:1.22", "/data", true, "1000:1000", "", manifest.IntentState, "directory"},
-		{"gitea/gitea:1.22-rootless", "/etc/gitea", true, "1000:1000", "", manifest.IntentState, "directory"},
+		{"gitea/gitea:1.22", "/data", true, "1000:1000", "0750", manifest.IntentState, "directory"},
+		{"gitea/gitea:1.22-rootless", "/etc/gitea", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22-rootless", "/data", false, "", "", "", ""},
-		{"mysql:8.4-oracle", "/var/lib/mysql", true, "999:999", "", manifest.IntentState, "directory"},
+		{"mysql:8.4-oracle", "/var/lib/mysql", true, "999:999", "0750", manifest.IntentState, "directory"},
 		{"mysql:8.0-debian", "/var/lib/mysql", false, "", "", "", ""},
-		{"mongo:8.0-noble", "/data/configdb", true, "999:999", "", manifest.IntentState, "directory"},
+		{"mongo:8.0-noble", "/data/configdb", true, "999:999", "0750", manifest.IntentState, "directory"},
 		{"mailserver/docker-mailserver:14", "/var/log/mail", true, "", "", manifest.IntentLogs, "directory"},
 		{"GHCR.IO/immich-app/immich-server:release", "/data", true, "0:0", "", manifest.IntentState, "directory"},
 	}

@@ -89,6 +89,7 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 		"kind":       &r.Kind,
 		"owner":      &r.Owner,
 		"mode":       &r.Mode,
+		"mode_basis": &r.ModeBasis,
 		"source":     &r.Source,
 		"note":       &r.Note,
 	}
@@ -160,6 +161,14 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	}
 	if r.Mode != "" && !validMode(r.Mode) {
 		return fail(at("mode"), "mode %q must be 3 or 4 octal digits, such as \"0750\"", r.Mode)
+	}
+	switch {
+	case r.ModeBasis != "" && r.Mode == "":
+		return fail(at("mode_basis"), "mode_basis without a mode")
+	case r.Mode != "" && r.ModeBasis == "":
+		r.ModeBasis = ModeRequired
+	case r.ModeBasis != "" && r.ModeBasis != ModeRequired && r.ModeBasis != ModeRecommended:
+		return fail(at("mode_basis"), "mode_basis %q must be %s or %s", r.ModeBasis, ModeRequired, ModeRecommended)
 	}
 	if r.Intent != "" && !r.Intent.Valid() {
 		return fail(at("intent"), "unknown intent %q", r.Intent)
