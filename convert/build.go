@@ -279,6 +279,13 @@ func (c *converter) build() *manifest.Module {
 			hostPaths[s.section+"\x00"+s.key] = r.Path
 		}
 	}
+	if c.decl != nil {
+		for _, e := range c.decl.Directories {
+			m.Resources = append(m.Resources, manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
+				Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
+				Pos: e.Pos, Comment: "supplied: " + e.Pos.File})
+		}
+	}
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
 	})

@@ -78,6 +78,9 @@ const (
 	SectionBinds     = "binds"
 	SectionVolumes   = "volumes"
 	SectionAnonymous = "anonymous"
+	// SectionDirectories declares host directories no volume mounts, such
+	// as the parents of declared paths; keys are absolute host paths.
+	SectionDirectories = "directories"
 )
 
 // The fields of an entry, as the document names them, in the order the
@@ -92,7 +95,7 @@ const (
 )
 
 var (
-	topKeys   = []string{"version", "module", "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, "acknowledge", "images"}
+	topKeys   = []string{"version", "module", "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
 	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
 )
 
@@ -165,6 +168,9 @@ type File struct {
 	// Binds, Volumes and Anonymous are the entries of each section, in
 	// file order.
 	Binds, Volumes, Anonymous []Entry
+	// Directories are host directories declared without a volume (parents
+	// of declared paths), keyed by absolute path, in file order.
+	Directories []Entry
 	// Acknowledge lists the acknowledged fields, in file order.
 	Acknowledge []Ack
 	// Images lists the image references, in file order.
@@ -495,6 +501,8 @@ func (p *parser) file(n *yaml.Node) *File {
 			f.Volumes = p.entries(SectionVolumes, kv.v)
 		case SectionAnonymous:
 			f.Anonymous = p.entries(SectionAnonymous, kv.v)
+		case SectionDirectories:
+			f.Directories = p.entries(SectionDirectories, kv.v)
 		case "acknowledge":
 			f.Acknowledge = p.acknowledge(kv.v)
 		case "images":
@@ -623,6 +631,11 @@ func (p *parser) entries(section string, n *yaml.Node) []Entry {
 				p.errorf(kv.k, "%s: %q is not a volume name", section, kv.key)
 				continue
 			}
+		case SectionDirectories:
+			if !manifest.ValidPath(kv.key) {
+				p.errorf(kv.k, "%s: key %q: %s", section, kv.key, pathProblem(kv.key))
+				continue
+			}
 		case SectionAnonymous:
 			s, t, ok := strings.Cut(kv.key, ":")
 			switch {
@@ -706,6 +719,13 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			e.Note = s
 		}
 		e.Fields[f.key] = p.pos(f.k)
+	}
+	if section == SectionDirectories {
+		for _, fk := range []string{FieldKind, FieldPath} {
+			if pos, ok := e.Fields[fk]; ok {
+				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed in directories: (the key is the directory's path)", what, fk)})
+			}
+		}
 	}
 	if e.Kind == KindHost {
 		if section != SectionBinds {

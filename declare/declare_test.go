@@ -132,7 +132,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", []string{"c2m.yaml: empty document"}},
 		{"comments only", "# nothing\n", []string{"c2m.yaml: empty document"}},
 		{"two documents", "version: 1\n---\nversion: 1\n", []string{":2: more than one YAML document"}},
-		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, host_project_directory, volume_root, binds, volumes, anonymous, acknowledge, images)`}},
+		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, host_project_directory, volume_root, binds, volumes, anonymous, directories, acknowledge, images)`}},
 		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note)`}},
 		{"version missing", "module: mail\n", []string{":1: version missing"}},
 		{"version 2", "version: 2\n", []string{":1: version: unsupported version 2"}},
@@ -440,5 +440,25 @@ images:
 	}
 	if got := Merge(ext, nil); got == ext || got.Module != "ext" {
 		t.Errorf("Merge(ext, nil) = %+v", got)
+	}
+}
+
+func TestParseDirectories(t *testing.T) {
+	f, err := Parse("d.yaml", []byte("version: 1\ndirectories:\n  /srv/mail: {owner: \"0:0\", mode: \"0755\", intent: state}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Directories) != 1 || f.Directories[0].Key != "/srv/mail" || f.Directories[0].Owner != "0:0" || f.Directories[0].Pos.Line != 3 {
+		t.Fatalf("Directories = %+v", f.Directories)
+	}
+	for _, bad := range []string{
+		"version: 1\ndirectories:\n  srv/mail: {owner: \"0:0\", mode: \"0755\", intent: state}\n",
+		"version: 1\ndirectories:\n  /srv/mail/: {owner: \"0:0\", mode: \"0755\", intent: state}\n",
+		"version: 1\ndirectories:\n  /srv/mail: {kind: file, owner: \"0:0\", mode: \"0755\", intent: state}\n",
+		"version: 1\ndirectories:\n  /srv/mail: {path: /x, owner: \"0:0\", mode: \"0755\", intent: state}\n",
+	} {
+		if _, err := Parse("d.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "d.yaml:3:") {
+			t.Errorf("Parse(%q) = %v, want an error at d.yaml:3", bad, err)
+		}
 	}
 }

@@ -169,8 +169,10 @@ func (d *Document) SetEntry(section string, key string, e Entry) {
 		norm = same
 	case SectionAnonymous:
 		norm = normalizeAnonymous
+	case SectionDirectories:
+		norm = same
 	default:
-		d.fail(fmt.Errorf("SetEntry: unknown section %q (want binds, volumes or anonymous)", section))
+		d.fail(fmt.Errorf("SetEntry: unknown section %q (want binds, volumes, anonymous or directories)", section))
 		return
 	}
 	m := d.root()

@@ -34,6 +34,7 @@ func Merge(ext, side *File) *File {
 	out.Binds = overlay(out.Binds, side.Binds, NormalizeBind)
 	out.Volumes = overlay(out.Volumes, side.Volumes, func(s string) string { return s })
 	out.Anonymous = overlay(out.Anonymous, side.Anonymous, normalizeAnonymous)
+	out.Directories = overlay(out.Directories, side.Directories, func(s string) string { return s })
 	for _, a := range side.Acknowledge {
 		if !out.hasAck(a) {
 			out.Acknowledge = append(out.Acknowledge, a)
@@ -87,6 +88,7 @@ func clone(f *File) *File {
 	out.Binds = cloneEntries(f.Binds)
 	out.Volumes = cloneEntries(f.Volumes)
 	out.Anonymous = cloneEntries(f.Anonymous)
+	out.Directories = cloneEntries(f.Directories)
 	out.Acknowledge = append([]Ack(nil), f.Acknowledge...)
 	out.Images = append([]Image(nil), f.Images...)
 	return &out

@@ -143,7 +143,8 @@ service out of the module.`,
 or more closed than the module wants, and the parent falls outside the
 rule that keeps a module's data.
 
-Declare the parent directory too, with its owner, mode and intent.`,
+Declare the parent directory too, with its owner, mode and intent
+(under directories: in compose2manifest.yaml).`,
 		},
 		{
 			ID:       "C2M012",

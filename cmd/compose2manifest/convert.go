@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
 )
@@ -73,7 +73,7 @@ func runConvert(e *env, args []string) int {
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
 	res, err := convert.Convert(context.Background(), cf.opts)
-	mod := moduleReport{Status: string(res.Status), Diagnostics: res.Diagnostics}
+	mod := report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics}
 	if res.Module != nil {
 		mod.Module = res.Module.Module
 	} else if res.Candidate != nil {
@@ -98,13 +98,16 @@ func runConvert(e *env, args []string) int {
 		}
 		mod.Output = out
 	}
+	rep := &report.Report{Modules: []report.Module{mod}}
 	if cf.format == "json" {
-		writeJSON(e, []moduleReport{mod})
+		if werr := report.WriteJSON(e.stdout, rep); werr != nil {
+			errorf(e, "%v", werr)
+			return exitUsage
+		}
 		return code
 	}
-	for _, d := range res.Diagnostics {
-		printDiagnostic(e, d)
-	}
+	rep.Modules[0].Diagnostics = res.Diagnostics // the error itself is printed below
+	report.WriteText(e.stderr, rep)
 	if err != nil {
 		errorf(e, "%v", err)
 		if len(res.Diagnostics) > 0 {
@@ -142,34 +145,6 @@ func indent(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// printDiagnostic prints one diagnostic as text on stderr, with its fix.
-func printDiagnostic(e *env, d rules.Diagnostic) {
-	fmt.Fprintln(e.stderr, d.String())
-	if d.Target != "" && d.Severity == rules.Error {
-		fmt.Fprintf(e.stderr, "    mounted at %s\n", d.Target)
-	}
-}
-
-// moduleReport is one module's entry in the JSON report (SPEC section 8).
-type moduleReport struct {
-	Module      string             `json:"module"`
-	Status      string             `json:"status"`
-	Output      string             `json:"output,omitempty"`
-	Diagnostics []rules.Diagnostic `json:"diagnostics"`
-}
-
-func writeJSON(e *env, mods []moduleReport) {
-	for i := range mods {
-		if mods[i].Diagnostics == nil {
-			mods[i].Diagnostics = []rules.Diagnostic{}
-		}
-	}
-	b, _ := json.MarshalIndent(struct {
-		Modules []moduleReport `json:"modules"`
-	}{mods}, "", "  ")
-	fmt.Fprintf(e.stdout, "%s\n", b)
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
