@@ -43,6 +43,9 @@ type Module struct {
 	Output string `json:"output,omitempty"`
 	// File is the manifest check read, if any.
 	File string `json:"file,omitempty"`
+	// Skeleton is, for a refused module, a declarations document for
+	// exactly the sources that are missing or incomplete, ready to fill in.
+	Skeleton string `json:"skeleton,omitempty"`
 	// Diagnostics are the module's findings; written as [] when none.
 	Diagnostics []rules.Diagnostic `json:"diagnostics"`
 }

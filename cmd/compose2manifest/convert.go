@@ -73,7 +73,7 @@ func runConvert(e *env, args []string) int {
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
 	res, err := convert.Convert(context.Background(), cf.opts)
-	mod := report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics}
+	mod := report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics, Skeleton: string(res.Skeleton)}
 	if res.Module != nil {
 		mod.Module = res.Module.Module
 	} else if res.Candidate != nil {
