@@ -2,16 +2,19 @@ package main
 
 import (
 	"errors"
+	"io"
 	"os/exec"
 	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/sirupsen/logrus"
 )
 
 // TestMain lets the scripts run compose2manifest as a command: testscript
 // re-executes this test binary as it.
 func TestMain(m *testing.M) {
+	logrus.SetOutput(io.Discard) // as main does
 	testscript.Main(m, map[string]func(){
 		"compose2manifest": main,
 	})
