@@ -228,7 +228,7 @@ func checkUndeclaredSource(p *Pass) {
 			if declared[v.Source] {
 				continue
 			}
-			d := Diag(c, "mounted at %s, but %s is not declared as a directory, file or host path", v.Target, v.Source)
+			d := Diag(c, "mounted at %s, but not declared as a directory, file or host path", v.Target)
 			d.Service, d.Source, d.Target = c.Container.Name, v.Source, v.Target
 			if anc := nearestDeclared(p.Module, v.Source); anc != "" {
 				d.Message += "; its declared ancestor " + anc + " does not cover it"
