@@ -95,7 +95,8 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 		path.Join(filepath.Base(l.dir), l.rel(l.files[0])))
 	c.diags = append(c.diags, rules.Run(rules.All(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
-	res.Skeleton = c.skeleton()
+	res.Missing = c.missingList()
+	res.Skeleton = Skeleton(c.module, res.Missing)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {

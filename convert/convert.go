@@ -77,6 +77,9 @@ type Result struct {
 	// Diagnostics are every finding, errors and warnings, in a stable
 	// order.
 	Diagnostics []rules.Diagnostic
+	// Missing lists the sources whose declaration is missing or
+	// incomplete, with what is known of each (for ask).
+	Missing []Missing
 	// Skeleton is a ready-to-paste declarations file for exactly the
 	// sources that are missing or incomplete; nil when none are.
 	Skeleton []byte

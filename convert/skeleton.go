@@ -9,54 +9,47 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// skeleton returns a declarations document for exactly the sources whose
-// declaration is missing or incomplete: every value known so far filled
-// in, every other value "" for the author to fill. Nil when none.
-func (c *converter) skeleton() []byte {
-	if len(c.missing) == 0 {
+// Skeleton returns a declarations document for exactly the sources of
+// missing: every value known so far filled in, every other value "" for
+// the author to fill, each entry with a comment saying where the source is
+// used. module names the module in comments. Nil when missing is empty.
+func Skeleton(module string, missing []Missing) []byte {
+	if len(missing) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	root.HeadComment = "Declarations for the sources convert refused. Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
 	addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
 	needHost, needRoot := false, false
-	for _, m := range c.missing {
-		if m.entry.Path != "" {
-			continue
-		}
-		switch {
-		case m.src.section == declare.SectionBinds && !strings.HasPrefix(m.src.key, "/") && !strings.HasPrefix(m.src.key, "~") && c.hostDir == "":
-			needHost = true
-		case m.src.section != declare.SectionBinds && c.volumeRoot == "":
-			needRoot = true
-		}
+	for _, m := range missing {
+		needHost = needHost || m.NeedsHostProjectDirectory
+		needRoot = needRoot || m.NeedsVolumeRoot
 	}
 	if needHost {
 		n := quoted("")
-		n.LineComment = "where the project lives on the target host, such as /opt/" + c.module
+		n.LineComment = "where the project lives on the target host, such as /opt/" + module
 		addKV(root, "host_project_directory", n)
 	}
 	if needRoot {
 		n := quoted("")
-		n.LineComment = "where named and anonymous volumes land: VOLUME_ROOT/" + c.module + "/NAME"
+		n.LineComment = "where named and anonymous volumes land: VOLUME_ROOT/" + module + "/NAME"
 		addKV(root, "volume_root", n)
 	}
 	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
 		sec := &yaml.Node{Kind: yaml.MappingNode}
-		for _, m := range c.missing {
-			if m.src.section != section {
+		for _, m := range missing {
+			if m.Section != section {
 				continue
 			}
-			e := m.entry
-			needPath := strings.HasPrefix(m.src.key, "~") && e.Path == ""
-			if m.src.entry == nil && !needPath && e.Owner != "" && e.Mode != "" && e.Intent != "" {
+			if !m.Supplied && !m.NeedsPath && m.Complete() {
 				continue // evidence gives every value; only its location is missing
 			}
+			e := m.Known
 			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 			if e.Kind != declare.KindNone {
 				addKV(v, "kind", plain(string(e.Kind)))
 			}
-			if e.Path != "" || needPath {
+			if e.Path != "" || m.NeedsPath {
 				addKV(v, "path", quoted(e.Path))
 			}
 			if e.Kind != declare.KindHost {
@@ -71,27 +64,11 @@ func (c *converter) skeleton() []byte {
 			if e.Note != "" {
 				addKV(v, "note", plain(e.Note))
 			}
-			first := m.src.first()
-			where := fmt.Sprintf("%s: service %q", first.pos, first.service)
-			if len(m.src.services()) > 1 {
-				where = fmt.Sprintf("%s: services %s", first.pos, quoteList(m.src.services()))
-			}
-			where += " → " + first.target
-			if m.src.section == declare.SectionVolumes {
-				where += "; legacy Docker volume " + c.dockerVolumeName(first.volume)
-			}
-			key := plain(e.Key)
-			if e.Key == "" {
-				key = plain(m.src.key)
-			}
-			key.Style = 0
+			v.LineComment = m.where()
+			key := plain(m.Key)
 			if strings.ContainsAny(key.Value, ":#{}[]") {
 				key.Style = yaml.DoubleQuotedStyle
 			}
-			if strings.Contains(m.reason, "no owner produced") {
-				where += "; " + m.reason[strings.Index(m.reason, "no owner produced"):]
-			}
-			v.LineComment = where
 			sec.Content = append(sec.Content, key, v)
 		}
 		if len(sec.Content) > 0 {
@@ -106,6 +83,30 @@ func (c *converter) skeleton() []byte {
 	}
 	enc.Close()
 	return buf.Bytes()
+}
+
+// where says where a missing source is used: position, services, target,
+// legacy volume, and why no owner was produced.
+func (m *Missing) where() string {
+	first := m.Mounts[0]
+	var services []string
+	for _, mt := range m.Mounts {
+		if len(services) == 0 || services[len(services)-1] != mt.Service {
+			services = append(services, mt.Service)
+		}
+	}
+	where := fmt.Sprintf("%s: service %q", first.Pos, first.Service)
+	if len(services) > 1 {
+		where = fmt.Sprintf("%s: services %s", first.Pos, quoteList(services))
+	}
+	where += " → " + first.Target
+	if m.Legacy != "" {
+		where += "; legacy Docker volume " + m.Legacy
+	}
+	if i := strings.Index(m.Reason, "no owner produced"); i >= 0 {
+		where += "; " + m.Reason[i:]
+	}
+	return where
 }
 
 func addKV(m *yaml.Node, key string, v *yaml.Node) {

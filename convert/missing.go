@@ -1,0 +1,102 @@
+package convert
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Missing describes one source whose declaration is missing or incomplete:
+// what the author must still say, and everything known about it.
+type Missing struct {
+	// Section and Key name the declaration: declare.SectionBinds with the
+	// source as a key, SectionVolumes with the volume name, or
+	// SectionAnonymous with "SERVICE:TARGET".
+	Section, Key string
+	// Source is the source as the compose file writes it ("" for an
+	// anonymous volume).
+	Source string
+	// Kind is how the mount was classified.
+	Kind MountKind
+	// Mounts lists every service mounting it, in order.
+	Mounts []Mount
+	// Legacy is where the data lives under Docker today: the Docker volume
+	// name of a named volume, "" for a bind.
+	Legacy string
+	// Supplied reports whether the declarations already have an entry.
+	Supplied bool
+	// Known holds the values known so far, supplied or produced.
+	Known declare.Entry
+	// NeedsPath reports whether the source can only be placed by a
+	// declared path (a ~ bind).
+	NeedsPath bool
+	// NeedsHostProjectDirectory and NeedsVolumeRoot report whether the
+	// source is placed by those settings and they are unset.
+	NeedsHostProjectDirectory, NeedsVolumeRoot bool
+	// Reason says what is missing, for people.
+	Reason string
+}
+
+// Mount is one service's use of a source.
+type Mount struct {
+	Service, Image, Target string
+	ReadOnly               bool
+	// Pos is the volume's line in the compose file.
+	Pos manifest.Pos
+}
+
+// missingList returns the structured form of the sources c could not
+// declare, in the order they were found.
+func (c *converter) missingList() []Missing {
+	var out []Missing
+	for _, m := range c.missing {
+		first := m.src.first()
+		x := Missing{
+			Section:  m.src.section,
+			Key:      m.src.key,
+			Source:   displaySource(first),
+			Kind:     first.kind,
+			Supplied: m.src.entry != nil,
+			Known:    m.entry,
+			Reason:   m.reason,
+		}
+		if m.src.entry != nil {
+			x.Key = m.src.entry.Key
+		}
+		if x.Known.Key == "" {
+			x.Known.Key = x.Key
+		}
+		if m.src.section == declare.SectionVolumes {
+			x.Legacy = c.dockerVolumeName(first.volume)
+		}
+		if m.entry.Path == "" {
+			switch {
+			case m.src.section == declare.SectionBinds && strings.HasPrefix(m.src.key, "~"):
+				x.NeedsPath = true
+			case m.src.section == declare.SectionBinds && !strings.HasPrefix(m.src.key, "/"):
+				x.NeedsHostProjectDirectory = c.hostDir == ""
+			case m.src.section != declare.SectionBinds:
+				x.NeedsVolumeRoot = c.volumeRoot == ""
+			}
+		}
+		for _, mt := range m.src.mounts {
+			img := ""
+			if svc, ok := c.l.project.Services[mt.service]; ok {
+				img = svc.Image
+			}
+			x.Mounts = append(x.Mounts, Mount{Service: mt.service, Image: img, Target: mt.target, ReadOnly: mt.readOnly, Pos: mt.pos})
+		}
+		sort.SliceStable(x.Mounts, func(i, j int) bool { return x.Mounts[i].Service < x.Mounts[j].Service })
+		out = append(out, x)
+	}
+	return out
+}
+
+// Complete reports whether the known values give owner, mode and intent
+// (or the kind is host), so only a location is missing.
+func (m *Missing) Complete() bool {
+	e := m.Known
+	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
+}
