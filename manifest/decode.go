@@ -53,6 +53,9 @@ func (es Errors) Error() string {
 // mode or intent, the order of paths and so on are kept as written, with
 // each resource's Pos, for the rules to report.
 //
+// Positions name the file and the line of: the module key (Module.Pos), a
+// source's first key (Source.Pos), a resource's first key (Resource.Pos).
+//
 // Decode recovers Header from the comment above the document and each
 // resource's Comment from the line comment on its first line, so that
 // Decode(Encode(m)) gives back m (apart from positions).
