@@ -613,12 +613,10 @@ func (c *converter) diag(s *source, rule, msg string) rules.Diagnostic {
 }
 
 func lookupFix(id string) string {
-	r := rules.Lookup(rules.All(), id)
-	if r == nil {
-		return ""
+	if r := rules.Lookup(rules.All(), id); r != nil {
+		return r.Fix()
 	}
-	paras := strings.Split(strings.TrimSpace(r.Doc), "\n\n")
-	return strings.Join(strings.Fields(paras[len(paras)-1]), " ")
+	return ""
 }
 
 func (c *converter) addMissingResource(s *source, r *manifest.Resource, reason string) {

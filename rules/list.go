@@ -215,6 +215,18 @@ the paths of one would be removed when the other is applied.
 Give each module its own name: set module: in the declarations, or the
 compose project name (-p, name:), and convert again.`,
 		},
+		{
+			ID:       "C2M018",
+			Title:    "the manifest differs from what its unchanged sources convert to",
+			Severity: Error,
+			Doc: `check --against converted the manifest's compose project again: its
+sources are unchanged, yet the result differs from the manifest. The
+manifest was edited by hand, and the next conversion would undo the edit
+without a word.
+
+Make the change in the declarations (compose2manifest.yaml) or the
+compose file instead, and convert again.`,
+		},
 	}
 }
 

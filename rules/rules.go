@@ -152,6 +152,23 @@ func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
 	}
 }
 
+// Fix returns the last paragraph of the rule's Doc, which by convention
+// says how to fix it, on one line.
+func (r *Rule) Fix() string { return fixOf(r) }
+
+// FillFixes sets the Fix of every diagnostic in ds that has a rule of list
+// and no fix yet.
+func FillFixes(list []*Rule, ds []Diagnostic) {
+	for i := range ds {
+		if ds[i].Fix != "" || ds[i].Rule == "" {
+			continue
+		}
+		if r := Lookup(list, ds[i].Rule); r != nil {
+			ds[i].Fix = r.Fix()
+		}
+	}
+}
+
 // fixOf returns the last paragraph of a rule's Doc, which by convention
 // says how to fix it.
 func fixOf(r *Rule) string {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -36,7 +37,13 @@ func runCheck(e *env, args []string) int {
 	fl.SetOutput(e.stderr)
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
-	against := fl.String("against", "", "also compare each manifest with the compose projects under `ROOT` (not implemented yet)")
+	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
+	var conv convert.Options
+	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR`")
+	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
+	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
+	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
+	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
 	fl.Usage = func() { fmt.Fprintf(e.stderr, "%s%s", checkUsage, fl.FlagUsages()) }
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -55,18 +62,30 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *against != "" {
-		// HOOK(--against): check --against ROOT compares each manifest with
-		// the compose project it was made from, under ROOT: a source whose
-		// sha256 no longer matches (C2M008), compose fields not carried and
-		// not acknowledged (C2M007). Its diagnostics join rep's modules like
-		// those of rules.Run below, before the exit code is decided.
-		errorf(e, "check: --against is not implemented yet")
+	var ag *against
+	if *againstRoot != "" {
+		var err error
+		if ag, err = newAgainst(e, *againstRoot, conv); err != nil {
+			errorf(e, "check: --against: %v", err)
+			return exitUsage
+		}
+	} else if conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0 {
+		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
-
 	list := rules.All()
-	rep, readFailed := checkManifests(e, fl.Args(), list)
+	rep, decoded, readFailed := checkManifests(e, fl.Args(), list)
+	if ag != nil {
+		for i, m := range decoded {
+			if m == nil {
+				continue
+			}
+			mod := &rep.Modules[i]
+			mod.Diagnostics = append(mod.Diagnostics, ag.check(e, mod.File, m)...)
+			rules.FillFixes(list, mod.Diagnostics)
+			sortDiagnostics(mod.Diagnostics)
+		}
+	}
 	errs, warns := 0, 0
 	for i := range rep.Modules {
 		m := &rep.Modules[i]
@@ -121,9 +140,10 @@ func runCheck(e *env, args []string) int {
 }
 
 // checkManifests reads, decodes and checks every manifest args name. It
+// returns the decoded modules beside the report's, nil where one failed.
 // prints each read or decode error as it finds it and reports whether there
 // were any; the report holds every manifest, in the order named.
-func checkManifests(e *env, args []string, list []*rules.Rule) (rep *report.Report, failed bool) {
+func checkManifests(e *env, args []string, list []*rules.Rule) (rep *report.Report, decoded []*manifest.Module, failed bool) {
 	rep = &report.Report{Modules: []report.Module{}}
 	files, ok := manifestFiles(e, args)
 	failed = !ok
@@ -155,12 +175,14 @@ func checkManifests(e *env, args []string, list []*rules.Rule) (rep *report.Repo
 				mod.Diagnostics = append(mod.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: de.Pos.File, Line: de.Pos.Line, Message: de.Msg})
 			}
 			rep.Modules = append(rep.Modules, mod)
+			decoded = append(decoded, nil)
 			continue
 		}
 		mod.Module = m.Module
 		mod.Diagnostics = rules.Run(list, m)
 		index[file] = len(rep.Modules)
 		rep.Modules = append(rep.Modules, mod)
+		decoded = append(decoded, m)
 		modules = append(modules, m)
 	}
 	for _, d := range rules.RunSet(list, modules) {
@@ -179,7 +201,7 @@ func checkManifests(e *env, args []string, list []*rules.Rule) (rep *report.Repo
 			return a.Rule < b.Rule
 		})
 	}
-	return rep, failed
+	return rep, decoded, failed
 }
 
 // moduleIndex returns the index of the first module of rep named name that
