@@ -107,6 +107,9 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 func styleContainer(c *yaml.Node) {
 	for i := 0; i+1 < len(c.Content); i += 2 {
 		switch c.Content[i].Value {
+		case "user":
+			// "1000:50" is a base-60 integer to YAML 1.1 readers.
+			c.Content[i+1].Style = yaml.DoubleQuotedStyle
 		case "ports", "volumes", "tmpfs":
 			for _, item := range c.Content[i+1].Content {
 				item.Style = yaml.FlowStyle

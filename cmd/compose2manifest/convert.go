@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,8 @@ type convertFlags struct {
 func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	cf := &convertFlags{}
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard) // errors are printed by the caller; usage by --help
+
 	fs.StringArrayVarP(&cf.opts.ConfigFiles, "file", "f", nil, "compose `FILE` (repeatable, merged in order)")
 	fs.StringVar(&cf.opts.ProjectDirectory, "project-directory", "", "project `DIR` (default: the first compose file's folder)")
 	fs.StringArrayVar(&cf.opts.EnvFiles, "env-file", nil, "env `FILE` used for interpolation instead of .env (repeatable)")
@@ -52,6 +54,8 @@ func runConvert(e *env, args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		errorf(e, "convert: %v", err)
+		hintf(e, "run compose2manifest convert --help for its flags")
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
