@@ -528,6 +528,17 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		v.SetUint(u)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+			d.errorf(n, "%s must be an integer; found %s", path, describe(n))
+			return
+		}
+		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, v.Type().Bits())
+		if err != nil {
+			d.errorf(n, "%s must be an integer of at most %d bits; found %s", path, v.Type().Bits(), n.Value)
+			return
+		}
+		v.SetInt(i)
 	default:
 		d.errorf(n, "%s: cannot decode into %s", path, v.Type())
 	}

@@ -102,7 +102,7 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 	return n, nil
 }
 
-// styleContainer writes ports, volumes and tmpfs entries as one-line flow
+// styleContainer writes ports, volumes, tmpfs and devices entries as one-line flow
 // mappings, the form of SPEC section 3.
 func styleContainer(c *yaml.Node) {
 	for i := 0; i+1 < len(c.Content); i += 2 {
@@ -110,7 +110,7 @@ func styleContainer(c *yaml.Node) {
 		case "user":
 			// "1000:50" is a base-60 integer to YAML 1.1 readers.
 			c.Content[i+1].Style = yaml.DoubleQuotedStyle
-		case "ports", "volumes", "tmpfs":
+		case "ports", "volumes", "tmpfs", "devices":
 			for _, item := range c.Content[i+1].Content {
 				item.Style = yaml.FlowStyle
 			}
