@@ -241,6 +241,13 @@ func (l *loaded) classify(svc types.ServiceConfig) ([]mount, []rules.Diagnostic)
 		out = append(out, mount{service: svc.Name, kind: Tmpfs, target: tm.Target, tmpfs: tm, pos: defPos})
 	}
 	for _, m := range out {
+		if m.noCreate {
+			diags = append(diags, rules.Diagnostic{
+				Rule: "C2M012", Severity: rules.Warning, File: m.pos.File, Line: m.pos.Line,
+				Service: m.service, Source: displaySource(m), Target: m.target,
+				Message: "bind create_host_path: false wanted a failure when the source is missing; the mesh host creates every declared directory instead",
+			})
+		}
 		for _, o := range m.options {
 			diags = append(diags, rules.Diagnostic{
 				Rule: "C2M012", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,

@@ -1,0 +1,165 @@
+package convert
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/format"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+func TestTargetName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/var/lib/postfix": "var-lib-postfix",
+		"/data":            "data",
+		"/a/b/":            "a-b",
+	} {
+		if got := targetName(in); got != want {
+			t.Errorf("targetName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWellKnownHost(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/etc/localtime": true, "/etc/timezone": true, "/var/run/docker.sock": true, "/run/docker.sock": true,
+		"/proc": true, "/proc/1/ns": true, "/sys/fs/cgroup": true, "/dev/ttyUSB0": true, "/lib/modules": true,
+		"/": false, "/etc": false, "/etc/nginx": false, "/devices": false, "/procfs": false, "/var/run": false,
+	} {
+		if got := wellKnownHost(p); got != want {
+			t.Errorf("wellKnownHost(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestShortOptions(t *testing.T) {
+	tests := []struct {
+		spec string
+		want []string
+	}{
+		{"./data:/data", nil},
+		{"./data:/data:ro", nil},
+		{"./data:/data:rw", nil},
+		{"./data:/data:z", []string{"z"}},
+		{"./data:/data:ro,Z", []string{"Z"}},
+		{"./test:/test:U", []string{"U"}},
+		{"vol:/v:nocopy", []string{"nocopy"}},
+		{"./d:/d:rshared,ro", []string{"rshared"}},
+		{"/app-temp", nil},
+	}
+	for _, tc := range tests {
+		v, err := format.ParseVolume(tc.spec)
+		if err != nil {
+			t.Fatalf("ParseVolume(%q): %v", tc.spec, err)
+		}
+		if got := shortOptions(tc.spec, v); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("shortOptions(%q) = %q, want %q", tc.spec, got, tc.want)
+		}
+	}
+}
+
+func TestUserOwner(t *testing.T) {
+	src := func(services ...string) *source {
+		s := &source{}
+		for _, svc := range services {
+			s.mounts = append(s.mounts, mount{service: svc})
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		s        *source
+		users    map[string]string
+		owner    string
+		conflict bool
+	}{
+		{"one numeric", src("a"), map[string]string{"a": "999:999"}, "999:999", false},
+		{"two agree", src("a", "b"), map[string]string{"a": "1:2", "b": "1:2"}, "1:2", false},
+		{"two disagree", src("a", "b"), map[string]string{"a": "1:2", "b": "3:4"}, "", true},
+		{"uid only", src("a"), map[string]string{"a": "999"}, "", false},
+		{"names", src("a"), map[string]string{"a": "postgres:postgres"}, "", false},
+		{"none", src("a"), map[string]string{}, "", false},
+		{"one without user", src("a", "b"), map[string]string{"a": "1:2"}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			owner, _, why := userOwner(tc.s, tc.users)
+			if owner != tc.owner || (why != "") != tc.conflict {
+				t.Errorf("userOwner = %q, %q; want %q, conflict %v", owner, why, tc.owner, tc.conflict)
+			}
+		})
+	}
+}
+
+func TestGroupSources(t *testing.T) {
+	mounts := []mount{
+		{service: "a", kind: BindDirectory, bindPath: "./data", target: "/data"},
+		{service: "b", kind: BindDirectory, bindPath: "./data", target: "/srv"},
+		{service: "a", kind: NamedVolume, volume: "db", target: "/db"},
+		{service: "b", kind: NamedVolume, volume: "db", target: "/db"},
+		{service: "a", kind: Anonymous, target: "/tmp/x"},
+		{service: "a", kind: Tmpfs, target: "/run"},
+	}
+	got := groupSources(mounts)
+	var keys []string
+	for _, s := range got {
+		keys = append(keys, s.section+" "+s.key)
+	}
+	want := []string{"binds ./data", "volumes db", "anonymous a:/tmp/x"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Fatalf("groupSources keys = %q, want %q", keys, want)
+	}
+	if n := len(got[1].mounts); n != 2 {
+		t.Errorf("a shared named volume is %d sources' mounts, want one source with 2 mounts", n)
+	}
+	if s := got[0].services(); !reflect.DeepEqual(s, []string{"a", "b"}) {
+		t.Errorf("services = %q", s)
+	}
+}
+
+func TestPlace(t *testing.T) {
+	c := &converter{module: "mail", hostDir: "/opt/mail", volumeRoot: "/srv"}
+	c.l = &loaded{}
+	bind := func(key string, e *declare.Entry) *source {
+		return &source{section: declare.SectionBinds, key: key, entry: e, mounts: []mount{{source: key, bindPath: key}}}
+	}
+	tests := []struct {
+		name string
+		s    *source
+		want string
+		bad  bool
+	}{
+		{"relative", bind("./data/spool", nil), "/opt/mail/data/spool", false},
+		{"absolute", bind("/var/lib/x", nil), "/var/lib/x", false},
+		{"relocated", bind("./data", &declare.Entry{Path: "/srv/elsewhere"}), "/srv/elsewhere", false},
+		{"home", bind("~/x", nil), "", true},
+		{"home relocated", bind("~/x", &declare.Entry{Path: "/srv/x"}), "/srv/x", false},
+		{"anonymous", &source{section: declare.SectionAnonymous, key: "postfix:/var/lib/postfix", mounts: []mount{{service: "postfix", target: "/var/lib/postfix"}}}, "/srv/mail/postfix/var-lib-postfix", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _, problem := c.place(tc.s)
+			if got != tc.want || (problem != "") != tc.bad {
+				t.Errorf("place = %q, %q; want %q, problem %v", got, problem, tc.want, tc.bad)
+			}
+		})
+	}
+	c.hostDir, c.volumeRoot = "", ""
+	if _, _, problem := c.place(bind("./data", nil)); problem == "" {
+		t.Error("a relative bind without host_project_directory was placed")
+	}
+	if _, _, problem := c.place(&source{section: declare.SectionAnonymous, key: "a:/x", mounts: []mount{{service: "a", target: "/x"}}}); problem == "" {
+		t.Error("an anonymous volume without volume_root was placed")
+	}
+}
+
+func TestParentFirstOrder(t *testing.T) {
+	paths := []string{"/srv/mail-b", "/srv/mail/spool", "/opt/a", "/srv/mail", "/srv"}
+	sort.Slice(paths, func(i, j int) bool { return manifest.ComparePaths(paths[i], paths[j]) < 0 })
+	want := []string{"/opt/a", "/srv", "/srv/mail", "/srv/mail/spool", "/srv/mail-b"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("order = %q, want %q", paths, want)
+	}
+}
