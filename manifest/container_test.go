@@ -43,7 +43,7 @@ func fullContainer() *Container {
 		MemLimit: 536870912, MemReservation: 268435456, MemswapLimit: 1073741824, ShmSize: 67108864,
 		Cpus: "1.5", CPUShares: 512, Cpuset: "0-1", PidsLimit: -1, OomKillDisable: true, OomScoreAdj: -500,
 		Deploy: &Deploy{Replicas: ptr(uint64(2)),
-			Resources: &Resources{Limits: &ResourceLimit{Cpus: "0.5", Memory: 1 << 30, Pids: 100}, Reservations: &ResourceLimit{Cpus: "0.25", Memory: 1 << 20}},
+			Resources:     &Resources{Limits: &ResourceLimit{Cpus: "0.5", Memory: 1 << 30, Pids: 100}, Reservations: &ResourceLimit{Cpus: "0.25", Memory: 1 << 20}},
 			RestartPolicy: &RestartPolicy{Condition: "on-failure", Delay: "5s", MaxAttempts: ptr(uint64(3)), Window: "2m0s"}},
 		Tty: true, StdinOpen: true,
 	}
