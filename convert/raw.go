@@ -131,7 +131,10 @@ func (ix *rawIndex) topLevel(section, name string) (manifest.Pos, bool) {
 
 // resolve follows an alias to the node it names.
 func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
+		if i > 100 {
+			return nil // an alias chain this long is a cycle
+		}
 		n = n.Alias
 	}
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
@@ -141,12 +144,20 @@ func resolve(n *yaml.Node) *yaml.Node {
 }
 
 // pairs returns the key/value pairs of a mapping with merge keys (<<)
-// applied: keys written in the mapping win over merged ones.
+// applied: keys written in the mapping win over merged ones. A merge that
+// refers back to a mapping being merged is ignored (compose-go reports the
+// cycle).
 func pairs(n *yaml.Node) [][2]*yaml.Node {
+	return pairsSeen(n, map[*yaml.Node]bool{})
+}
+
+func pairsSeen(n *yaml.Node, seen map[*yaml.Node]bool) [][2]*yaml.Node {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
+	if n == nil || n.Kind != yaml.MappingNode || seen[n] {
 		return nil
 	}
+	seen[n] = true
+	defer delete(seen, n)
 	var own, merged [][2]*yaml.Node
 	have := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -157,7 +168,7 @@ func pairs(n *yaml.Node) [][2]*yaml.Node {
 				srcs = rv.Content
 			}
 			for _, src := range srcs {
-				merged = append(merged, pairs(src)...)
+				merged = append(merged, pairsSeen(src, seen)...)
 			}
 			continue
 		}
