@@ -1,0 +1,21 @@
+package ask
+
+import "github.com/compose2manifest/compose2manifest/declare"
+
+// Apply writes a's settings and entries into doc: an existing entry for
+// the same source is replaced in place, keeping its key and comments; a
+// new one is added at the end of its section. Entries with nothing to
+// write are left out.
+func Apply(doc *declare.Document, a *Answers) {
+	if a.HostProjectDirectory != "" {
+		doc.SetScalar("host_project_directory", a.HostProjectDirectory)
+	}
+	if a.VolumeRoot != "" {
+		doc.SetScalar("volume_root", a.VolumeRoot)
+	}
+	for _, e := range a.Entries {
+		if e.Write {
+			doc.SetEntry(e.Section, e.Key, e.Entry)
+		}
+	}
+}

@@ -1,0 +1,342 @@
+// Package ask holds the conversation of the ask command: for each source a
+// conversion is missing a declaration for, it shows what is known, offers
+// suggestions (evidence, and hints from the target path clearly marked as
+// such), asks for each missing value in turn and validates the answer.
+//
+// NewPlan turns convert's Missing list into Items with their suggestions.
+// A Session runs the conversation over any io.Reader and io.Writer in plain
+// line mode, so it works on a terminal and over a pipe alike; it returns
+// Answers, which Apply writes into a declare.Document. Skeleton and
+// WriteGitHub print the same questions for readers that cannot answer: a
+// declarations skeleton with the suggestions as comments, and GitHub
+// workflow annotations.
+//
+// The package prints and reads only through the streams it is given and
+// keeps no state between calls.
+package ask
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
+)
+
+// Suggestion is a value offered for one field, with where it came from.
+// The zero Suggestion offers nothing.
+type Suggestion struct {
+	// Value is the value offered; Enter accepts it.
+	Value string
+	// From says where the value came from, for people, as a statement:
+	// "service \"db\" runs as user: 999:999".
+	From string
+	// Evidence is false for a hint, such as one drawn from the target
+	// path's name: a suggestion, not evidence.
+	Evidence bool
+	// Produced reports that convert produces this value from evidence by
+	// itself, so an accepted Produced value is left out of the declaration
+	// and convert keeps saying where it came from.
+	Produced bool
+}
+
+// Item is one source to ask about.
+type Item struct {
+	// Missing is what convert reported about the source.
+	Missing convert.Missing
+	// Supplied holds the values the declarations already give the source;
+	// empty fields were not given.
+	Supplied declare.Entry
+	// Kind, Owner, Mode and Intent are the suggestions for each field.
+	Kind, Owner, Mode, Intent Suggestion
+	// Row is the image table row the source's mounts match, if any.
+	Row *images.Row
+}
+
+// Plan is everything to ask about one module.
+type Plan struct {
+	// Module is the module name.
+	Module string
+	// Items are the sources to ask about, in the order convert found them.
+	Items []Item
+	// NeedsHostProjectDirectory and NeedsVolumeRoot report whether a
+	// source is placed by that setting and it is unset.
+	NeedsHostProjectDirectory, NeedsVolumeRoot bool
+}
+
+// NewPlan builds the plan for the sources in missing, the Missing list of
+// a conversion of the project in projectDir (the absolute project
+// directory on this machine).
+//
+// supplied tells supplied values from produced ones: it is the Missing
+// list of the same project converted with Strict set, in which every known
+// value is supplied. Pass nil when missing itself comes from a strict
+// conversion; the image table (table, may be nil) then only suggests.
+func NewPlan(module string, missing, supplied []convert.Missing, projectDir string, table *images.Table) *Plan {
+	p := &Plan{Module: module}
+	for _, m := range missing {
+		it := Item{Missing: m}
+		if m.Supplied {
+			it.Supplied = m.Known
+			if supplied != nil {
+				it.Supplied = declare.Entry{Key: m.Key}
+				for _, s := range supplied {
+					if s.Section == m.Section && s.Key == m.Key {
+						it.Supplied = s.Known
+						break
+					}
+				}
+			}
+		}
+		it.Supplied.Key = m.Key
+		if row, ok := matchRow(table, m.Mounts); ok {
+			it.Row = &row
+		}
+		it.suggest(projectDir, supplied != nil)
+		p.NeedsHostProjectDirectory = p.NeedsHostProjectDirectory || m.NeedsHostProjectDirectory
+		p.NeedsVolumeRoot = p.NeedsVolumeRoot || m.NeedsVolumeRoot
+		p.Items = append(p.Items, it)
+	}
+	// Ask in the order of the compose file.
+	sort.SliceStable(p.Items, func(i, j int) bool {
+		a, b := p.Items[i].Missing.Mounts, p.Items[j].Missing.Mounts
+		if len(a) == 0 || len(b) == 0 {
+			return len(a) > len(b)
+		}
+		if a[0].Pos.File != b[0].Pos.File {
+			return a[0].Pos.File < b[0].Pos.File
+		}
+		return a[0].Pos.Line < b[0].Pos.Line
+	})
+	return p
+}
+
+// matchRow returns the first image table row a mount matches.
+func matchRow(table *images.Table, mounts []convert.Mount) (images.Row, bool) {
+	if table == nil {
+		return images.Row{}, false
+	}
+	for _, mt := range mounts {
+		if row, ok := table.Match(mt.Image, mt.Target); ok {
+			return row, true
+		}
+	}
+	return images.Row{}, false
+}
+
+// rowFrom describes an image table row as the source of a value.
+func rowFrom(row *images.Row, basis bool) string {
+	s := fmt.Sprintf("image table row %s %s (%s:%d)", row.Repository, row.Path, images.TableFile, row.Line)
+	if basis && row.Mode != "" {
+		b := row.ModeBasis
+		if b == "" {
+			b = images.ModeRequired
+		}
+		s += ", mode " + b
+	}
+	if row.Source != "" {
+		s += "; source: " + row.Source
+	}
+	return s
+}
+
+// Why says where a suggestion came from, marking a hint as not evidence:
+// "evidence, convert produces it: …", "evidence: …" or "a suggestion, not
+// evidence: …".
+func (s Suggestion) Why() string {
+	switch {
+	case s.Evidence && s.Produced:
+		return "evidence, convert produces it: " + s.From
+	case s.Evidence:
+		return "evidence: " + s.From
+	}
+	return "a suggestion, not evidence: " + s.From
+}
+
+// suggest fills the suggestions of it. produced says whether values known
+// but not supplied were produced by convert (false for a strict run).
+func (it *Item) suggest(projectDir string, produced bool) {
+	m, sup, known := &it.Missing, &it.Supplied, &it.Missing.Known
+	// A value known and not supplied was produced by convert from
+	// evidence; say which.
+	fromKnown := func(field, value, supplied string, rowValue string) Suggestion {
+		if value == "" || supplied != "" {
+			return Suggestion{}
+		}
+		s := Suggestion{Value: value, Evidence: true, Produced: produced}
+		switch {
+		case it.Row != nil && rowValue == value:
+			s.From = rowFrom(it.Row, field == "mode")
+		case field == "owner":
+			s.From = userFrom(m.Mounts, value)
+		default:
+			s.From = "convert produced it"
+		}
+		return s
+	}
+	row := images.Row{}
+	if it.Row != nil {
+		row = *it.Row
+	}
+	it.Owner = fromKnown("owner", known.Owner, sup.Owner, row.Owner)
+	it.Mode = fromKnown("mode", known.Mode, sup.Mode, row.Mode)
+	it.Intent = fromKnown("intent", known.Intent, sup.Intent, string(row.Intent))
+	// Without production (strict), the image table still suggests.
+	if it.Row != nil && !produced {
+		fromRow := func(s *Suggestion, supplied, value string, basis bool) {
+			if s.Value == "" && supplied == "" && value != "" {
+				*s = Suggestion{Value: value, From: rowFrom(it.Row, basis), Evidence: true}
+			}
+		}
+		fromRow(&it.Owner, sup.Owner, row.Owner, false)
+		fromRow(&it.Mode, sup.Mode, row.Mode, true)
+		fromRow(&it.Intent, sup.Intent, string(row.Intent), false)
+	}
+	if it.Intent.Value == "" && sup.Intent == "" {
+		it.Intent = intentHint(m)
+	}
+
+	// Kind: only a bind can be a file or a host path.
+	if m.Section != declare.SectionBinds || sup.Kind != declare.KindNone {
+		return
+	}
+	switch {
+	case known.Kind == declare.KindFile && it.Row != nil && it.Row.Kind == "file":
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true, Produced: produced}
+	case known.Kind == declare.KindFile:
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is a regular file in the project", Evidence: true, Produced: produced}
+	case it.Row != nil && it.Row.Kind == "file":
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true}
+	default:
+		it.Kind = localKind(projectDir, m.Key)
+	}
+}
+
+// userFrom describes the user: of the services mounting a source as the
+// source of owner.
+func userFrom(mounts []convert.Mount, owner string) string {
+	var services []string
+	for _, mt := range mounts {
+		if len(services) == 0 || services[len(services)-1] != mt.Service {
+			services = append(services, fmt.Sprintf("%q", mt.Service))
+		}
+	}
+	if len(services) == 1 {
+		return "service " + services[0] + " runs as user: " + owner
+	}
+	return "services " + strings.Join(services, ", ") + " run as user: " + owner
+}
+
+// localKind looks at a relative bind source in the project directory on
+// this machine: a regular file there is evidence of kind file. Anything
+// else suggests the default kind, directory.
+func localKind(projectDir, key string) Suggestion {
+	if projectDir != "" && !strings.HasPrefix(key, "/") && !strings.HasPrefix(key, "~") {
+		fi, err := os.Stat(filepath.Join(projectDir, filepath.FromSlash(key)))
+		switch {
+		case err == nil && fi.Mode().IsRegular():
+			return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
+		case err == nil && fi.IsDir():
+			return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
+		}
+	}
+	return Suggestion{Value: string(declare.KindDirectory), From: "an entry without kind declares a directory"}
+}
+
+// intentHint suggests an intent from the first mount's target path, or
+// from a read-only mount.
+func intentHint(m *convert.Missing) Suggestion {
+	// Hints from a name, never evidence: Home Assistant's /config holds
+	// its database.
+	hints := []struct{ prefix, intent, why string }{
+		{"/var/log", "logs", "under /var/log, where logs usually go"},
+		{"/var/cache", "cache", "under /var/cache, where rebuildable caches usually go"},
+		{"/cache", "cache", "named /cache"},
+		{"/var/lib", "state", "under /var/lib, where software keeps its state"},
+		{"/var/spool", "state", "under /var/spool, where queues and spools usually go"},
+		{"/etc", "config", "under /etc, where configuration usually goes"},
+		{"/run", "runtime", "under /run, where sockets and pid files usually go"},
+		{"/var/run", "runtime", "under /var/run, where sockets and pid files usually go"},
+		{"/srv", "content", "under /srv, where served content usually goes"},
+		{"/var/www", "content", "under /var/www, where web roots usually go"},
+		{"/usr/share/nginx/html", "content", "nginx's web root"},
+	}
+	for _, mt := range m.Mounts {
+		t := path.Clean(mt.Target)
+		for _, h := range hints {
+			if t == h.prefix || strings.HasPrefix(t, h.prefix+"/") {
+				return Suggestion{Value: h.intent, From: "the target " + mt.Target + " is " + h.why}
+			}
+		}
+	}
+	ro := len(m.Mounts) > 0
+	for _, mt := range m.Mounts {
+		ro = ro && mt.ReadOnly
+	}
+	if ro {
+		return Suggestion{Value: "config", From: "every mount is read-only, so the software only reads it"}
+	}
+	return Suggestion{}
+}
+
+// What returns how a source is named for people: "bind ./data",
+// "named volume dbdata", "anonymous volume db:/data".
+func (it *Item) What() string {
+	switch it.Missing.Section {
+	case declare.SectionVolumes:
+		return "named volume " + it.Missing.Key
+	case declare.SectionAnonymous:
+		return "anonymous volume " + it.Missing.Key
+	}
+	return "bind " + it.Missing.Key
+}
+
+// Today says where the source's data lives under Docker today.
+func (it *Item) Today() string {
+	m := &it.Missing
+	switch {
+	case m.Legacy != "":
+		return "Docker volume " + m.Legacy
+	case m.Section == declare.SectionAnonymous && len(m.Mounts) > 0:
+		return "an anonymous Docker volume of service " + m.Mounts[0].Service + " (docker volume ls shows a hashed name)"
+	case strings.HasPrefix(m.Key, "/") || strings.HasPrefix(m.Key, "~"):
+		return m.Source + " on the legacy host"
+	}
+	return m.Source + " in the project directory on the legacy host"
+}
+
+// landing returns where a source lands on the target host with the given
+// settings and its own path, or "" when it cannot be placed.
+func (it *Item) landing(module, hostDir, volumeRoot, ownPath string) string {
+	m := &it.Missing
+	switch {
+	case ownPath != "":
+		return ownPath
+	case it.Supplied.Path != "":
+		return it.Supplied.Path
+	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "/"):
+		return m.Key
+	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "~"):
+		return ""
+	case m.Section == declare.SectionBinds:
+		if hostDir == "" {
+			return ""
+		}
+		return path.Join(hostDir, m.Key)
+	case volumeRoot == "":
+		return ""
+	case m.Section == declare.SectionVolumes:
+		return path.Join(volumeRoot, module, m.Key)
+	default:
+		if len(m.Mounts) == 0 {
+			return ""
+		}
+		mt := m.Mounts[0]
+		return path.Join(volumeRoot, module, mt.Service, strings.ReplaceAll(strings.Trim(mt.Target, "/"), "/", "-"))
+	}
+}

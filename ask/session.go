@@ -1,0 +1,443 @@
+package ask
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// ErrEndOfInput is returned by Session.Run and Session.Confirm when the
+// input ends before the last answer.
+var ErrEndOfInput = errors.New("end of input before the last answer")
+
+// Session is one conversation in plain line mode: it writes questions to
+// Out and reads one answer a line from In. It works over a terminal and
+// over any pipe.
+type Session struct {
+	// In is where answers are read from, one a line.
+	In io.Reader
+	// Out is where context, suggestions and prompts are written.
+	Out io.Writer
+	// Echo writes each answer after its prompt, for input nobody sees
+	// typed (a pipe); a terminal echoes by itself.
+	Echo bool
+	// DeclarationsFile names the file the answers go to, in messages.
+	DeclarationsFile string
+
+	r *bufio.Reader
+}
+
+// Answers are what the author answered in one session.
+type Answers struct {
+	// HostProjectDirectory and VolumeRoot are the settings answered; ""
+	// when not asked or skipped.
+	HostProjectDirectory, VolumeRoot string
+	// Entries are the answered sources, in the plan's order.
+	Entries []Answer
+}
+
+// Answer is the declaration of one source.
+type Answer struct {
+	// Section and Key name the declaration, as in convert.Missing.
+	Section, Key string
+	// Entry is what to write: the values the declarations gave before and
+	// the author's answers, leaving out accepted values that convert
+	// produces from evidence by itself (so convert keeps naming the
+	// evidence).
+	Entry declare.Entry
+	// Final holds every value the source ends up with, Path being where
+	// it lands on the target host.
+	Final declare.Entry
+	// Write reports whether Entry must be written: it holds a value, or
+	// replaces an entry the declarations had.
+	Write bool
+}
+
+// question is one prompt.
+type question struct {
+	// label is the prompt, such as "mode (3 or 4 octal digits)".
+	label string
+	// help is printed for "?" and when an answer is needed.
+	help string
+	// sugg is accepted by Enter.
+	sugg Suggestion
+	// optional lets Enter without a suggestion, or "-", give "".
+	optional bool
+	// check returns why an answer is invalid, or nil.
+	check func(string) error
+}
+
+// Run asks about every item of p in turn and returns the answers. It
+// returns ErrEndOfInput when the input ends first, and any error reading
+// or writing; no answers are returned with an error.
+func (s *Session) Run(p *Plan) (*Answers, error) {
+	s.init()
+	n := len(p.Items)
+	file := s.DeclarationsFile
+	if file == "" {
+		file = declare.DefaultFile
+	}
+	s.printf("Module %q: %s need%s a declaration in %s.\n", p.Module, plural(n, "source"), singularS(n), file)
+	s.printf("Enter accepts the value in [brackets]; - leaves an optional value out; ? explains.\n")
+	s.printf("Ctrl-C or Ctrl-D stops without writing anything.\n")
+
+	a := &Answers{}
+	if p.NeedsHostProjectDirectory {
+		s.printf("\nhost_project_directory: where the project lives on the target host. These relative bind\nsources resolve against it: %s.\n", strings.Join(p.keys(func(m *Item) bool { return m.Missing.NeedsHostProjectDirectory }), ", "))
+		v, err := s.ask(question{
+			label:    "host_project_directory (such as /opt/" + p.Module + "; Enter skips: each of those sources then needs its own path)",
+			help:     "an absolute, clean path on the target host, such as /opt/" + p.Module,
+			optional: true,
+			check:    checkPath,
+		})
+		if err != nil {
+			return nil, err
+		}
+		a.HostProjectDirectory = v
+	}
+	if p.NeedsVolumeRoot {
+		s.printf("\nvolume_root: where named and anonymous volumes land, at VOLUME_ROOT/%s/NAME. These need it:\n%s.\n", p.Module, strings.Join(p.keys(func(m *Item) bool { return m.Missing.NeedsVolumeRoot }), ", "))
+		v, err := s.ask(question{
+			label:    "volume_root (such as /srv; Enter skips: each of those volumes then needs its own path)",
+			help:     "an absolute, clean path on the target host, such as /srv",
+			optional: true,
+			check:    checkPath,
+		})
+		if err != nil {
+			return nil, err
+		}
+		a.VolumeRoot = v
+	}
+	for i := range p.Items {
+		s.printf("\n[%d/%d] %s\n", i+1, n, p.Items[i].What())
+		ans, err := s.item(p, &p.Items[i], a)
+		if err != nil {
+			return nil, err
+		}
+		a.Entries = append(a.Entries, ans)
+	}
+	return a, nil
+}
+
+// item asks about one source.
+func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
+	m, sup := &it.Missing, it.Supplied
+	for _, mt := range m.Mounts {
+		ro := ""
+		if mt.ReadOnly {
+			ro = ", read-only"
+		}
+		img := ""
+		if mt.Image != "" {
+			img = " (image " + mt.Image + ")"
+		}
+		s.printf("  service %q%s mounts it at %s%s   %s\n", mt.Service, img, mt.Target, ro, mt.Pos)
+	}
+	s.printf("  data today: %s\n", it.Today())
+	if have := describe(sup); have != "" {
+		s.printf("  already declared: %s\n", have)
+	}
+	if i := strings.Index(m.Reason, "no owner produced: "); i >= 0 {
+		s.printf("  %s\n", m.Reason[i:])
+	}
+
+	final := sup
+	entry := sup
+	final.Fields, entry.Fields = nil, nil
+	// take records an answer: written unless it is a produced value
+	// accepted as is.
+	take := func(dst *string, v string, sg Suggestion) {
+		if v == sg.Value && sg.Produced {
+			return
+		}
+		*dst = v
+	}
+
+	kind := sup.Kind
+	if m.Section == declare.SectionBinds && sup.Kind == declare.KindNone {
+		v, err := s.ask(question{
+			label: "kind (directory, file or host)",
+			help:  "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
+			sugg:  it.Kind,
+			check: func(v string) error {
+				if k := declare.Kind(v); k == declare.KindNone || !k.Valid() {
+					return fmt.Errorf("kind %q: want directory, file or host", v)
+				}
+				return nil
+			},
+		})
+		if err != nil {
+			return Answer{}, err
+		}
+		kind = declare.Kind(v)
+		final.Kind = kind
+		// An entry without kind is a directory, unless evidence makes it
+		// a file: then directory must be said.
+		if kind != declare.KindDirectory || it.Kind.Value == string(declare.KindFile) {
+			var k string
+			take(&k, v, it.Kind)
+			entry.Kind = declare.Kind(k)
+		}
+	}
+	if kind == declare.KindHost {
+		s.printf("  a host path: the module uses it, the host never creates, chowns, chmods or removes it\n")
+	} else {
+		fields := []struct {
+			dst, fin *string
+			have     string
+			q        question
+		}{
+			{&entry.Owner, &final.Owner, sup.Owner, question{
+				label: "owner (USER:GROUP)", sugg: it.Owner,
+				help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
+				check: checkOwner,
+			}},
+			{&entry.Mode, &final.Mode, sup.Mode, question{
+				label: "mode (3 or 4 octal digits)", sugg: it.Mode,
+				help:  "the permission bits of the path itself (never recursive), such as 0750",
+				check: checkMode,
+			}},
+			{&entry.Intent, &final.Intent, sup.Intent, question{
+				label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent,
+				help:  intentHelp,
+				check: checkIntent,
+			}},
+		}
+		for _, f := range fields {
+			if f.have != "" {
+				continue
+			}
+			v, err := s.ask(f.q)
+			if err != nil {
+				return Answer{}, err
+			}
+			*f.fin = v
+			take(f.dst, v, f.q.sugg)
+		}
+	}
+
+	// Where it lands: its own path, or where the settings put it.
+	if sup.Path == "" && kind != declare.KindHost {
+		def := it.landing(p.Module, a.HostProjectDirectory, a.VolumeRoot, "")
+		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: checkPath}
+		switch {
+		case def != "":
+			q.label = "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
+			q.optional = true
+		case m.NeedsVolumeRoot:
+			q.label = "path (required, as volume_root is unset: an absolute host path)"
+		default:
+			q.label = "path (required: an absolute host path on the target host)"
+		}
+		v, err := s.ask(q)
+		if err != nil {
+			return Answer{}, err
+		}
+		entry.Path = v
+		final.Path = v
+		if v == "" {
+			final.Path = def
+		}
+	} else if final.Path == "" {
+		final.Path = it.landing(p.Module, a.HostProjectDirectory, a.VolumeRoot, "")
+	}
+	if sup.Note == "" {
+		v, err := s.ask(question{
+			label:    "note (optional, free text; Enter for none)",
+			help:     "a short note for people, such as \"queue and mailboxes\"",
+			optional: true,
+			check:    checkNote,
+		})
+		if err != nil {
+			return Answer{}, err
+		}
+		entry.Note, final.Note = v, v
+	}
+	entry.Key, final.Key = m.Key, m.Key
+	ans := Answer{Section: m.Section, Key: m.Key, Entry: entry, Final: final}
+	ans.Write = m.Supplied || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
+	return ans, nil
+}
+
+// Confirm asks a yes-or-no question; Enter answers yes.
+func (s *Session) Confirm(prompt string) (bool, error) {
+	s.init()
+	v, err := s.ask(question{
+		label: prompt + " (yes or no)",
+		help:  "yes or no",
+		sugg:  Suggestion{Value: "yes"},
+		check: func(v string) error {
+			switch strings.ToLower(v) {
+			case "y", "yes", "n", "no":
+				return nil
+			}
+			return fmt.Errorf("%q: answer yes or no", v)
+		},
+	})
+	if err != nil {
+		return false, err
+	}
+	return strings.HasPrefix(strings.ToLower(v), "y"), nil
+}
+
+func (s *Session) init() {
+	if s.r == nil {
+		s.r = bufio.NewReader(s.In)
+	}
+}
+
+func (s *Session) printf(format string, args ...any) {
+	fmt.Fprintf(s.Out, format, args...)
+}
+
+// ask shows a question's suggestion and prompt, and reads answers until
+// one is valid.
+func (s *Session) ask(q question) (string, error) {
+	if q.sugg.Value != "" && q.sugg.From != "" {
+		s.printf("  suggested: %s — %s\n", q.sugg.Value, q.sugg.Why())
+	}
+	for {
+		prompt := q.label
+		if q.sugg.Value != "" {
+			prompt += " [" + q.sugg.Value + "]"
+		}
+		s.printf("%s: ", prompt)
+		line, err := s.line()
+		if err != nil {
+			s.printf("\n")
+			return "", err
+		}
+		if s.Echo {
+			s.printf("%s\n", line)
+		}
+		switch {
+		case line == "?":
+			s.printf("  %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
+			continue
+		case line == "" && q.sugg.Value != "":
+			return q.sugg.Value, nil
+		case line == "" && q.optional, line == "-" && q.optional:
+			return "", nil
+		case line == "":
+			s.printf("  an answer is needed: %s\n", firstLine(q.help))
+			continue
+		}
+		if q.check != nil {
+			if err := q.check(line); err != nil {
+				s.printf("  %v; try again\n", err)
+				continue
+			}
+		}
+		return line, nil
+	}
+}
+
+// line reads one line without its line ending and surrounding blanks.
+func (s *Session) line() (string, error) {
+	l, err := s.r.ReadString('\n')
+	if err != nil && (!errors.Is(err, io.EOF) || l == "") {
+		if errors.Is(err, io.EOF) {
+			return "", ErrEndOfInput
+		}
+		return "", err
+	}
+	return strings.TrimSpace(l), nil
+}
+
+const intentHelp = `what the data is, judged by what the software does with it:
+state    data the software writes and cannot rebuild (databases, spools, keys); backed up
+content  data people or other services see the layout of (media, web roots); backed up
+config   configuration the module's repo can recreate; the software only reads it
+logs     log files the software writes
+cache    data the software can rebuild (thumbnails, proxy caches); removed with the module
+runtime  sockets, pid and lock files; removed with the module`
+
+func checkOwner(v string) error {
+	if !rules.ValidOwner(v) {
+		return fmt.Errorf("owner %q: want USER:GROUP, names or numeric ids, both parts, such as 5000:5000", v)
+	}
+	return nil
+}
+
+func checkMode(v string) error {
+	if !rules.ValidMode(v) {
+		return fmt.Errorf("mode %q: want 3 or 4 octal digits (0-7), such as 0750", v)
+	}
+	return nil
+}
+
+func checkIntent(v string) error {
+	if !manifest.Intent(v).Valid() {
+		return fmt.Errorf("intent %q: want one of state, content, config, logs, cache, runtime (? explains)", v)
+	}
+	return nil
+}
+
+func checkPath(v string) error {
+	if !manifest.ValidPath(v) || strings.ContainsFunc(v, unicode.IsControl) {
+		return fmt.Errorf("path %q: want an absolute, clean path (starting with /, no .., no trailing /)", v)
+	}
+	return nil
+}
+
+func checkNote(v string) error {
+	if strings.ContainsFunc(v, unicode.IsControl) {
+		return fmt.Errorf("note: control characters are not allowed")
+	}
+	return nil
+}
+
+// describe lists the values an entry gives, such as
+// "mode 0750, intent state".
+func describe(e declare.Entry) string {
+	var parts []string
+	add := func(name, v string) {
+		if v != "" {
+			parts = append(parts, name+" "+v)
+		}
+	}
+	add("kind", string(e.Kind))
+	add("path", e.Path)
+	add("owner", e.Owner)
+	add("mode", e.Mode)
+	add("intent", e.Intent)
+	add("note", e.Note)
+	return strings.Join(parts, ", ")
+}
+
+// keys lists the keys of the items keep selects.
+func (p *Plan) keys(keep func(*Item) bool) []string {
+	var out []string
+	for i := range p.Items {
+		if keep(&p.Items[i]) {
+			out = append(out, p.Items[i].Missing.Key)
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func singularS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}

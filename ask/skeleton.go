@@ -1,0 +1,170 @@
+package ask
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Skeleton returns convert's declarations skeleton for the plan's sources
+// (convert.Skeleton), with each entry's suggestions added as comments
+// above it: where each value filled in came from, and what the image table
+// and the target path suggest for the values left "". Nil when the plan is
+// empty.
+func Skeleton(p *Plan) []byte {
+	missing := make([]convert.Missing, len(p.Items))
+	for i := range p.Items {
+		missing[i] = p.Items[i].Missing
+	}
+	sk := convert.Skeleton(p.Module, missing)
+	if sk == nil {
+		return nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(sk, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return sk
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		section, entries := root.Content[i].Value, root.Content[i+1]
+		if entries.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(entries.Content); j += 2 {
+			key := entries.Content[j]
+			if it := p.find(section, key.Value); it != nil {
+				key.HeadComment = strings.Join(it.suggestionLines("# "), "\n")
+			}
+		}
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return sk
+	}
+	if err := enc.Close(); err != nil {
+		return sk
+	}
+	return buf.Bytes()
+}
+
+func (p *Plan) find(section, key string) *Item {
+	for i := range p.Items {
+		if p.Items[i].Missing.Section == section && p.Items[i].Missing.Key == key {
+			return &p.Items[i]
+		}
+	}
+	return nil
+}
+
+// suggestionLines lists an item's suggestions, one a line, each starting
+// with prefix.
+func (it *Item) suggestionLines(prefix string) []string {
+	var out []string
+	add := func(field string, s Suggestion, filled bool) {
+		switch {
+		case s.Value == "" || s.From == "":
+		case filled:
+			out = append(out, fmt.Sprintf("%s%s %s (filled in) — %s", prefix, field, s.Value, s.Why()))
+		default:
+			out = append(out, fmt.Sprintf("%s%s %s? — %s", prefix, field, s.Value, s.Why()))
+		}
+	}
+	k := it.Missing.Known
+	if it.Kind.Value != string(declare.KindDirectory) || it.Kind.Evidence {
+		add("kind", it.Kind, string(k.Kind) == it.Kind.Value && it.Kind.Produced)
+	}
+	add("owner", it.Owner, k.Owner == it.Owner.Value)
+	add("mode", it.Mode, k.Mode == it.Mode.Value)
+	add("intent", it.Intent, k.Intent == it.Intent.Value)
+	if it.Missing.Legacy != "" {
+		out = append(out, prefix+"data today: Docker volume "+it.Missing.Legacy)
+	}
+	return out
+}
+
+// questions lists what the author must still say about an item, for
+// people.
+func (it *Item) questions(p *Plan) []string {
+	var out []string
+	sup := it.Supplied
+	ask := func(field, have, what string, s Suggestion) {
+		if have != "" {
+			return
+		}
+		q := field + "? " + what
+		if s.Value != "" && s.From != "" {
+			q += "; suggested: " + s.Value + " (" + s.Why() + ")"
+		}
+		out = append(out, q)
+	}
+	if it.Missing.Section == declare.SectionBinds {
+		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
+	}
+	ask("owner", sup.Owner, "USER:GROUP on the target host", it.Owner)
+	ask("mode", sup.Mode, "3 or 4 octal digits, quoted", it.Mode)
+	ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
+	switch {
+	case it.Missing.NeedsPath:
+		out = append(out, "path? the legacy host's home is unknown here: an absolute path on the target host")
+	case it.Missing.NeedsHostProjectDirectory:
+		out = append(out, "host_project_directory? where the project lives on the target host (or give this source its own path)")
+	case it.Missing.NeedsVolumeRoot:
+		out = append(out, "volume_root? where volumes land, at VOLUME_ROOT/"+p.Module+"/NAME (or give this volume its own path)")
+	}
+	return out
+}
+
+// WriteGitHub writes one GitHub workflow annotation for each source of p,
+// on the compose file line of its first mount, asking what the author
+// must still declare:
+//
+//	::warning file=mail/compose.yaml,line=13,title=declare bind ./data/spool::…
+//
+// file turns a position's file (relative to the project directory) into
+// the path GitHub knows, relative to the repository root.
+func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.Pos) string) error {
+	var b strings.Builder
+	for i := range p.Items {
+		it := &p.Items[i]
+		if len(it.Missing.Mounts) == 0 {
+			continue
+		}
+		first := it.Missing.Mounts[0]
+		var props []string
+		if first.Pos.File != "" {
+			props = append(props, "file="+escapeProperty(file(first.Pos)))
+			if first.Pos.Line > 0 {
+				props = append(props, "line="+strconv.Itoa(first.Pos.Line))
+			}
+		}
+		props = append(props, "title="+escapeProperty("declare "+it.What()))
+		msg := fmt.Sprintf("%s needs a declaration in %s (service %q → %s; data today: %s):", it.What(), declarations, first.Service, first.Target, it.Today())
+		for _, q := range it.questions(p) {
+			msg += "\n- " + q
+		}
+		msg += "\nRun compose2manifest ask on a terminal to answer, or fill in the skeleton it prints."
+		b.WriteString("::warning " + strings.Join(props, ",") + "::" + escapeData(msg) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// escapeData escapes the message of a workflow command.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a property value of a workflow command.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

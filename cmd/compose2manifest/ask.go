@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/ask"
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/spf13/pflag"
+)
+
+// runAsk implements "ask": on a terminal it asks for what convert is
+// missing and writes the declarations file; elsewhere it prints the
+// questions (a skeleton, or GitHub annotations) and exits 1.
+func runAsk(e *env, args []string) int {
+	fs, cf := newConvertFlags("ask", e)
+	write := fs.Bool("write", false, "write the declarations file without asking for a final confirmation")
+	fs.StringVar(&cf.format, "format", "text", "off a terminal: text (a skeleton) or github (workflow annotations)")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: compose2manifest ask [convert's flags] [--write] [--format text|github]\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		errorf(e, "ask: unexpected argument %q", fs.Arg(0))
+		hintf(e, "name compose files with -f FILE")
+		return exitUsage
+	}
+	if cf.format != "text" && cf.format != "github" {
+		errorf(e, "ask: --format %q: want text or github", cf.format)
+		return exitUsage
+	}
+
+	cf.opts.Environ = e.environ
+	cf.opts.WorkingDirectory = e.dir
+	table, err := images.Load()
+	if err != nil {
+		errorf(e, "ask: %v", err)
+		return exitUsage
+	}
+	cf.opts.Images = table
+	res, err := convert.Convert(context.Background(), cf.opts)
+	if res == nil || res.Status == convert.Failed || err != nil {
+		if res != nil {
+			report.WriteText(e.stderr, &report.Report{Modules: []report.Module{{Status: string(res.Status), Diagnostics: res.Diagnostics}}})
+		}
+		if err != nil {
+			errorf(e, "ask: %v", err)
+		}
+		hintf(e, "ask needs a project convert can load; fix the errors above first")
+		return exitUsage
+	}
+	// A strict run tells the values the declarations supply from those
+	// convert produces.
+	var supplied []convert.Missing
+	if !cf.opts.Strict {
+		so := cf.opts
+		so.Strict = true
+		sres, err := convert.Convert(context.Background(), so)
+		if err != nil || sres == nil {
+			errorf(e, "ask: %v", err)
+			return exitUsage
+		}
+		supplied = sres.Missing
+		if supplied == nil {
+			supplied = []convert.Missing{}
+		}
+	}
+	module := res.ProjectName
+	if res.Module != nil {
+		module = res.Module.Module
+	} else if res.Candidate != nil {
+		module = res.Candidate.Module
+	}
+	plan := ask.NewPlan(module, res.Missing, supplied, res.ProjectDirectory, table)
+	declPath := declarationsPath(e, cf, res)
+	declName := displayPath(e, declPath)
+
+	if len(plan.Items) == 0 {
+		fmt.Fprintf(e.stderr, "compose2manifest: module %q: nothing to ask: every volume source is declared\n", module)
+		if res.Status == convert.Refused {
+			hintf(e, "convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", countErrors(res.Diagnostics))
+		}
+		return exitOK
+	}
+	if cf.format == "github" {
+		rel := func(p manifest.Pos) string { return displayPath(e, filepath.Join(res.ProjectDirectory, p.File)) }
+		if err := ask.WriteGitHub(e.stdout, plan, declName, rel); err != nil {
+			errorf(e, "ask: %v", err)
+			return exitUsage
+		}
+		return exitFindings
+	}
+	if !e.isTerminal {
+		e.stdout.Write(ask.Skeleton(plan))
+		errorf(e, "module %q: %s lack a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items)))
+		hintf(e, "run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", declName)
+		return exitFindings
+	}
+	return askTerminal(e, cf, plan, res, declPath, declName, *write)
+}
+
+// askTerminal holds the conversation, then writes the declarations.
+func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, declPath, declName string, write bool) int {
+	old, err := os.ReadFile(declPath)
+	if err != nil && !os.IsNotExist(err) {
+		errorf(e, "ask: %v", err)
+		return exitUsage
+	}
+	doc, err := declare.LoadDocument(declName, old)
+	if err != nil {
+		errorf(e, "ask: %v", err)
+		return exitUsage
+	}
+	s := &ask.Session{In: e.stdin, Out: e.stderr, DeclarationsFile: declName}
+
+	// Ctrl-C stops the session without writing anything: the read in
+	// progress is abandoned, and the process exits.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	defer signal.Stop(interrupt)
+	type outcome struct {
+		ok  bool
+		a   *ask.Answers
+		err error
+	}
+	done := make(chan outcome, 1)
+	stopped := func() int {
+		fmt.Fprintln(e.stderr)
+		errorf(e, "ask: interrupted; nothing written")
+		return exitFindings
+	}
+	var a *ask.Answers
+	var data []byte
+	go func() {
+		a, err := s.Run(plan)
+		done <- outcome{a: a, err: err}
+	}()
+	select {
+	case <-interrupt:
+		return stopped()
+	case o := <-done:
+		if o.err != nil {
+			return askFailed(e, o.err)
+		}
+		a = o.a
+	}
+	ask.Apply(doc, a)
+	data, err = doc.Bytes()
+	if err != nil {
+		errorf(e, "ask: %s: %v", declName, err)
+		return exitUsage
+	}
+	if _, err := declare.Parse(declName, data); err != nil {
+		errorf(e, "ask: the declarations would not read back: %v; nothing written", err)
+		return exitUsage
+	}
+	if bytes.Equal(data, old) {
+		fmt.Fprintf(e.stderr, "\n%s already says all that; nothing to write.\n", declName)
+	} else {
+		fmt.Fprintf(e.stderr, "\n%s:\n%s", declName, changedLines(old, data))
+		if !write {
+			go func() {
+				ok, err := s.Confirm("Write " + declName + "?")
+				done <- outcome{ok: ok, err: err}
+			}()
+			select {
+			case <-interrupt:
+				return stopped()
+			case o := <-done:
+				if o.err != nil {
+					return askFailed(e, o.err)
+				}
+				if !o.ok {
+					fmt.Fprintln(e.stderr, "compose2manifest: nothing written")
+					return exitFindings
+				}
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(declPath), 0o755); err != nil {
+			errorf(e, "ask: %v", err)
+			return exitUsage
+		}
+		if err := writeAtomic(declPath, data, true); err != nil {
+			errorf(e, "ask: %v; nothing written", err)
+			return exitUsage
+		}
+		fmt.Fprintf(e.stderr, "wrote %s\n", declName)
+	}
+
+	// Check the result as convert will see it.
+	next := nextCommand(cf)
+	res2, err := convert.Convert(context.Background(), cf.opts)
+	switch {
+	case err == nil && res2.Status == convert.Converted:
+		fmt.Fprintf(e.stderr, "convert now accepts module %q. Run next:\n\n    %s\n", plan.Module, next)
+		return exitOK
+	default:
+		if res2 != nil {
+			report.WriteText(e.stderr, &report.Report{Modules: []report.Module{{Status: string(res2.Status), Diagnostics: errorsOnly(res2.Diagnostics)}}})
+		}
+		errorf(e, "ask: convert still refuses module %q for the reasons above", plan.Module)
+		hintf(e, "fix them, then run: %s", next)
+		return exitFindings
+	}
+}
+
+// askFailed reports why a session ended without answers.
+func askFailed(e *env, err error) int {
+	if errors.Is(err, ask.ErrEndOfInput) {
+		errorf(e, "ask: %v; nothing written", err)
+		return exitFindings
+	}
+	errorf(e, "ask: %v; nothing written", err)
+	return exitUsage
+}
+
+// declarationsPath is the file ask writes: --declarations (relative to
+// the working directory), or compose2manifest.yaml in the project
+// directory.
+func declarationsPath(e *env, cf *convertFlags, res *convert.Result) string {
+	p := cf.opts.DeclarationsFile
+	if p == "" {
+		return filepath.Join(res.ProjectDirectory, declare.DefaultFile)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.dir, p)
+	}
+	return p
+}
+
+// displayPath names p relative to the working directory when it is
+// inside it.
+func displayPath(e *env, p string) string {
+	if rel, err := filepath.Rel(e.dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// changedLines shows the lines of data that old lacks, each prefixed
+// "+ ", with the unchanged lines around them elided.
+func changedLines(old, data []byte) string {
+	have := map[string]int{}
+	for _, l := range strings.Split(string(old), "\n") {
+		have[l]++
+	}
+	var b strings.Builder
+	elided := false
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if have[l] > 0 {
+			have[l]--
+			if !elided {
+				b.WriteString("    …\n")
+				elided = true
+			}
+			continue
+		}
+		elided = false
+		b.WriteString("  + " + l + "\n")
+	}
+	return b.String()
+}
+
+// nextCommand is the convert command with ask's flags.
+func nextCommand(cf *convertFlags) string {
+	args := []string{"compose2manifest", "convert"}
+	o := cf.opts
+	for _, f := range o.ConfigFiles {
+		args = append(args, "-f", shellQuote(f))
+	}
+	add := func(flag, v string) {
+		if v != "" {
+			args = append(args, flag, shellQuote(v))
+		}
+	}
+	add("--project-directory", o.ProjectDirectory)
+	for _, f := range o.EnvFiles {
+		add("--env-file", f)
+	}
+	for _, p := range o.Profiles {
+		add("--profile", p)
+	}
+	add("-p", o.ProjectName)
+	add("--declarations", o.DeclarationsFile)
+	add("--host-project-directory", o.HostProjectDirectory)
+	add("--volume-root", o.VolumeRoot)
+	if o.Strict {
+		args = append(args, "--strict")
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
+	var out []rules.Diagnostic
+	for _, d := range ds {
+		if d.Severity == rules.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func countSources(n int) string {
+	if n == 1 {
+		return "1 source"
+	}
+	return fmt.Sprintf("%d sources", n)
+}
