@@ -259,6 +259,7 @@ func (c *converter) build() *manifest.Module {
 		svc := p.Services[name]
 		ms, diags := c.l.classify(svc)
 		c.diags = append(c.diags, diags...)
+		ms = append(ms, c.l.configMounts(svc)...)
 		mounts = append(mounts, ms...)
 		byService[name] = ms
 		users[name] = svc.User
@@ -267,6 +268,7 @@ func (c *converter) build() *manifest.Module {
 	// keys: a key for them is not a typo.
 	for _, name := range sortedKeys(p.DisabledServices) {
 		ms, _ := c.l.classify(p.DisabledServices[name])
+		ms = append(ms, c.l.configMounts(p.DisabledServices[name])...)
 		for _, s := range groupSources(ms) {
 			c.match.lookup(s.section, s.key)
 		}
@@ -287,14 +289,18 @@ func (c *converter) build() *manifest.Module {
 				Pos: e.Pos, Comment: "supplied: " + e.Pos.File})
 		}
 	}
+	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
 	})
+	m.Resources = append(m.Resources, c.credentials(names)...)
 	for _, name := range names {
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
 			m.Resources = append(m.Resources, *r)
 		}
 	}
+	c.leftOut()
+	c.topLevelNotCarried()
 	c.diags = append(c.diags, c.match.unused()...)
 	c.diags = append(c.diags, c.unusedAcks()...)
 	return m

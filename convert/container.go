@@ -3,33 +3,21 @@ package convert
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"go.yaml.in/yaml/v3"
 )
 
-// carried lists the service fields the container shape carries, under
-// their compose-spec names. extends and profiles are carried by the loader
-// (extends is resolved; profiles decide whether a service runs);
-// env_file is resolved into environment.
-var carriedFields = []string{
-	"image", "command", "entrypoint", "working_dir", "user", "hostname",
-	"environment", "env_file", "labels", "ports", "volumes", "tmpfs",
-	"restart", "healthcheck", "depends_on", "extends", "profiles",
-}
-
 // Carried reports whether the container shape carries the compose service
-// field name.
+// field name (a dotted name for a nested one, such as "deploy.replicas"),
+// wholly or in part (Fields).
 func Carried(name string) bool {
-	for _, f := range carriedFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
+	_, not := NotCarried(name)
+	return !not
 }
 
 // container maps one service to a container resource. hostPaths gives the
@@ -42,14 +30,52 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 		pos = defs[len(defs)-1].pos("")
 	}
 	ct := &manifest.Container{
-		Name:       svc.Name,
-		Image:      svc.Image,
-		Command:    svc.Command,
-		Entrypoint: svc.Entrypoint,
-		WorkingDir: svc.WorkingDir,
-		User:       svc.User,
-		Hostname:   svc.Hostname,
-		Restart:    svc.Restart,
+		Name:            svc.Name,
+		Image:           svc.Image,
+		Platform:        svc.Platform,
+		PullPolicy:      svc.PullPolicy,
+		Command:         svc.Command,
+		Entrypoint:      svc.Entrypoint,
+		WorkingDir:      svc.WorkingDir,
+		User:            svc.User,
+		GroupAdd:        svc.GroupAdd,
+		Expose:          svc.Expose,
+		Restart:         svc.Restart,
+		Hostname:        svc.Hostname,
+		Domainname:      svc.DomainName,
+		DNS:             svc.DNS,
+		DNSSearch:       svc.DNSSearch,
+		DNSOpt:          svc.DNSOpts,
+		MacAddress:      svc.MacAddress,
+		NetworkMode:     svc.NetworkMode,
+		CapAdd:          svc.CapAdd,
+		CapDrop:         svc.CapDrop,
+		Privileged:      svc.Privileged,
+		ReadOnly:        svc.ReadOnly,
+		SecurityOpt:     svc.SecurityOpt,
+		Ipc:             svc.Ipc,
+		Pid:             svc.Pid,
+		Uts:             svc.Uts,
+		UsernsMode:      svc.UserNSMode,
+		Cgroup:          svc.Cgroup,
+		Init:            svc.Init,
+		StopSignal:      svc.StopSignal,
+		StopGracePeriod: dur(svc.StopGracePeriod),
+		MemLimit:        int64(svc.MemLimit),
+		MemReservation:  int64(svc.MemReservation),
+		MemswapLimit:    int64(svc.MemSwapLimit),
+		ShmSize:         int64(svc.ShmSize),
+		Cpus:            cpus(svc.CPUS),
+		CPUShares:       svc.CPUShares,
+		Cpuset:          svc.CPUSet,
+		PidsLimit:       svc.PidsLimit,
+		OomKillDisable:  svc.OomKillDisable,
+		OomScoreAdj:     svc.OomScoreAdj,
+		Tty:             svc.Tty,
+		StdinOpen:       svc.StdinOpen,
+		Labels:          stringMap(svc.Labels),
+		Annotations:     stringMap(svc.Annotations),
+		Sysctls:         stringMap(svc.Sysctls),
 	}
 	if ct.Image == "" {
 		if ref, ok := c.decl.ImageFor(svc.Name); ok {
@@ -63,29 +89,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 				Service: svc.Name, Message: msg})
 		}
 	}
-	var unset []string
-	for _, k := range sortedEnvKeys(svc.Environment) {
-		v := svc.Environment[k]
-		if v == nil {
-			unset = append(unset, k)
-			continue
-		}
-		if ct.Environment == nil {
-			ct.Environment = map[string]string{}
-		}
-		ct.Environment[k] = *v
-	}
-	if len(unset) > 0 {
-		p := pos
-		if len(defs) > 0 {
-			p = defs[len(defs)-1].pos("environment")
-		}
-		c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
-			Message: fmt.Sprintf("environment %s: no value in the compose file or the environment; left out", abbreviate(unset, 5))})
-	}
-	if len(svc.Labels) > 0 {
-		ct.Labels = map[string]string(svc.Labels)
-	}
+	c.environment(svc, defs, pos, ct)
 	for _, p := range svc.Ports {
 		ct.Ports = append(ct.Ports, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
 			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
@@ -105,6 +109,11 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 		}
 		ct.Volumes = append(ct.Volumes, manifest.Volume{Source: hp, Target: m.target, ReadOnly: m.readOnly})
 	}
+	for _, d := range svc.Devices {
+		ct.Devices = append(ct.Devices, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
+	}
+	ct.Secrets = secretRefs(svc)
+	ct.Configs = c.inlineConfigs(svc)
 	if h := svc.HealthCheck; h != nil {
 		ct.Healthcheck = &manifest.Healthcheck{Test: h.Test, Retries: h.Retries, Disable: h.Disable,
 			Interval: dur(h.Interval), Timeout: dur(h.Timeout), StartPeriod: dur(h.StartPeriod), StartInterval: dur(h.StartInterval)}
@@ -123,10 +132,172 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 		}
 		ct.DependsOn = append(ct.DependsOn, dep)
 	}
+	if len(svc.ExtraHosts) > 0 {
+		ct.ExtraHosts = svc.ExtraHosts.AsList("=")
+		sort.Strings(ct.ExtraHosts)
+	}
+	for name, n := range svc.Networks {
+		if !writes(defs, "networks") {
+			break // compose's implicit default network: every service of the module shares it
+		}
+		if ct.Networks == nil {
+			ct.Networks = map[string]manifest.Network{}
+		}
+		var net manifest.Network
+		if n != nil {
+			net = manifest.Network{Aliases: n.Aliases, Ipv4Address: n.Ipv4Address, Ipv6Address: n.Ipv6Address,
+				LinkLocalIPs: n.LinkLocalIPs, MacAddress: n.MacAddress, InterfaceName: n.InterfaceName,
+				Priority: int64(n.Priority), GwPriority: int64(n.GatewayPriority), DriverOpts: stringMap(n.DriverOpts),
+				UseServiceNameAlias: n.UseServiceNameAlias}
+		}
+		ct.Networks[name] = net
+	}
+	for name, u := range svc.Ulimits {
+		if u == nil {
+			continue
+		}
+		if ct.Ulimits == nil {
+			ct.Ulimits = map[string]manifest.Ulimit{}
+		}
+		l := manifest.Ulimit{Soft: int64(u.Soft), Hard: int64(u.Hard)}
+		if u.Single != 0 {
+			l = manifest.Ulimit{Soft: int64(u.Single), Hard: int64(u.Single)}
+		}
+		ct.Ulimits[name] = l
+	}
+	if svc.Umask != nil {
+		ct.Umask = fmt.Sprintf("%04o", *svc.Umask)
+	}
+	if lg := svc.Logging; lg != nil && (lg.Driver != "" || len(lg.Options) > 0) {
+		ct.Logging = &manifest.Logging{Driver: lg.Driver, Options: stringMap(lg.Options)}
+	}
+	ct.Deploy = deploy(svc)
 	// build: is not carried; with no image it is refused above (C2M016),
 	// and an image named in the declarations stands for it.
-	c.notCarried(svc.Name, defs, svc.Image == "" || ct.Image != svc.Image)
+	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
 	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: pos.String()}
+}
+
+// environment sets the container's environment: env_file and environment
+// resolved by compose-go. A variable with no value is left out (C2M014);
+// a literal value of a secret-looking name is carried and reported masked
+// (C2M015).
+func (c *converter) environment(svc types.ServiceConfig, defs []rawService, pos manifest.Pos, ct *manifest.Container) {
+	envPos := pos
+	for _, d := range defs {
+		if get(d.node, "environment") != nil {
+			envPos = d.pos("environment")
+		}
+	}
+	var unset []string
+	for _, k := range sortedEnvKeys(svc.Environment) {
+		v := svc.Environment[k]
+		if v == nil {
+			unset = append(unset, k)
+			continue
+		}
+		if ct.Environment == nil {
+			ct.Environment = map[string]string{}
+		}
+		ct.Environment[k] = *v
+		if LooksLikeSecret(k, *v) {
+			p := envVarPos(defs, k, envPos)
+			c.report(rules.Diagnostic{Rule: "C2M015", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
+				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, Mask(*v))})
+		}
+	}
+	if len(unset) > 0 {
+		c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Warning, File: envPos.File, Line: envPos.Line, Service: svc.Name,
+			Message: fmt.Sprintf("environment %s: no value in the compose file or the environment; left out", abbreviate(unset, 5))})
+	}
+}
+
+// envVarPos returns the line that sets variable name in the service's
+// environment, or def when none does (it came from an env_file).
+func envVarPos(defs []rawService, name string, def manifest.Pos) manifest.Pos {
+	for i := len(defs) - 1; i >= 0; i-- {
+		env := get(defs[i].node, "environment")
+		if env == nil {
+			continue
+		}
+		if k := keyNode(env, name); k != nil {
+			return manifest.Pos{File: defs[i].file.name, Line: k.Line}
+		}
+		for _, item := range seqItems(env) {
+			if k, _, _ := strings.Cut(scalar(item), "="); k == name {
+				return manifest.Pos{File: defs[i].file.name, Line: item.Line}
+			}
+		}
+	}
+	return def
+}
+
+// writes reports whether any definition of a service writes key.
+func writes(defs []rawService, key string) bool {
+	for _, d := range defs {
+		if keyNode(d.node, key) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// deploy carries replicas (or scale), resources and the restart policy.
+func deploy(svc types.ServiceConfig) *manifest.Deploy {
+	out := &manifest.Deploy{}
+	if svc.Scale != nil && *svc.Scale >= 0 {
+		n := uint64(*svc.Scale)
+		out.Replicas = &n
+	}
+	if d := svc.Deploy; d != nil {
+		if d.Replicas != nil && *d.Replicas >= 0 {
+			n := uint64(*d.Replicas)
+			out.Replicas = &n
+		}
+		limits, reservations := resourceLimit(d.Resources.Limits), resourceLimit(d.Resources.Reservations)
+		if limits != nil || reservations != nil {
+			out.Resources = &manifest.Resources{Limits: limits, Reservations: reservations}
+		}
+		if p := d.RestartPolicy; p != nil {
+			out.RestartPolicy = &manifest.RestartPolicy{Condition: p.Condition, Delay: dur(p.Delay),
+				MaxAttempts: p.MaxAttempts, Window: dur(p.Window)}
+		}
+	}
+	if *out == (manifest.Deploy{}) {
+		return nil
+	}
+	return out
+}
+
+func resourceLimit(r *types.Resource) *manifest.ResourceLimit {
+	if r == nil {
+		return nil
+	}
+	out := &manifest.ResourceLimit{Cpus: cpus(float32(r.NanoCPUs)), Memory: int64(r.MemoryBytes), Pids: r.Pids}
+	if *out == (manifest.ResourceLimit{}) {
+		return nil
+	}
+	return out
+}
+
+// cpus writes a CPU count as the shortest decimal that reads back as the
+// same float32, or "" for none.
+func cpus(f float32) string {
+	if f == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(float64(f), 'f', -1, 32)
+}
+
+func stringMap[M ~map[string]string](m M) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 func dur(d *types.Duration) string {
@@ -146,39 +317,63 @@ func sortedEnvKeys(m types.MappingWithEquals) []string {
 }
 
 // notCarried reports C2M007 for every field the service's definitions
-// write that the container shape does not carry, unless acknowledged.
-func (c *converter) notCarried(service string, defs []rawService, buildCovered bool) {
+// write that the container shape does not carry, with the reason, unless
+// acknowledged. Fields carried in part (deploy) are looked into. With
+// report false (a service left out by profiles) it only marks the
+// acknowledgements that match as used.
+func (c *converter) notCarried(svc types.ServiceConfig, defs []rawService, buildCovered, report bool) {
 	seen := map[string]bool{}
-	for i := len(defs) - 1; i >= 0; i-- {
-		def := defs[i]
-		for _, k := range keys(def.node) {
-			if seen[k] || Carried(k) || strings.HasPrefix(k, "x-") || (k == "build" && buildCovered) {
+	var walk func(def rawService, n *yaml.Node, prefix string)
+	walk = func(def rawService, n *yaml.Node, prefix string) {
+		for _, p := range pairs(n) {
+			k := p[0].Value
+			name := prefix + k
+			if seen[name] || strings.HasPrefix(k, "x-") || (name == "build" && buildCovered) {
 				continue
 			}
-			seen[k] = true
-			if c.acknowledged(service, k) {
+			seen[name] = true
+			f, known := lookupField("services", name)
+			switch {
+			case known && f.Partly:
+				walk(def, resolve(p[1]), name+".")
+				continue
+			case known && f.Carried:
 				continue
 			}
-			p := def.pos(k)
-			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: p.File, Line: p.Line, Service: service,
-				Message: fmt.Sprintf("field %s is not carried by the manifest", k)})
+			reason, _ := NotCarried(name)
+			if c.acknowledged(svc.Name, name) || !report {
+				continue
+			}
+			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: def.file.name, Line: p[0].Line, Service: svc.Name,
+				Message: fmt.Sprintf("field %s is not carried by the manifest: %s", name, reason)})
 		}
+	}
+	for i := len(defs) - 1; i >= 0; i-- {
+		walk(defs[i], defs[i].node, "")
+	}
+	if report {
+		c.fileConfigOptions(svc, defs)
 	}
 }
 
-// acknowledged reports whether the declarations acknowledge field of
-// service, and records the acknowledgement as used.
+// acknowledged reports whether the declarations acknowledge field (dotted
+// for a nested field) of service, and records the acknowledgement as used.
+// The item is written SERVICE.FIELD, *.FIELD, or for a nested field
+// SERVICE.deploy.FIELD; a top-level attribute, SECTION.NAME.FIELD.
 func (c *converter) acknowledged(service, field string) bool {
 	if c.decl == nil {
 		return false
 	}
+	full := service + "." + field
+	i := strings.LastIndexByte(full, '.')
+	owner, last := full[:i], full[i+1:]
 	found := false
-	for i, a := range c.decl.Acknowledge {
-		if a.Matches(service, field) {
+	for j, a := range c.decl.Acknowledge {
+		if a.Matches(owner, last) {
 			if c.usedAcks == nil {
 				c.usedAcks = map[int]bool{}
 			}
-			c.usedAcks[i] = true
+			c.usedAcks[j] = true
 			found = true
 		}
 	}
@@ -211,8 +406,6 @@ func (c *converter) unusedAcks() []rules.Diagnostic {
 	}
 	return out
 }
-
-var _ = declare.SectionBinds
 
 // abbreviate joins the first n items of list and counts the rest.
 func abbreviate(list []string, n int) string {

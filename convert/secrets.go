@@ -1,0 +1,379 @@
+package convert
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// Secrets, configs, devices and services left out: the parts of a compose
+// project that become resources beside the declared paths, or reports.
+//
+// A compose secret becomes a credential resource, named by the secret's
+// key: the mesh delivers its content, so a secret's file is named in the
+// resource's comment and never read, and needs no declaration. A config
+// with file: is a read-only bind of that file and is declared like any
+// bind (binds: in the declarations); a config with content: or
+// environment: is carried inline in the container's configs.
+
+// secretRefs returns the container's secrets, with compose's default
+// target (/run/secrets/NAME, or /run/secrets/TARGET for a relative one).
+func secretRefs(svc types.ServiceConfig) []manifest.FileRef {
+	var out []manifest.FileRef
+	for _, s := range svc.Secrets {
+		out = append(out, manifest.FileRef{Source: s.Source, Target: secretTarget(s), UID: s.UID, GID: s.GID, Mode: fileMode(s.Mode)})
+	}
+	return out
+}
+
+func secretTarget(s types.ServiceSecretConfig) string {
+	switch {
+	case s.Target == "":
+		return "/run/secrets/" + s.Source
+	case !strings.HasPrefix(s.Target, "/"):
+		return "/run/secrets/" + s.Target
+	}
+	return s.Target
+}
+
+func configTarget(s types.ServiceConfigObjConfig) string {
+	if s.Target == "" {
+		return "/" + s.Source
+	}
+	return s.Target
+}
+
+func fileMode(m *types.FileMode) string {
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf("%04o", int64(*m))
+}
+
+// inlineConfigs returns the configs of svc whose content compose knows
+// (content:, or environment: resolved by compose-go).
+func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
+	var out []manifest.FileRef
+	for _, ref := range svc.Configs {
+		cfg, ok := c.l.project.Configs[ref.Source]
+		if !ok || cfg.File != "" || bool(cfg.External) {
+			continue
+		}
+		if cfg.Content == "" && cfg.Environment != "" {
+			c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Error, Service: svc.Name,
+				File: c.topPos("configs", ref.Source).File, Line: c.topPos("configs", ref.Source).Line,
+				Message: fmt.Sprintf("config %s: variable %s is not set; the config has no content", ref.Source, cfg.Environment)})
+			continue
+		}
+		out = append(out, manifest.FileRef{Source: ref.Source, Target: configTarget(ref), UID: ref.UID, GID: ref.GID,
+			Mode: fileMode(ref.Mode), Content: cfg.Content})
+	}
+	return out
+}
+
+// fileConfigOptions reports (C2M007) uid, gid and mode given to a file
+// config: it is a bind of a declared file, whose declared owner and mode
+// apply.
+func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []rawService) {
+	for _, ref := range svc.Configs {
+		cfg, ok := c.l.project.Configs[ref.Source]
+		if !ok || cfg.File == "" || (ref.UID == "" && ref.GID == "" && ref.Mode == nil) {
+			continue
+		}
+		if c.acknowledged(svc.Name, "configs") {
+			continue
+		}
+		p := manifest.Pos{}
+		if len(defs) > 0 {
+			p = defs[len(defs)-1].pos("configs")
+		}
+		c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
+			Message: fmt.Sprintf("field configs: uid, gid and mode of config %s are not carried: a file config is a read-only bind of the declared file, whose declared owner and mode apply", ref.Source)})
+	}
+}
+
+// configMounts returns a read-only bind mount for each config of svc that
+// has a file:, so that it is declared like any bind file.
+func (l *loaded) configMounts(svc types.ServiceConfig) []mount {
+	var out []mount
+	defPos := manifest.Pos{}
+	defs := l.serviceDefs(svc.Name)
+	if len(defs) > 0 {
+		defPos = defs[len(defs)-1].pos("configs")
+	}
+	for _, ref := range svc.Configs {
+		cfg, ok := l.project.Configs[ref.Source]
+		if !ok || cfg.File == "" || bool(cfg.External) {
+			continue
+		}
+		raw := rawVolume{}
+		have := false
+		if n, _ := l.raw.topLevelNode("configs", ref.Source); n != nil {
+			if f := scalar(get(n, "file")); f != "" {
+				raw.source, have = l.subst(f), true
+			}
+		}
+		m := mount{service: svc.Name, kind: BindDirectory, target: path.Clean(configTarget(ref)), readOnly: true, pos: defPos}
+		m.source, m.bindPath, m.local = l.bindSource(cfg.File, raw, have)
+		out = append(out, m)
+	}
+	return out
+}
+
+// subst interpolates s with the project's environment, or returns it as
+// it is when that fails.
+func (l *loaded) subst(s string) string {
+	mt := matcher{env: l.env}
+	return mt.subst(s)
+}
+
+// topLevelNode returns the value node of a top-level section entry, such as
+// configs.NAME, from the last file that defines it.
+func (ix *rawIndex) topLevelNode(section, name string) (*yaml.Node, *rawFile) {
+	for i := len(ix.files) - 1; i >= 0; i-- {
+		f := ix.files[i]
+		if n := get(get(f.root, section), name); n != nil {
+			return n, f
+		}
+	}
+	return nil, nil
+}
+
+func (c *converter) topPos(section, name string) manifest.Pos {
+	p, _ := c.l.raw.topLevel(section, name)
+	return p
+}
+
+// credentials returns a credential resource for each secret a running
+// service uses, sorted by name. Its target is set when every container
+// expects it at the same path.
+func (c *converter) credentials(names []string) []manifest.Resource {
+	targets := map[string][]string{}
+	for _, name := range names {
+		for _, s := range c.l.project.Services[name].Secrets {
+			t := secretTarget(s)
+			if !contains(targets[s.Source], t) {
+				targets[s.Source] = append(targets[s.Source], t)
+			}
+		}
+	}
+	keys := make([]string, 0, len(targets))
+	for k := range targets {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []manifest.Resource
+	for _, k := range keys {
+		r := manifest.Resource{Kind: manifest.KindCredential, Name: k, Pos: c.topPos("secrets", k)}
+		if len(targets[k]) == 1 {
+			r.Target = targets[k][0]
+		}
+		cfg := c.l.project.Secrets[k]
+		var legacy []string
+		switch {
+		case bool(cfg.External):
+			legacy = append(legacy, "external secret")
+		case cfg.Environment != "":
+			legacy = append(legacy, "environment variable "+cfg.Environment+" (not read)")
+		case cfg.File != "":
+			file := cfg.File
+			if n, _ := c.l.raw.topLevelNode("secrets", k); n != nil && scalar(get(n, "file")) != "" {
+				file = c.l.subst(scalar(get(n, "file")))
+			}
+			legacy = append(legacy, "file "+file+" (not read)")
+		}
+		if n, _ := c.l.raw.topLevelNode("secrets", k); n != nil && scalar(get(n, "name")) != "" {
+			legacy = append(legacy, "Docker name "+cfg.Name)
+		}
+		r.Comment = "compose secret"
+		if len(legacy) > 0 {
+			r.Comment += "; legacy: " + strings.Join(legacy, ", ")
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// deviceHosts returns a host resource for each device node the running
+// services use that no resource declares yet: the module uses the node and
+// never creates or owns it. A CDI device name is not a path and needs none.
+func (c *converter) deviceHosts(names []string, have []manifest.Resource) []manifest.Resource {
+	declared := map[string]bool{}
+	for _, r := range have {
+		if r.Kind.Declares() {
+			declared[r.Path] = true
+		}
+	}
+	users := map[string][]string{}
+	var paths []string
+	for _, name := range names {
+		for _, d := range c.l.project.Services[name].Devices {
+			p := path.Clean(d.Source)
+			if !strings.HasPrefix(d.Source, "/") || !manifest.ValidPath(p) || declared[p] {
+				continue
+			}
+			if _, ok := users[p]; !ok {
+				paths = append(paths, p)
+			}
+			if !contains(users[p], name) {
+				users[p] = append(users[p], name)
+			}
+		}
+	}
+	var out []manifest.Resource
+	for _, p := range paths {
+		pos := manifest.Pos{}
+		if defs := c.l.serviceDefs(users[p][0]); len(defs) > 0 {
+			pos = defs[len(defs)-1].pos("devices")
+		}
+		out = append(out, manifest.Resource{Kind: manifest.KindHost, Path: p, Pos: pos,
+			Comment: fmt.Sprintf("produced: device of service %s", quoteList(users[p])),
+			Origin:  &manifest.Origin{Source: p, Services: users[p]}})
+	}
+	return out
+}
+
+// leftOut reports each service that does not run because of its profiles
+// (C2M019), so that a manifest never lacks a service without a word.
+func (c *converter) leftOut() {
+	p := c.l.project
+	for _, name := range sortedKeys(p.DisabledServices) {
+		svc := p.DisabledServices[name]
+		pos := manifest.Pos{}
+		defs := c.l.serviceDefs(name)
+		if len(defs) > 0 {
+			pos = defs[len(defs)-1].pos("profiles")
+		}
+		c.notCarried(svc, defs, true, false)
+		flags := make([]string, len(svc.Profiles))
+		for i, pr := range svc.Profiles {
+			flags[i] = "--profile " + pr
+		}
+		c.report(rules.Diagnostic{Rule: "C2M019", Severity: rules.Warning, File: pos.File, Line: pos.Line, Service: name,
+			Message: fmt.Sprintf("not converted: left out by profiles %s (%s brings it in)", strings.Join(svc.Profiles, ", "), strings.Join(flags, " or "))})
+	}
+}
+
+// topLevelNotCarried reports C2M007 for each attribute of a top-level
+// volume, secret or config that the manifest does not carry, unless
+// acknowledged as SECTION.NAME.FIELD.
+func (c *converter) topLevelNotCarried() {
+	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config"}
+	for _, section := range []string{"volumes", "secrets", "configs"} {
+		seen := map[string]bool{}
+		for i := len(c.l.raw.files) - 1; i >= 0; i-- {
+			f := c.l.raw.files[i]
+			for _, entry := range pairs(get(f.root, section)) {
+				name := entry[0].Value
+				if strings.HasPrefix(name, "x-") {
+					continue
+				}
+				for _, kv := range pairs(entry[1]) {
+					k := kv[0].Value
+					id := name + "\x00" + k
+					if seen[id] || strings.HasPrefix(k, "x-") {
+						continue
+					}
+					seen[id] = true
+					fd, known := lookupField(section, k)
+					if known && fd.Carried {
+						continue
+					}
+					reason := fd.Reason
+					if !known {
+						reason = "not an attribute of the compose specification this converter knows"
+					}
+					if c.acknowledged(section+"."+name, k) {
+						continue
+					}
+					c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: f.name, Line: kv[0].Line,
+						Message: fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[section], name, k, reason)})
+				}
+			}
+		}
+	}
+}
+
+// LooksLikeSecret reports whether an environment variable looks like a
+// plaintext secret (C2M015): its name has password, passwd, secret, token,
+// key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
+// dbPassword; not KEYBOARD_LAYOUT), its last word part does not say it
+// names something else (…_FILE, …_PATH, …_DIR, …_ID, …_TTL, …), and its
+// value is a literal: not empty, not a path (such as a *_FILE reference
+// under /run/secrets), not a number or a boolean, and not a variable
+// reference the container expands itself.
+func LooksLikeSecret(name, value string) bool {
+	parts := wordParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	secret := false
+	for _, p := range parts {
+		switch p {
+		case "password", "passwd", "secret", "token", "key", "apikey":
+			secret = true
+		}
+	}
+	if !secret {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port":
+		return false
+	}
+	v := strings.TrimSpace(value)
+	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "$") {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "null", "none":
+		return false
+	}
+	numeric := true
+	for _, r := range v {
+		if !unicode.IsDigit(r) {
+			numeric = false
+			break
+		}
+	}
+	return !numeric
+}
+
+// wordParts splits a variable name into lower-case words at non-letters
+// and digits and at a lower-to-upper case change.
+func wordParts(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	var prev rune
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return out
+}
+
+// Mask returns the masked form of a secret value for reports: never any of
+// its characters.
+func Mask(string) string { return "********" }
