@@ -47,6 +47,7 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.format, "format", "text", "report format: text or json")
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
+	bf := addBatchFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: compose2manifest convert [flags]\n\n%s", fs.FlagUsages())
 	}
@@ -72,7 +73,7 @@ func runConvert(e *env, args []string) int {
 		return exitUsage
 	}
 	if cf.batch != "" {
-		return runBatch(e, cf)
+		return runBatch(e, fs, cf, bf)
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
@@ -170,9 +171,4 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	return filepath.ToSlash(filepath.Join(cf.output, name)), nil
-}
-
-func runBatch(e *env, cf *convertFlags) int {
-	errorf(e, "convert --batch: not implemented yet")
-	return exitUsage
 }

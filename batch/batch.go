@@ -1,0 +1,407 @@
+package batch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// Config says what to convert and where the manifests go.
+type Config struct {
+	// Root is the folder searched for projects, as the user wrote it:
+	// paths in the report start with it.
+	Root string
+	// Excludes are folder patterns not searched (see Excluded).
+	Excludes []string
+	// Out is the output folder; created if missing. It is never searched
+	// for projects. The report shows it as written.
+	Out string
+	// WorkingDirectory is where a relative Root or Out is taken from;
+	// empty means the process's.
+	WorkingDirectory string
+	// Force lets a manifest replace a file in Out that compose2manifest
+	// did not generate.
+	Force bool
+	// Jobs is how many projects are converted at once; 0 or less means
+	// runtime.GOMAXPROCS.
+	Jobs int
+	// Convert holds the options every project is converted with. Each
+	// project's ProjectDirectory and WorkingDirectory are its folder, and
+	// its compose files are found there as docker compose finds them
+	// (with their override file), so ConfigFiles, ProjectDirectory,
+	// EnvFiles, ProjectName and DeclarationsFile must be empty.
+	Convert convert.Options
+	// Progress, when not nil, is called after each project is converted
+	// with how many are done out of how many. Calls never overlap.
+	Progress func(done, total int)
+}
+
+// WriteOutcome says what happened to a converted module's manifest file.
+type WriteOutcome string
+
+// Outcomes of writing a manifest.
+const (
+	// Written: the manifest file was created or replaced.
+	Written WriteOutcome = "written"
+	// Unchanged: the file already held exactly this manifest.
+	Unchanged WriteOutcome = "unchanged"
+)
+
+// Entry is the outcome of one project.
+type Entry struct {
+	// Project is the project's folder as Config.Root joined with its
+	// relative path, slash-separated.
+	Project string
+	// Module is the module name, or the compose project name when the
+	// project failed before a module was built; empty when not loaded.
+	Module string
+	// Status is Converted, Refused or Failed.
+	Status convert.Status
+	// Output is the manifest's path (Config.Out joined with MODULE.yaml)
+	// when converted, and Write says whether it was written.
+	Output string
+	Write  WriteOutcome
+	// Missing counts the declarations the author must still supply.
+	Missing int
+	// Skeleton is, for a refused module, the declarations to fill in.
+	Skeleton []byte
+	// Diagnostics are the project's findings, then those of the rules run
+	// across the batch, then the error that stopped it, if any. Relative
+	// file names are joined to Project.
+	Diagnostics []rules.Diagnostic
+	// LoadFailed is set when the project could not be read or converted
+	// (Status Failed before anything was written).
+	LoadFailed bool
+
+	declared *manifest.Module // declared paths only, for the set rules
+	staged   string           // the staged manifest file, until committed
+}
+
+// Orphan is a manifest in the output folder that compose2manifest
+// generated, whose module this run did not produce and whose project was
+// not found. It is reported, never deleted.
+type Orphan struct {
+	// File is the manifest's path (Config.Out joined with its name).
+	File string
+	// Module is the module it declares.
+	Module string
+	// From is the compose file its header records, "PROJECT/FILE".
+	From string
+}
+
+// Report is the outcome of a batch.
+type Report struct {
+	// Entries are the projects in discovery order: depth first, sorted by
+	// name, a parent folder before its children.
+	Entries []Entry
+	// Orphans are the orphaned manifests of Out, sorted by file name.
+	Orphans []Orphan
+}
+
+// Summary counts a Report's outcomes.
+type Summary struct {
+	Projects   int `json:"projects"`
+	Converted  int `json:"converted"`
+	Written    int `json:"written"`
+	Unchanged  int `json:"unchanged"`
+	Refused    int `json:"refused"`
+	Missing    int `json:"missing_declarations"`
+	LoadFailed int `json:"failed_to_load"`
+	Failed     int `json:"failed"`
+	Orphans    int `json:"orphaned"`
+}
+
+// Summary counts r's outcomes. Failed counts every project with status
+// error; LoadFailed those of them that could not be read or converted,
+// the others failed to be written.
+func (r *Report) Summary() Summary {
+	s := Summary{Projects: len(r.Entries), Orphans: len(r.Orphans)}
+	for _, e := range r.Entries {
+		switch e.Status {
+		case convert.Converted:
+			s.Converted++
+			if e.Write == Written {
+				s.Written++
+			} else {
+				s.Unchanged++
+			}
+		case convert.Refused:
+			s.Refused++
+			s.Missing += e.Missing
+		case convert.Failed:
+			s.Failed++
+			if e.LoadFailed {
+				s.LoadFailed++
+			}
+		}
+	}
+	return s
+}
+
+// Each converts projects concurrently, at most jobs at a time (jobs < 1
+// means runtime.GOMAXPROCS), each with opts and its own folder as project
+// and working directory. It calls fn with each project's index and
+// outcome as soon as it is done, from the goroutine that converted it:
+// calls for different projects may run at once, never two for the same
+// index. A project that cannot be read, or whose conversion panics, is
+// reported as Failed with the error; it never stops the others. Each
+// returns when every started conversion is done; it stops starting new
+// ones when ctx is done, and returns ctx's error.
+//
+// When opts.Images is nil and production is on, the built-in image table
+// is loaded once and shared.
+func Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.Images == nil && !opts.Strict {
+		t, err := images.Load()
+		if err != nil {
+			return err
+		}
+		opts.Images = t
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, len(projects)) {
+		wg.Go(func() {
+			for i := range next {
+				res, err := convertOne(ctx, projects[i], opts)
+				fn(i, res, err)
+			}
+		})
+	}
+	var err error
+feed:
+	for i := range projects {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+// convertOne converts one project; it never panics.
+func convertOne(ctx context.Context, p Project, opts convert.Options) (res *convert.Result, err error) {
+	if p.Err != nil {
+		return &convert.Result{Status: convert.Failed}, p.Err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = &convert.Result{Status: convert.Failed}, fmt.Errorf("internal error converting %s: %v", p.Dir, r)
+		}
+	}()
+	opts.ProjectDirectory = p.Dir
+	opts.WorkingDirectory = p.Dir
+	res, err = convert.Convert(ctx, opts)
+	if res == nil {
+		res = &convert.Result{Status: convert.Failed}
+	}
+	return res, err
+}
+
+// Run converts every project under cfg.Root and writes the manifests of
+// the modules that pass into cfg.Out.
+//
+// It works in three steps. Projects are discovered and converted
+// concurrently; each converted manifest is written to a staging folder
+// inside Out, and only the report entry and the module's declared paths
+// are kept. Then the rules that span modules (rules.RunSet: a path owned
+// by two modules, two projects with the same module name) run over every
+// converted module and every refused candidate; an error there refuses
+// the module it names. Last, in discovery order, each converted module's
+// staged manifest replaces Out/MODULE.yaml, unless that file is unchanged
+// or was not generated by compose2manifest (then, without cfg.Force, the
+// module fails and the file is left alone). Nothing is written for a
+// refused module, and nothing in Out is ever deleted except the staging
+// folder. Manifests in Out that no project produced are reported as
+// orphans.
+//
+// An error return means the batch could not run at all (Root or Out
+// unusable); a failing project is reported in its Entry.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	rootAbs, err := absIn(cfg.WorkingDirectory, cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	outAbs, err := absIn(cfg.WorkingDirectory, cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	projects, err := discover(rootAbs, cfg.Excludes, map[string]bool{outAbs: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(outAbs, 0o755); err != nil {
+		return nil, err
+	}
+	staging, err := os.MkdirTemp(outAbs, stagingPrefix)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(staging)
+
+	rep := &Report{Entries: make([]Entry, len(projects))}
+	var mu sync.Mutex
+	done := 0
+	err = Each(ctx, projects, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
+		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, filepath.Join(staging, strconv.Itoa(i)+".yaml"))
+		if cfg.Progress != nil {
+			mu.Lock()
+			done++
+			cfg.Progress(done, len(projects))
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	crossCheck(rep.Entries)
+	commit(rep.Entries, cfg.Out, outAbs, cfg.Force)
+	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs)
+	return rep, nil
+}
+
+// absIn returns p made absolute against dir (or the process's working
+// directory), cleaned.
+func absIn(dir, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if dir == "" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(dir, p), nil
+}
+
+// entry makes a project's report entry from its conversion, writing a
+// converted manifest to staged.
+func entry(root string, p Project, res *convert.Result, err error, staged string) Entry {
+	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton}
+	m := res.Module
+	if m == nil {
+		m = res.Candidate
+	}
+	switch {
+	case m != nil:
+		e.Module = m.Module
+	default:
+		e.Module = res.ProjectName
+	}
+	e.Diagnostics = make([]rules.Diagnostic, 0, len(res.Diagnostics)+1)
+	for _, d := range res.Diagnostics {
+		d.File = e.file(d.File)
+		e.Diagnostics = append(e.Diagnostics, d)
+	}
+	if err != nil {
+		e.Status = convert.Failed
+		e.LoadFailed = true
+		e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})
+		return e
+	}
+	if m != nil {
+		e.declared = declaredOnly(m, e.Project, e.file)
+	}
+	if e.Status == convert.Converted {
+		if werr := writeFile(staged, res.Manifest); werr != nil {
+			e.fail(werr)
+			return e
+		}
+		e.staged = staged
+	}
+	return e
+}
+
+// file returns a file name of the project as the report shows it.
+func (e *Entry) file(name string) string {
+	if name == "" || path.IsAbs(name) || filepath.IsAbs(name) {
+		return name
+	}
+	return path.Join(e.Project, filepath.ToSlash(name))
+}
+
+// fail marks a converted module as failed to be written.
+func (e *Entry) fail(err error) {
+	e.Status = convert.Failed
+	e.Output, e.Write = "", ""
+	e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})
+}
+
+// declaredOnly returns a copy of m with only its declared paths, their
+// positions shown as the report shows them and the module positioned at
+// its project, for the rules that span modules.
+func declaredOnly(m *manifest.Module, project string, file func(string) string) *manifest.Module {
+	out := &manifest.Module{Module: m.Module, Pos: manifest.Pos{File: project}}
+	for _, r := range m.Declared() {
+		c := *r
+		c.Pos.File = file(c.Pos.File)
+		c.Container = nil
+		out.Resources = append(out.Resources, c)
+	}
+	return out
+}
+
+// crossCheck runs the rules that span modules over every converted module
+// and refused candidate, adds each finding to the entry it names, and
+// refuses a converted module that gets an error.
+func crossCheck(entries []Entry) {
+	var mods []*manifest.Module
+	var owners []int
+	for i := range entries {
+		if entries[i].declared != nil {
+			mods = append(mods, entries[i].declared)
+			owners = append(owners, i)
+		}
+	}
+	for _, d := range rules.RunSet(rules.All(), mods) {
+		for _, i := range owner(entries, owners, d) {
+			e := &entries[i]
+			e.Diagnostics = append(e.Diagnostics, d)
+			if d.Severity == rules.Error && e.Status == convert.Converted {
+				e.Status = convert.Refused
+				e.staged = ""
+			}
+		}
+	}
+	for i := range entries {
+		entries[i].declared = nil
+	}
+}
+
+// owner returns the entries a set diagnostic belongs to: the project
+// whose folder holds its file (the deepest one), or else every entry of
+// its module.
+func owner(entries []Entry, candidates []int, d rules.Diagnostic) []int {
+	best := -1
+	for _, i := range candidates {
+		p := entries[i].Project
+		if within(d.File, p) && (best < 0 || len(p) > len(entries[best].Project)) {
+			best = i
+		}
+	}
+	if best >= 0 && entries[best].Module == d.Module {
+		return []int{best}
+	}
+	var out []int
+	for _, i := range candidates {
+		if entries[i].Module == d.Module {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+// Package batch converts every compose project under a folder: it finds
+// them (Discover), converts them concurrently with a bounded number of
+// workers (Each), runs the rules that span modules over the whole batch,
+// and writes the manifests of the modules that pass, in a stable order
+// whatever the scheduling (Run).
+//
+// Results are streamed: each converted manifest goes to a staging file as
+// soon as it is made, and only what the report needs stays in memory, so
+// a batch of thousands of projects runs in little memory.
+package batch
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ComposeFileNames are the file names that make a folder a compose
+// project, in the order compose-go prefers them.
+func ComposeFileNames() []string {
+	return []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
+}
+
+// skippedDirs are folder names never searched for projects.
+func skippedDirs() []string { return []string{".git", "node_modules"} }
+
+// Project is one compose project found under a root folder.
+type Project struct {
+	// Dir is the project's folder, absolute and clean.
+	Dir string
+	// Rel is Dir relative to the root, slash-separated; "." for the root
+	// itself.
+	Rel string
+	// Err is why the folder could not be read; the project is then
+	// reported as failed, and the rest of the batch goes on.
+	Err error
+}
+
+// CheckExcludes reports the first malformed pattern of excludes.
+func CheckExcludes(excludes []string) error {
+	for _, p := range excludes {
+		if _, err := path.Match(cleanPattern(p), ""); err != nil {
+			return fmt.Errorf("--exclude %q: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func cleanPattern(p string) string {
+	p = filepath.ToSlash(p)
+	if p == "" {
+		return p
+	}
+	return path.Clean(p)
+}
+
+// Excluded reports whether the folder at rel (slash-separated, relative to
+// the root) is excluded by one of the patterns. A pattern is a path.Match
+// glob matched against the whole relative path and against the folder's
+// base name: "vendor" and "tmp*" exclude such folders at any depth,
+// "apps/legacy" and "apps/*" only there. A leading "./" and a trailing "/"
+// are ignored.
+func Excluded(rel string, excludes []string) bool {
+	base := path.Base(rel)
+	for _, p := range excludes {
+		p = cleanPattern(p)
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+		if ok, _ := path.Match(p, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Discover returns every compose project under root: each folder holding
+// one of ComposeFileNames (root included), in depth-first order with the
+// entries of each folder sorted by name, so a parent comes before its
+// children. It does not descend into .git, node_modules, folders matching
+// excludes (see Excluded), or symbolic links to folders. A folder that
+// cannot be read is returned as a Project with Err set.
+func Discover(root string, excludes []string) ([]Project, error) {
+	return discover(root, excludes, nil)
+}
+
+// discover is Discover that also skips the absolute folders in skip, such
+// as the output folder.
+func discover(root string, excludes []string, skip map[string]bool) ([]Project, error) {
+	if err := CheckExcludes(excludes); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", root)
+	}
+	var out []Project
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			out = append(out, Project{Dir: dir, Rel: rel, Err: err})
+			return
+		}
+		var subdirs []string
+		found := false
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case e.IsDir():
+				subdirs = append(subdirs, name)
+			case !found && isComposeName(name) && isFile(filepath.Join(dir, name), e):
+				found = true
+			}
+		}
+		if found {
+			out = append(out, Project{Dir: dir, Rel: rel})
+		}
+		for _, name := range subdirs {
+			child := filepath.Join(dir, name)
+			childRel := path.Join(rel, name)
+			if isSkipped(name) || skip[child] || Excluded(childRel, excludes) {
+				continue
+			}
+			walk(child, childRel)
+		}
+	}
+	walk(abs, ".")
+	return out, nil
+}
+
+func isComposeName(name string) bool {
+	for _, n := range ComposeFileNames() {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+func isSkipped(name string) bool {
+	for _, n := range skippedDirs() {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// isFile reports whether the entry is a regular file, following a
+// symbolic link.
+func isFile(p string, e os.DirEntry) bool {
+	if e.Type().IsRegular() {
+		return true
+	}
+	if e.Type()&os.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// displayPath joins the root as the user wrote it with rel, slash-separated.
+func displayPath(root, rel string) string {
+	return path.Join(filepath.ToSlash(root), rel)
+}
+
+// within reports whether file lies at or below dir (both slash paths).
+func within(file, dir string) bool {
+	return dir == "." || file == dir || strings.HasPrefix(file, dir+"/")
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/compose2manifest/compose2manifest/batch"
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/spf13/pflag"
+)
+
+// batchFlags are the flags only convert --batch uses.
+type batchFlags struct {
+	jobs     int
+	excludes []string
+}
+
+func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
+	bf := &batchFlags{}
+	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once (default: GOMAXPROCS)")
+	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
+	return bf
+}
+
+// perProjectFlags are convert's flags that name one project's files or
+// its place on the target host; in a batch each project's own folder and
+// declarations say these.
+func perProjectFlags() []string {
+	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory"}
+}
+
+// runBatch converts every compose project under --batch ROOT into -o DIR.
+func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
+	for _, name := range perProjectFlags() {
+		if fs.Changed(name) {
+			errorf(e, "convert: --%s cannot be used with --batch", name)
+			hintf(e, "each project of a batch is converted from its own folder; put host_project_directory, module and the rest in its %s", convert.DeclarationsFile)
+			return exitUsage
+		}
+	}
+	if !fs.Changed("output") || cf.output == "-" {
+		errorf(e, "convert: --batch writes one manifest per module, so it needs -o DIR")
+		return exitUsage
+	}
+	if bf.jobs < 0 {
+		errorf(e, "convert: --jobs %d: want 1 or more (0: GOMAXPROCS)", bf.jobs)
+		return exitUsage
+	}
+	if err := batch.CheckExcludes(bf.excludes); err != nil {
+		errorf(e, "convert: %v", err)
+		return exitUsage
+	}
+	opts := cf.opts
+	opts.Environ = e.environ
+	cfg := batch.Config{
+		Root:             cf.batch,
+		Excludes:         bf.excludes,
+		Out:              cf.output,
+		WorkingDirectory: e.dir,
+		Force:            cf.force,
+		Jobs:             bf.jobs,
+		Convert:          opts,
+	}
+	var prog *progress
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) {
+		prog = &progress{w: e.stderr}
+		cfg.Progress = prog.update
+	}
+	rep, err := batch.Run(context.Background(), cfg)
+	prog.clear()
+	if err != nil {
+		errorf(e, "convert --batch: %v", err)
+		return exitUsage
+	}
+	code := batchExitCode(rep)
+	if cf.format == "json" {
+		if err := writeBatchJSON(e.stdout, rep); err != nil {
+			errorf(e, "%v", err)
+			return exitUsage
+		}
+		return code
+	}
+	writeBatchText(e.stderr, rep)
+	return code
+}
+
+// batchExitCode is the worst outcome of the batch: 2 when a project
+// failed, 1 when one was refused, else 0. Orphans do not change it.
+func batchExitCode(rep *batch.Report) int {
+	code := exitOK
+	for _, en := range rep.Entries {
+		switch en.Status {
+		case convert.Failed:
+			return exitUsage
+		case convert.Refused:
+			code = exitFindings
+		}
+	}
+	return code
+}
+
+// batchModule is one project's entry in the JSON report: SPEC section 8's
+// module, with the project's folder.
+type batchModule struct {
+	Project string `json:"project"`
+	report.Module
+	// Write says whether a converted module's manifest was written or
+	// left unchanged.
+	Write   string `json:"write,omitempty"`
+	Missing int    `json:"missing_declarations,omitempty"`
+}
+
+// batchOrphan is an orphaned manifest in the JSON report.
+type batchOrphan struct {
+	File   string `json:"file"`
+	Module string `json:"module"`
+	From   string `json:"from,omitempty"`
+}
+
+// batchJSON is the JSON report of a batch: SPEC section 8's shape, plus
+// the orphaned manifests and the summary.
+type batchJSON struct {
+	Modules []batchModule `json:"modules"`
+	Orphans []batchOrphan `json:"orphans"`
+	Summary batch.Summary `json:"summary"`
+}
+
+func writeBatchJSON(w io.Writer, rep *batch.Report) error {
+	out := batchJSON{Modules: []batchModule{}, Orphans: []batchOrphan{}, Summary: rep.Summary()}
+	for _, en := range rep.Entries {
+		ds := en.Diagnostics
+		if ds == nil {
+			ds = []rules.Diagnostic{}
+		}
+		out.Modules = append(out.Modules, batchModule{
+			Project: en.Project,
+			Module: report.Module{
+				Module: en.Module, Status: string(en.Status), Output: en.Output,
+				Skeleton: string(en.Skeleton), Diagnostics: ds,
+			},
+			Write:   string(en.Write),
+			Missing: en.Missing,
+		})
+	}
+	for _, o := range rep.Orphans {
+		out.Orphans = append(out.Orphans, batchOrphan(o))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// writeBatchText writes every project's diagnostics, one line per
+// project, the orphans and the summary.
+func writeBatchText(w io.Writer, rep *batch.Report) {
+	r := &report.Report{}
+	for _, en := range rep.Entries {
+		r.Modules = append(r.Modules, report.Module{Diagnostics: en.Diagnostics})
+	}
+	report.WriteText(w, r)
+	for _, en := range rep.Entries {
+		name := ""
+		if en.Module != "" {
+			name = fmt.Sprintf(" (module %q)", en.Module)
+		}
+		switch en.Status {
+		case convert.Converted:
+			fmt.Fprintf(w, "%s%s: converted: %s (%s)\n", en.Project, name, en.Output, en.Write)
+		case convert.Refused:
+			fmt.Fprintf(w, "%s%s: refused: %s, %s; nothing written\n", en.Project, name, countErrors(en.Diagnostics), plural(en.Missing, "missing declaration"))
+		default:
+			fmt.Fprintf(w, "%s%s: error: %s\n", en.Project, name, lastMessage(en.Diagnostics))
+		}
+	}
+	for _, o := range rep.Orphans {
+		from := ""
+		if o.From != "" {
+			from = fmt.Sprintf(" and its project (%s) was not found", o.From)
+		}
+		fmt.Fprintf(w, "%s: orphaned: module %q was not produced by this run%s; not deleted\n", o.File, o.Module, from)
+	}
+	s := rep.Summary()
+	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged), %d refused (%s), %d failed to load",
+		plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, s.Refused, plural(s.Missing, "missing declaration"), s.LoadFailed)
+	if n := s.Failed - s.LoadFailed; n > 0 {
+		line += fmt.Sprintf(", %d not written", n)
+	}
+	if s.Orphans > 0 {
+		line += fmt.Sprintf("; %s", plural(s.Orphans, "orphaned manifest"))
+	}
+	fmt.Fprintf(w, "compose2manifest: %s\n", line)
+	if s.Refused > 0 {
+		fmt.Fprintf(w, "compose2manifest: hint: --format json gives each refused module's declarations skeleton; or run convert in its folder\n")
+	}
+}
+
+func lastMessage(ds []rules.Diagnostic) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	return strings.Join(strings.Fields(report.Body(ds[len(ds)-1])), " ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// progress draws one self-erasing line on a terminal, at most ten times a
+// second.
+type progress struct {
+	w    io.Writer
+	last time.Time
+	drew bool
+}
+
+func (p *progress) update(done, total int) {
+	if now := time.Now(); done < total && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	} else {
+		p.last = now
+	}
+	fmt.Fprintf(p.w, "\rcompose2manifest: converting %d/%d projects", done, total)
+	p.drew = true
+}
+
+func (p *progress) clear() {
+	if p != nil && p.drew {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
