@@ -134,10 +134,20 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 		if df.New != nil && df.New.Pos.File != "" {
 			msg += fmt.Sprintf(" (the conversion has it from %s)", path.Join(rel, df.New.Pos.String()))
 		}
-		if rule == "C2M018" {
+		r := rule
+		switch {
+		case df.Old != nil && df.New != nil && fileOrDirectory(df.Old.Kind) && fileOrDirectory(df.New.Kind) && df.Old.Kind != df.New.Kind:
+			// The conversion knows from the project (or its declaration)
+			// which it is: the manifest has the wrong kind of path.
+			r = "C2M004"
+			msg = fmt.Sprintf("%s is declared as a %s, but the mount's source is a %s", df.Key, df.Old.Kind, df.New.Kind)
+			if df.New.Pos.File != "" {
+				msg += fmt.Sprintf(" (%s)", path.Join(rel, df.New.Pos.String()))
+			}
+		case r == "C2M018":
 			msg = "edited by hand: " + msg
 		}
-		out = append(out, at(p, rule, "%s", msg))
+		out = append(out, at(p, r, "%s", msg))
 	}
 	return out
 }
@@ -207,4 +217,8 @@ func sortDiagnostics(ds []rules.Diagnostic) {
 		}
 		return ds[i].Line < ds[j].Line
 	})
+}
+
+func fileOrDirectory(k manifest.Kind) bool {
+	return k == manifest.KindFile || k == manifest.KindDirectory
 }
