@@ -1,0 +1,144 @@
+package convert
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/schema"
+)
+
+// TestFieldCoverage walks compose-go's embedded compose-spec schema and
+// fails when an attribute of a service (with deploy's nested attributes), a
+// top-level volume, a secret or a config has no outcome in Fields, and when
+// Fields lists an attribute the schema does not have. A compose-go release
+// that adds an attribute fails here until someone decides its outcome.
+func TestFieldCoverage(t *testing.T) {
+	for _, problem := range coverage(Fields()) {
+		t.Error(problem)
+	}
+	// The check itself: a table missing an attribute, or listing one the
+	// schema lacks, fails.
+	fields := Fields()
+	var fewer []Field
+	for _, f := range fields {
+		if f.Name != "stop_signal" {
+			fewer = append(fewer, f)
+		}
+	}
+	if len(coverage(fewer)) == 0 {
+		t.Error("coverage passes without stop_signal")
+	}
+	if len(coverage(append(fields, Field{Section: "services", Name: "no_such_field", Carried: true}))) == 0 {
+		t.Error("coverage passes with a stale entry")
+	}
+}
+
+// coverage returns the problems of the field table fields against the
+// compose-spec schema.
+func coverage(fields []Field) []string {
+	var problems []string
+	table := map[string]Field{}
+	for _, f := range fields {
+		key := f.Section + "." + f.Name
+		if _, dup := table[key]; dup {
+			problems = append(problems, fmt.Sprintf("Fields lists %s twice", key))
+		}
+		if !f.Carried && strings.TrimSpace(f.Reason) == "" {
+			problems = append(problems, fmt.Sprintf("%s is not carried and has no reason", key))
+		}
+		if strings.Contains(f.Reason, "\n") {
+			problems = append(problems, fmt.Sprintf("%s: the reason must be one line", key))
+		}
+		table[key] = f
+	}
+	inSchema := map[string]bool{}
+	for _, p := range schema.AttributePaths() {
+		parts := strings.Split(string(p), ".")
+		if len(parts) < 3 || parts[1] != "*" {
+			continue
+		}
+		section := parts[0]
+		switch section {
+		case "services", "volumes", "secrets", "configs":
+		default:
+			continue
+		}
+		rel := parts[2:]
+		// The outcome is decided by the shortest listed prefix that is
+		// not Partly; a Partly attribute decides each of its own
+		// attributes separately.
+		for i := 1; i <= len(rel); i++ {
+			name := strings.Join(rel[:i], ".")
+			f, ok := table[section+"."+name]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("%s: attribute %s of the compose-spec schema is neither carried nor on the not-carried list (Fields, convert/fields.go)", p, name))
+				break
+			}
+			inSchema[section+"."+name] = true
+			if !f.Partly {
+				break
+			}
+		}
+	}
+	for key := range table {
+		if !inSchema[key] {
+			problems = append(problems, fmt.Sprintf("Fields lists %s, which the compose-spec schema does not have (stale entry)", key))
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+// TestNotCarried checks the lookups convert reports C2M007 from.
+func TestNotCarried(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		carried bool
+	}{
+		{"image", true}, {"cap_add", true}, {"deploy", true}, {"deploy.replicas", true},
+		{"deploy.resources.limits.memory", true}, {"container_name", false}, {"deploy.placement", false},
+		{"deploy.resources.reservations.devices", false}, {"net", false}, {"build", false},
+	} {
+		if got := Carried(tc.name); got != tc.carried {
+			t.Errorf("Carried(%q) = %v, want %v", tc.name, got, tc.carried)
+		}
+		reason, not := NotCarried(tc.name)
+		if not == tc.carried || (not && reason == "") {
+			t.Errorf("NotCarried(%q) = %q, %v", tc.name, reason, not)
+		}
+	}
+}
+
+func TestLooksLikeSecret(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"DB_PASSWORD", "hunter2", true},
+		{"API_KEY", "abc123", true},
+		{"SECRET_KEY_BASE", "0123abcd", true},
+		{"dbPassword", "x", true},
+		{"GITHUB_TOKEN", "ghp_x", true},
+		{"MYSQL_ROOT_PASSWD", "root", true},
+		{"KEYBOARD_LAYOUT", "us", false},
+		{"MONKEY", "banana", false},
+		{"DB_PASSWORD", "", false},
+		{"DB_PASSWORD_FILE", "/run/secrets/db", false},
+		{"DB_PASSWORD", "/run/secrets/db", false},
+		{"API_KEY_ID", "AKIA", false},
+		{"TOKEN_TTL", "3600", false},
+		{"SECRET_ENABLED", "true", false},
+		{"API_KEY", "12345", false},
+		{"APP_SECRET", "${SECRET}", false},
+		{"HOSTNAME", "web", false},
+	} {
+		if got := LooksLikeSecret(tc.name, tc.value); got != tc.want {
+			t.Errorf("LooksLikeSecret(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)
+		}
+	}
+	if strings.Contains(Mask("hunter2"), "h") {
+		t.Errorf("Mask shows the value")
+	}
+}
