@@ -238,40 +238,12 @@ func find(es []Entry, want string, norm func(string) string) *Entry {
 	return nil
 }
 
-// Error is one problem found in a declarations document.
-type Error struct {
-	Pos manifest.Pos
-	Msg string
-}
+// Error is one problem found in a declarations document, formatted as
+// "FILE:LINE: msg"; the type is the manifest reader's.
+type Error = manifest.Error
 
-// Error formats e as "FILE:LINE: msg".
-func (e *Error) Error() string {
-	if p := e.Pos.String(); p != "" {
-		return p + ": " + e.Msg
-	}
-	return e.Msg
-}
-
-// Errors is every problem found in a document, in file order.
-type Errors []*Error
-
-// Error formats every problem, one per line.
-func (es Errors) Error() string {
-	s := make([]string, len(es))
-	for i, e := range es {
-		s[i] = e.Error()
-	}
-	return strings.Join(s, "\n")
-}
-
-// Unwrap returns the problems as errors, for errors.Is and errors.As.
-func (es Errors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+// Errors is every problem found in a document, in file order, one per line.
+type Errors = manifest.Errors
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 

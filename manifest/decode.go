@@ -40,6 +40,15 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Unwrap returns the errors, for errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
 // Decode reads a manifest in the format Encode writes (SPEC section 3). name
 // is the file name used in positions and errors.
 //

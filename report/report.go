@@ -96,17 +96,7 @@ func oneLine(s string) string {
 
 // Body returns what d says, without its position, rule and severity:
 // `service "web": volume "./data": MESSAGE`.
-func Body(d rules.Diagnostic) string {
-	var b strings.Builder
-	if d.Service != "" {
-		fmt.Fprintf(&b, "service %q: ", d.Service)
-	}
-	if d.Source != "" {
-		fmt.Fprintf(&b, "volume %q: ", d.Source)
-	}
-	b.WriteString(d.Message)
-	return b.String()
-}
+func Body(d rules.Diagnostic) string { return d.Body() }
 
 // Count returns how many diagnostics of r are errors and how many are
 // warnings.

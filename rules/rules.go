@@ -60,6 +60,14 @@ func (d Diagnostic) String() string {
 	}
 	b.WriteString(string(d.Severity))
 	b.WriteString(": ")
+	b.WriteString(d.Body())
+	return b.String()
+}
+
+// Body returns what d says, without its position, rule and severity:
+// `service "web": volume "./data": MESSAGE`.
+func (d Diagnostic) Body() string {
+	var b strings.Builder
 	if d.Service != "" {
 		fmt.Fprintf(&b, "service %q: ", d.Service)
 	}
