@@ -139,10 +139,16 @@ func rowFrom(row *images.Row, basis bool) string {
 		}
 		s += ", mode " + b
 	}
-	if row.Source != "" {
-		s += "; source: " + row.Source
-	}
 	return s
+}
+
+// RowSource names the image table row an item's mounts match and the
+// source of its facts, or "" when none matches.
+func (it *Item) RowSource() string {
+	if it.Row == nil {
+		return ""
+	}
+	return fmt.Sprintf("image table row %s %s (%s:%d), source: %s", it.Row.Repository, it.Row.Path, images.TableFile, it.Row.Line, it.Row.Source)
 }
 
 // Why says where a suggestion came from, marking a hint as not evidence:
@@ -201,8 +207,9 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Intent = intentHint(m)
 	}
 
-	// Kind: only a bind can be a file or a host path.
-	if m.Section != declare.SectionBinds || sup.Kind != declare.KindNone {
+	// Kind: only a bind can be a file or a host path; a supplied entry
+	// without kind declared a directory.
+	if m.Section != declare.SectionBinds || m.Supplied {
 		return
 	}
 	switch {

@@ -141,6 +141,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		s.printf("  service %q%s mounts it at %s%s   %s\n", mt.Service, img, mt.Target, ro, mt.Pos)
 	}
 	s.printf("  data today: %s\n", it.Today())
+	if rs := it.RowSource(); rs != "" {
+		s.printf("  %s\n", rs)
+	}
 	if have := describe(sup); have != "" {
 		s.printf("  already declared: %s\n", have)
 	}
@@ -161,7 +164,7 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	}
 
 	kind := sup.Kind
-	if m.Section == declare.SectionBinds && sup.Kind == declare.KindNone {
+	if m.Section == declare.SectionBinds && !m.Supplied {
 		v, err := s.ask(question{
 			label: "kind (directory, file or host)",
 			help:  "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",

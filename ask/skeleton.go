@@ -86,8 +86,8 @@ func (it *Item) suggestionLines(prefix string) []string {
 	add("owner", it.Owner, k.Owner == it.Owner.Value)
 	add("mode", it.Mode, k.Mode == it.Mode.Value)
 	add("intent", it.Intent, k.Intent == it.Intent.Value)
-	if it.Missing.Legacy != "" {
-		out = append(out, prefix+"data today: Docker volume "+it.Missing.Legacy)
+	if rs := it.RowSource(); rs != "" {
+		out = append(out, prefix+rs)
 	}
 	return out
 }
@@ -151,6 +151,9 @@ func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.P
 		msg := fmt.Sprintf("%s needs a declaration in %s (service %q → %s; data today: %s):", it.What(), declarations, first.Service, first.Target, it.Today())
 		for _, q := range it.questions(p) {
 			msg += "\n- " + q
+		}
+		if rs := it.RowSource(); rs != "" {
+			msg += "\n(" + rs + ")"
 		}
 		msg += "\nRun compose2manifest ask on a terminal to answer, or fill in the skeleton it prints."
 		b.WriteString("::warning " + strings.Join(props, ",") + "::" + escapeData(msg) + "\n")

@@ -1,0 +1,221 @@
+package ask
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// spoolItem is a bind whose owner convert produced from user: and whose
+// intent only the target path hints at.
+func spoolItem() Item {
+	it := Item{Missing: convert.Missing{
+		Section: declare.SectionBinds, Key: "./data/spool", Source: "./data/spool",
+		Mounts:                    []convert.Mount{{Service: "postfix", Image: "example/postfix:3.8", Target: "/var/spool/postfix", Pos: manifest.Pos{File: "compose.yaml", Line: 13}}},
+		Known:                     declare.Entry{Key: "./data/spool", Owner: "5000:5000"},
+		NeedsHostProjectDirectory: true,
+		Reason:                    "relative bind source ./data/spool has no location on the target host",
+	}}
+	it.suggest("", true)
+	return it
+}
+
+func run(t *testing.T, p *Plan, input string) (*Answers, string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	s := &Session{In: strings.NewReader(input), Out: &out, Echo: true}
+	a, err := s.Run(p)
+	return a, out.String(), err
+}
+
+func TestSuggestions(t *testing.T) {
+	it := spoolItem()
+	if it.Owner != (Suggestion{Value: "5000:5000", From: `service "postfix" runs as user: 5000:5000`, Evidence: true, Produced: true}) {
+		t.Errorf("owner suggestion = %+v", it.Owner)
+	}
+	if it.Intent.Value != "state" || it.Intent.Evidence || !strings.Contains(it.Intent.Why(), "not evidence") {
+		t.Errorf("intent suggestion = %+v, want a hint of state, not evidence", it.Intent)
+	}
+	if it.Mode.Value != "" {
+		t.Errorf("mode suggestion = %+v, want none: no default mode", it.Mode)
+	}
+}
+
+func TestIntentHints(t *testing.T) {
+	for target, want := range map[string]string{
+		"/var/log/nginx": "logs", "/var/cache/x": "cache", "/etc/app": "config", "/var/lib/mysql": "state",
+		"/run/app": "runtime", "/data": "", "/etcetera": "",
+	} {
+		m := convert.Missing{Mounts: []convert.Mount{{Target: target}}}
+		if got := intentHint(&m).Value; got != want {
+			t.Errorf("intentHint(%s) = %q, want %q", target, got, want)
+		}
+	}
+	m := convert.Missing{Mounts: []convert.Mount{{Target: "/opt/app/conf", ReadOnly: true}}}
+	if got := intentHint(&m).Value; got != "config" {
+		t.Errorf("read-only mount: intentHint = %q, want config", got)
+	}
+}
+
+// TestSessionAcceptsSuggestions accepts every suggestion with Enter: the
+// owner convert produces is left out of the entry, the hinted intent is
+// written.
+func TestSessionAcceptsSuggestions(t *testing.T) {
+	p := &Plan{Module: "mail", Items: []Item{spoolItem()}, NeedsHostProjectDirectory: true}
+	a, out, err := run(t, p, "/opt/mail\n\n\n0750\n\n\nqueue and mailboxes\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if a.HostProjectDirectory != "/opt/mail" {
+		t.Errorf("HostProjectDirectory = %q", a.HostProjectDirectory)
+	}
+	got := a.Entries[0]
+	want := declare.Entry{Key: "./data/spool", Mode: "0750", Intent: "state", Note: "queue and mailboxes"}
+	if !equalEntry(got.Entry, want) || !got.Write {
+		t.Errorf("Entry = %+v (write %v), want %+v", got.Entry, got.Write, want)
+	}
+	if got.Final.Owner != "5000:5000" || got.Final.Path != "/opt/mail/data/spool" || got.Final.Kind != declare.KindDirectory {
+		t.Errorf("Final = %+v", got.Final)
+	}
+	for _, s := range []string{
+		`service "postfix" (image example/postfix:3.8) mounts it at /var/spool/postfix   compose.yaml:13`,
+		`suggested: 5000:5000 — evidence, convert produces it: service "postfix" runs as user: 5000:5000`,
+		`suggested: state — a suggestion, not evidence: the target /var/spool/postfix is under /var/spool`,
+		`owner (USER:GROUP) [5000:5000]: ` + "\n",
+		"Enter keeps /opt/mail/data/spool",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+func TestSessionReasks(t *testing.T) {
+	p := &Plan{Module: "mail", Items: []Item{spoolItem()}, NeedsHostProjectDirectory: true}
+	in := "opt/mail\n/opt/mail\nfolder\ndirectory\nroot\nroot:root\n750x\n\n0750\nstuff\n?\nlogs\nrelative\n/srv/mail/spool\n\n"
+	a, out, err := run(t, p, in)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, s := range []string{
+		`path "opt/mail": want an absolute, clean path`,
+		`kind "folder": want directory, file or host; try again`,
+		`owner "root": want USER:GROUP`,
+		`mode "750x": want 3 or 4 octal digits (0-7), such as 0750; try again`,
+		"an answer is needed: the permission bits",
+		`intent "stuff": want one of state, content, config, logs, cache, runtime`,
+		"cache    data the software can rebuild",
+		`path "relative": want an absolute, clean path`,
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	want := declare.Entry{Key: "./data/spool", Path: "/srv/mail/spool", Owner: "root:root", Mode: "0750", Intent: "logs"}
+	if got := a.Entries[0].Entry; !equalEntry(got, want) {
+		t.Errorf("Entry = %+v, want %+v", got, want)
+	}
+}
+
+// TestSessionFileAndHost answers kind file for one bind and host for
+// another: a host path is asked for nothing but a note.
+func TestSessionFileAndHost(t *testing.T) {
+	cf := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/main.cf", Source: "/srv/main.cf",
+		Mounts: []convert.Mount{{Service: "postfix", Target: "/etc/postfix/main.cf", ReadOnly: true}}}}
+	cf.suggest("", true)
+	dev := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/dev/dri/renderD128", Source: "/dev/dri/renderD128",
+		Mounts: []convert.Mount{{Service: "jellyfin", Target: "/dev/dri/renderD128"}}}}
+	dev.suggest("", true)
+	p := &Plan{Module: "mail", Items: []Item{cf, dev}}
+	a, out, err := run(t, p, "file\n0:0\n0644\n\n\n\nhost\nthe GPU\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if got, want := a.Entries[0].Entry, (declare.Entry{Key: "/srv/main.cf", Kind: declare.KindFile, Owner: "0:0", Mode: "0644", Intent: "config"}); !equalEntry(got, want) {
+		t.Errorf("file entry = %+v, want %+v", got, want)
+	}
+	if got, want := a.Entries[1].Entry, (declare.Entry{Key: "/dev/dri/renderD128", Kind: declare.KindHost, Note: "the GPU"}); !equalEntry(got, want) {
+		t.Errorf("host entry = %+v, want %+v", got, want)
+	}
+}
+
+// TestSessionSupplied asks only for what a supplied entry lacks, and
+// writes the entry whole, as it replaces the one the declarations had.
+func TestSessionSupplied(t *testing.T) {
+	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "dbdata", Legacy: "mail_dbdata", Supplied: true,
+		Mounts: []convert.Mount{{Service: "db", Target: "/data"}},
+		Known:  declare.Entry{Key: "dbdata", Path: "/srv/mail/db", Mode: "0700", Note: "cluster"}}}
+	it.Supplied = it.Missing.Known
+	it.suggest("", true)
+	a, out, err := run(t, &Plan{Module: "mail", Items: []Item{it}}, "999:999\nstate\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "already declared: path /srv/mail/db, mode 0700, note cluster") || !strings.Contains(out, "data today: Docker volume mail_dbdata") {
+		t.Errorf("output:\n%s", out)
+	}
+	want := declare.Entry{Key: "dbdata", Path: "/srv/mail/db", Owner: "999:999", Mode: "0700", Intent: "state", Note: "cluster"}
+	if got := a.Entries[0]; !equalEntry(got.Entry, want) || !got.Write {
+		t.Errorf("Entry = %+v, want %+v", got.Entry, want)
+	}
+}
+
+// TestSessionNeedsPath requires a path when the source cannot be placed
+// otherwise: a volume whose volume_root was skipped.
+func TestSessionNeedsPath(t *testing.T) {
+	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
+		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
+	it.suggest("", true)
+	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true}, "\n0:0\n0755\n\n\n/srv/web-cache\n-\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "path (required, as volume_root is unset") || !strings.Contains(out, "an answer is needed") {
+		t.Errorf("output:\n%s", out)
+	}
+	if got := a.Entries[0].Entry; got.Path != "/srv/web-cache" || got.Intent != "cache" || got.Note != "" {
+		t.Errorf("Entry = %+v", got)
+	}
+}
+
+func TestSessionEndOfInput(t *testing.T) {
+	p := &Plan{Module: "mail", Items: []Item{spoolItem()}, NeedsHostProjectDirectory: true}
+	for _, in := range []string{"", "/opt/mail\n\n\n", "/opt/mail\n\n\n0750"} {
+		a, out, err := run(t, p, in)
+		if !errors.Is(err, ErrEndOfInput) || a != nil {
+			t.Errorf("input %q: Run = %v, %v; want ErrEndOfInput\n%s", in, a, err, out)
+		}
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestSessionReadError(t *testing.T) {
+	s := &Session{In: failingReader{}, Out: io.Discard}
+	if _, err := s.Run(&Plan{Items: []Item{spoolItem()}}); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("Run = %v, want the read error", err)
+	}
+}
+
+func TestConfirm(t *testing.T) {
+	for in, want := range map[string]bool{"\n": true, "y\n": true, "No\n": false, "maybe\nn\n": false} {
+		s := &Session{In: strings.NewReader(in), Out: io.Discard}
+		got, err := s.Confirm("Write?")
+		if err != nil || got != want {
+			t.Errorf("Confirm(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}
+
+func equalEntry(a, b declare.Entry) bool {
+	a.Fields, b.Fields, a.Pos, b.Pos = nil, nil, manifest.Pos{}, manifest.Pos{}
+	return a.Key == b.Key && a.Kind == b.Kind && a.Path == b.Path && a.Owner == b.Owner && a.Mode == b.Mode && a.Intent == b.Intent && a.Note == b.Note
+}
