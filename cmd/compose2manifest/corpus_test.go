@@ -224,7 +224,7 @@ func reportedSources(m report.Module) map[string]bool {
 }
 
 // rawSources counts the sources of a compose file from its YAML alone:
-// every service's volumes, following include and extends.file, with
+// every service's volumes and file configs, following include and extends.file, with
 // variables substituted from the folder's .env.
 func rawSources(t *testing.T, file string) map[string]bool {
 	t.Helper()
@@ -256,6 +256,7 @@ func rawSources(t *testing.T, file string) map[string]bool {
 			Include  []any                     `yaml:"include"`
 			Services map[string]map[string]any `yaml:"services"`
 			Volumes  map[string]any            `yaml:"volumes"`
+			Configs  map[string]map[string]any `yaml:"configs"`
 		}
 		if err := yaml.Unmarshal(data, &doc); err != nil {
 			t.Fatalf("%s: %v", file, err)
@@ -275,6 +276,17 @@ func rawSources(t *testing.T, file string) map[string]bool {
 			if ext, ok := def["extends"].(map[string]any); ok {
 				if f, ok := ext["file"].(string); ok {
 					walk(filepath.Join(dir, f))
+				}
+			}
+			// A config with a file: is a read-only bind of that file.
+			cfgs, _ := def["configs"].([]any)
+			for _, c := range cfgs {
+				name, _ := c.(string)
+				if m, ok := c.(map[string]any); ok {
+					name, _ = m["source"].(string)
+				}
+				if f, ok := doc.Configs[name]["file"].(string); ok && doc.Configs[name]["external"] == nil {
+					out[normalizeSource(subst(f))] = true
 				}
 			}
 			vols, _ := def["volumes"].([]any)
