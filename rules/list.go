@@ -96,10 +96,16 @@ use kind: host for a path the module only uses.`,
 			Severity: Warning,
 			Doc: `The container shape of a manifest cannot carry this compose field, so
 the converted service would run differently. It is never dropped
-silently: convert warns, and check --against fails on it.
+silently: convert warns, naming the service, the field and the reason it
+is not carried (the table is in the README, section Fields), and check
+--against fails on it. A nested field is named by its path
+(deploy.placement); a field of a top-level volume, secret or config by
+its section and name (volume data: field labels).
 
 Carry the behaviour another way, or list the field under acknowledge:
-as SERVICE.FIELD (or *.FIELD) to say it is knowingly left behind.`,
+as SERVICE.FIELD, *.FIELD, SERVICE.deploy.FIELD, or for a top-level
+entry SECTION.NAME.FIELD (volumes.data.labels), to say it is knowingly
+left behind.`,
 		},
 		{
 			ID:       "C2M008",
@@ -186,11 +192,20 @@ compose file (${VAR:-default}).`,
 			ID:       "C2M015",
 			Title:    "an environment value that looks like a plaintext secret",
 			Severity: Warning,
-			Doc: `An environment variable whose name says password, secret, token or key
-has a literal value. A manifest is committed and read widely; the value
-would travel with it.
+			Doc: `An environment variable whose name has password, passwd, secret, token,
+key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
+dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
+path such as a *_FILE reference under /run/secrets, not a number or a
+boolean. Names that end in a word saying they hold something else
+(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. A manifest is
+committed and read widely; the value travels with it. Reports show the
+value masked, never the value; the manifest still carries it, because
+dropping it would break the service.
 
-Deliver the value as a credential (a compose secret) instead.`,
+Deliver the value as a credential instead: a compose secret (secrets:
+on the service, and the software's *_FILE variable pointing at
+/run/secrets/NAME), which the manifest lists as a credential whose
+content it never holds.`,
 		},
 		{
 			ID:       "C2M016",
@@ -226,6 +241,18 @@ without a word.
 
 Make the change in the declarations (compose2manifest.yaml) or the
 compose file instead, and convert again.`,
+		},
+		{
+			ID:       "C2M019",
+			Title:    "a service left out by its profiles is not in the manifest",
+			Severity: Warning,
+			Doc: `The service has profiles: and none of them is enabled, so compose would
+not start it and the manifest has no container for it. It is reported so
+that a manifest never lacks a service without a word; the message names
+its profiles.
+
+Convert with --profile NAME (or --profile '*') to bring the service in, or
+leave it out knowingly.`,
 		},
 	}
 }
