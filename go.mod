@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/compose-spec/compose-go/v2 v2.16.2 // indirect
-	github.com/creack/pty v1.1.24 // indirect
+	github.com/creack/pty v1.1.24
 	github.com/distribution/reference v0.5.0 // indirect
 	github.com/docker/go-connections v0.4.0 // indirect
 	github.com/docker/go-units v0.5.0 // indirect

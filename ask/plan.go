@@ -67,6 +67,10 @@ type Plan struct {
 	// NeedsHostProjectDirectory and NeedsVolumeRoot report whether a
 	// source is placed by that setting and it is unset.
 	NeedsHostProjectDirectory, NeedsVolumeRoot bool
+	// HostProjectDirectory and VolumeRoot are the settings already known
+	// (from flags or the declarations), to show where sources land; ""
+	// when unset or unknown.
+	HostProjectDirectory, VolumeRoot string
 }
 
 // NewPlan builds the plan for the sources in missing, the Missing list of
@@ -318,32 +322,30 @@ func (it *Item) Today() string {
 }
 
 // landing returns where a source lands on the target host with the given
-// settings and its own path, or "" when it cannot be placed.
-func (it *Item) landing(module, hostDir, volumeRoot, ownPath string) string {
+// settings, and whether it can be placed without a path of its own. The
+// place is "" when a setting the plan does not know places it.
+func (it *Item) landing(module, hostDir, volumeRoot string) (string, bool) {
 	m := &it.Missing
 	switch {
-	case ownPath != "":
-		return ownPath
 	case it.Supplied.Path != "":
-		return it.Supplied.Path
+		return it.Supplied.Path, true
+	case m.NeedsPath:
+		return "", false
 	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "/"):
-		return m.Key
-	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "~"):
-		return ""
+		return m.Key, true
 	case m.Section == declare.SectionBinds:
 		if hostDir == "" {
-			return ""
+			return "", !m.NeedsHostProjectDirectory
 		}
-		return path.Join(hostDir, m.Key)
+		return path.Join(hostDir, m.Key), true
 	case volumeRoot == "":
-		return ""
+		return "", !m.NeedsVolumeRoot
 	case m.Section == declare.SectionVolumes:
-		return path.Join(volumeRoot, module, m.Key)
+		return path.Join(volumeRoot, module, m.Key), true
+	case len(m.Mounts) == 0:
+		return "", true
 	default:
-		if len(m.Mounts) == 0 {
-			return ""
-		}
 		mt := m.Mounts[0]
-		return path.Join(volumeRoot, module, mt.Service, strings.ReplaceAll(strings.Trim(mt.Target, "/"), "/", "-"))
+		return path.Join(volumeRoot, module, mt.Service, strings.ReplaceAll(strings.Trim(mt.Target, "/"), "/", "-")), true
 	}
 }

@@ -227,29 +227,41 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	}
 
 	// Where it lands: its own path, or where the settings put it.
+	hostDir, volumeRoot := a.HostProjectDirectory, a.VolumeRoot
+	if hostDir == "" {
+		hostDir = p.HostProjectDirectory
+	}
+	if volumeRoot == "" {
+		volumeRoot = p.VolumeRoot
+	}
+	def, placed := it.landing(p.Module, hostDir, volumeRoot)
 	if sup.Path == "" && kind != declare.KindHost {
-		def := it.landing(p.Module, a.HostProjectDirectory, a.VolumeRoot, "")
 		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: checkPath}
 		switch {
-		case def != "":
+		case placed && def != "":
 			q.label = "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
 			q.optional = true
-		case m.NeedsVolumeRoot:
-			q.label = "path (required, as volume_root is unset: an absolute host path)"
+		case placed:
+			q.label = "path (optional: relocate to an absolute host path; Enter keeps where the settings place it)"
+			q.optional = true
+		case m.NeedsPath:
+			q.label = "path (required, as the legacy host's home is unknown here: an absolute host path)"
+		case m.Section == declare.SectionBinds:
+			q.label = "path (required, as host_project_directory is unset: an absolute host path)"
 		default:
-			q.label = "path (required: an absolute host path on the target host)"
+			q.label = "path (required, as volume_root is unset: an absolute host path)"
 		}
 		v, err := s.ask(q)
 		if err != nil {
 			return Answer{}, err
 		}
 		entry.Path = v
-		final.Path = v
-		if v == "" {
-			final.Path = def
+		if v != "" {
+			def = v
 		}
-	} else if final.Path == "" {
-		final.Path = it.landing(p.Module, a.HostProjectDirectory, a.VolumeRoot, "")
+	}
+	if kind != declare.KindHost {
+		final.Path = def
 	}
 	if sup.Note == "" {
 		v, err := s.ask(question{

@@ -127,6 +127,16 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		errorf(e, "ask: %v", err)
 		return exitUsage
 	}
+	// Where sources land, to show it: the flags, or the declarations.
+	plan.HostProjectDirectory, plan.VolumeRoot = cf.opts.HostProjectDirectory, cf.opts.VolumeRoot
+	if f, err := declare.Parse(declName, old); err == nil {
+		if plan.HostProjectDirectory == "" {
+			plan.HostProjectDirectory = f.HostProjectDirectory
+		}
+		if plan.VolumeRoot == "" {
+			plan.VolumeRoot = f.VolumeRoot
+		}
+	}
 	s := &ask.Session{In: e.stdin, Out: e.stderr, DeclarationsFile: declName}
 
 	// Ctrl-C stops the session without writing anything: the read in

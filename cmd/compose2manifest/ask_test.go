@@ -1,0 +1,413 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// term runs compose2manifest ask on a pseudo-terminal, as a person would.
+type term struct {
+	t    *testing.T
+	pty  *os.File
+	cmd  *exec.Cmd
+	done chan struct{}
+
+	mu   sync.Mutex
+	out  bytes.Buffer
+	seen int // the screen up to here has been matched
+}
+
+// startAsk starts "compose2manifest ask ARGS..." in dir on a new
+// pseudo-terminal. TestMain put compose2manifest (this test binary) on
+// PATH.
+func startAsk(t *testing.T, dir string, args ...string) *term {
+	t.Helper()
+	bin, err := exec.LookPath("compose2manifest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"ask"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TERM=dumb")
+	p, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 60, Cols: 250})
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	tm := &term{t: t, pty: p, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		defer close(tm.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := p.Read(buf)
+			tm.mu.Lock()
+			tm.out.Write(buf[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		p.Close()
+	})
+	return tm
+}
+
+// screen is everything written so far, with the terminal's CRLF as LF.
+func (tm *term) screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return strings.ReplaceAll(tm.out.String(), "\r\n", "\n")
+}
+
+// expect waits for s to appear after what was matched before.
+func (tm *term) expect(s string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		scr := tm.screen()
+		if i := strings.Index(scr[tm.seen:], s); i >= 0 {
+			tm.seen += i + len(s)
+			return
+		}
+		select {
+		case <-tm.done:
+			if strings.Contains(tm.screen()[tm.seen:], s) {
+				continue
+			}
+			tm.t.Fatalf("ask ended before %q appeared; screen:\n%s", s, tm.screen())
+		default:
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %q; screen:\n%s", s, scr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// answer waits for the prompt, then types line and Enter.
+func (tm *term) answer(prompt, line string) {
+	tm.t.Helper()
+	tm.expect(prompt)
+	if _, err := tm.pty.Write([]byte(line + "\r")); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+// next waits for the next prompt (a line ending in "): " or "]: "), then
+// types line and Enter.
+func (tm *term) next(line string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		scr := tm.screen()[tm.seen:]
+		i, j := strings.Index(scr, "): "), strings.Index(scr, "]: ")
+		if i < 0 || (j >= 0 && j < i) {
+			i = j
+		}
+		if i >= 0 {
+			tm.seen += i + 3
+			if _, err := tm.pty.Write([]byte(line + "\r")); err != nil {
+				tm.t.Fatal(err)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for a prompt; screen:\n%s", tm.screen())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// key types raw bytes, such as Ctrl-C.
+func (tm *term) key(b string) {
+	tm.t.Helper()
+	if _, err := tm.pty.Write([]byte(b)); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+// exit waits for ask to end and returns its exit code.
+func (tm *term) exit() int {
+	tm.t.Helper()
+	err := tm.cmd.Wait()
+	select {
+	case <-tm.done:
+	case <-time.After(5 * time.Second):
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	tm.t.Fatal(err)
+	return -1
+}
+
+// mailProject copies the README example to a temporary directory, with
+// its declarations file replaced by decl ("" deletes it).
+func mailProject(t *testing.T, decl string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "mail")
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/example/mail")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "compose2manifest.yaml")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if decl != "" {
+		if err := os.WriteFile(p, []byte(decl), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// convertIn runs compose2manifest convert in dir and returns its exit
+// code, stdout and stderr.
+func convertIn(t *testing.T, dir string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command("compose2manifest", "convert")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, stdout.String(), stderr.String()
+	case errors.As(err, &ee):
+		return ee.ExitCode(), stdout.String(), stderr.String()
+	}
+	t.Fatal(err)
+	return -1, "", ""
+}
+
+// TestAskTerminal leads an author through the README example with its
+// declarations deleted: suggestions accepted with Enter, an invalid mode
+// asked again, a file, a relocation; then convert succeeds.
+func TestAskTerminal(t *testing.T) {
+	dir := mailProject(t, "")
+	tm := startAsk(t, dir)
+	tm.expect(`Module "mail": 6 sources need a declaration in compose2manifest.yaml.`)
+	tm.answer("host_project_directory (such as /opt/mail; Enter skips", "/opt/mail")
+	tm.answer("volume_root (such as /srv;", "/srv")
+
+	tm.expect("[1/6] bind ./data/spool")
+	tm.expect(`service "postfix" (image docker.io/example/postfix:3.8) mounts it at /var/spool/postfix   compose.yaml:13`)
+	tm.answer("kind (directory, file or host) [directory]: ", "")
+	tm.expect(`suggested: 5000:5000 — evidence, convert produces it: service "postfix" runs as user: 5000:5000`)
+	tm.answer("owner (USER:GROUP) [5000:5000]: ", "")
+	tm.answer("mode (3 or 4 octal digits): ", "750x")
+	tm.expect(`mode "750x": want 3 or 4 octal digits (0-7), such as 0750; try again`)
+	tm.answer("mode (3 or 4 octal digits): ", "0750")
+	tm.expect("suggested: state — a suggestion, not evidence: the target /var/spool/postfix is under /var/spool")
+	tm.answer("[state]: ", "")
+	tm.answer("Enter keeps /opt/mail/data/spool): ", "")
+	tm.answer("note (optional, free text; Enter for none): ", "queue and mailboxes")
+
+	tm.expect("[2/6] bind ./data/state")
+	for _, a := range []string{"", "", "0750", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[3/6] bind ./logs")
+	tm.answer("[directory]: ", "")
+	tm.answer("[5000:5000]: ", "")
+	tm.answer("mode (3 or 4 octal digits): ", "0750")
+	tm.answer("[logs]: ", "")
+	tm.answer("Enter keeps /opt/mail/logs): ", "")
+	tm.answer("note", "")
+
+	tm.expect("[4/6] bind ./config")
+	tm.expect("mounts it at /etc/postfix/conf.d, read-only")
+	for _, a := range []string{"", "0:0", "0755", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[5/6] bind ./main.cf")
+	tm.expect("suggested: file — evidence: ./main.cf is a regular file in the project")
+	tm.answer("kind (directory, file or host) [file]: ", "")
+	tm.answer("[5000:5000]: ", "0:0")
+	tm.answer("mode (3 or 4 octal digits): ", "0644")
+	tm.answer("[config]: ", "")
+	tm.answer("Enter keeps /opt/mail/main.cf): ", "")
+	tm.answer("note", "")
+
+	tm.expect("[6/6] named volume dbdata")
+	tm.expect("data today: Docker volume mail_dbdata")
+	tm.expect("image table row postgres /var/lib/postgresql/data (table.yaml:")
+	tm.answer("owner (USER:GROUP) [999:999]: ", "")
+	tm.answer("[0700]: ", "")
+	tm.answer("[state]: ", "")
+	tm.answer("Enter keeps /srv/mail/dbdata): ", "/srv/mail/db")
+	tm.answer("note", "PostgreSQL cluster")
+
+	tm.expect("  +   ./main.cf: {kind: file, owner: \"0:0\", mode: \"0644\", intent: config}\n")
+	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "")
+	tm.expect("wrote compose2manifest.yaml\n")
+	tm.expect("convert now accepts module \"mail\". Run next:\n\n    compose2manifest convert\n")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `version: 1
+host_project_directory: /opt/mail
+volume_root: /srv
+binds:
+  ./data/spool: {mode: "0750", intent: state, note: queue and mailboxes}
+  ./data/state: {mode: "0750", intent: state}
+  ./logs: {mode: "0750", intent: logs}
+  ./config: {owner: "0:0", mode: "0755", intent: config}
+  ./main.cf: {kind: file, owner: "0:0", mode: "0644", intent: config}
+volumes:
+  dbdata: {path: /srv/mail/db, note: PostgreSQL cluster}
+`
+	if string(got) != want {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
+	}
+	code, stdout, stderr := convertIn(t, dir)
+	if code != 0 {
+		t.Fatalf("convert after ask exited %d:\n%s", code, stderr)
+	}
+	for _, s := range []string{
+		"  - directory: /opt/mail/data/spool",
+		`owner: "5000:5000"`,
+		"  - file: /opt/mail/main.cf",
+		"  - directory: /srv/mail/db",
+		`mode: "0700"`,
+	} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("manifest lacks %q:\n%s", s, stdout)
+		}
+	}
+}
+
+// TestAskTerminalInterrupt: Ctrl-C writes nothing and exits 1.
+func TestAskTerminalInterrupt(t *testing.T) {
+	dir := mailProject(t, "")
+	tm := startAsk(t, dir)
+	tm.answer("host_project_directory (", "/opt/mail")
+	tm.answer("volume_root (", "/srv")
+	tm.answer("kind (directory, file or host) [directory]: ", "")
+	tm.expect("owner (USER:GROUP) [5000:5000]: ")
+	tm.key("\x03")
+	tm.expect("compose2manifest: error: ask: interrupted; nothing written")
+	if code := tm.exit(); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "compose2manifest.yaml")); !os.IsNotExist(err) {
+		t.Errorf("compose2manifest.yaml was written (%v)", err)
+	}
+}
+
+// TestAskTerminalEndOfInput: Ctrl-D writes nothing and exits 1, even at
+// the final confirmation.
+func TestAskTerminalEndOfInput(t *testing.T) {
+	const decl = "version: 1\nhost_project_directory: /opt/mail\nvolume_root: /srv\nbinds:\n  ./data/spool: {mode: \"0750\"}\n"
+	dir := mailProject(t, decl)
+	tm := startAsk(t, dir)
+	tm.expect("[1/5] bind ./data/spool")
+	tm.expect("already declared: mode 0750")
+	tm.answer("[5000:5000]: ", "")
+	tm.answer("[state]: ", "")
+	tm.key("\x04")
+	tm.expect("compose2manifest: error: ask: end of input before the last answer; nothing written")
+	if code := tm.exit(); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml")); string(got) != decl {
+		t.Errorf("compose2manifest.yaml changed:\n%s", got)
+	}
+}
+
+// TestAskTerminalKeepsComments completes a commented declarations file
+// with --write: every line of it is kept byte for byte, and only the new
+// entries are added.
+func TestAskTerminalKeepsComments(t *testing.T) {
+	const head = `# Declarations for the mail module: who owns each host path, its mode, and
+# what the data is. Only the module's author knows these.
+version: 1
+host_project_directory: /opt/mail # where the checkout lives on the mail host
+volume_root: /srv
+binds:
+  # the queue: losing it loses mail
+  ./data/spool: {owner: "5000:5000", mode: "0750", intent: state, note: queue and mailboxes}
+  ./logs: {owner: "5000:5000", mode: "0750", intent: logs} # rotated by the host
+`
+	const tail = `volumes:
+  dbdata: {owner: "999:999", mode: "0700", intent: state, note: PostgreSQL cluster}
+# parents of the paths above
+directories:
+  /opt/mail: {owner: "0:0", mode: "0755", intent: config} # the checkout
+`
+	dir := mailProject(t, head+tail)
+	tm := startAsk(t, dir, "--write")
+	tm.expect(`Module "mail": 3 sources need a declaration`)
+	tm.expect("[1/3] bind ./data/state")
+	for _, a := range []string{"", "", "0750", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[2/3] bind ./config")
+	for _, a := range []string{"", "0:0", "0755", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[3/3] bind ./main.cf")
+	tm.expect("suggested: file — evidence, convert produces it: ./main.cf is a regular file in the project")
+	for _, a := range []string{"", "0:0", "0644", "", "", "Postfix's main configuration"} {
+		tm.next(a)
+	}
+	tm.expect("wrote compose2manifest.yaml")
+	if strings.Contains(tm.screen(), "Write compose2manifest.yaml?") {
+		t.Errorf("--write asked for confirmation")
+	}
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := head + `  ./data/state: {mode: "0750", intent: state}
+  ./config: {owner: "0:0", mode: "0755", intent: config}
+  ./main.cf: {owner: "0:0", mode: "0644", intent: config, note: Postfix's main configuration}
+` + tail
+	if string(got) != want {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
+	}
+	if code, _, stderr := convertIn(t, dir); code != 0 {
+		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
+	}
+}
+
+// TestAskTerminalDeclined: answering no at the confirmation writes
+// nothing.
+func TestAskTerminalDeclined(t *testing.T) {
+	dir := mailProject(t, "version: 1\nhost_project_directory: /opt/mail\nvolume_root: /srv\nbinds:\n  ./data/spool: {owner: \"5000:5000\", mode: \"0750\", intent: state}\n  ./data/state: {mode: \"0750\", intent: state}\n  ./logs: {mode: \"0750\", intent: logs}\n  ./config: {owner: \"0:0\", mode: \"0755\", intent: config}\n")
+	tm := startAsk(t, dir)
+	tm.expect("[1/1] bind ./main.cf")
+	for _, a := range []string{"", "0:0", "0644", "", "", ""} {
+		tm.next(a)
+	}
+	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "no")
+	tm.expect("compose2manifest: nothing written")
+	if code := tm.exit(); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+}
+
