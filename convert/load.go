@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -175,8 +174,24 @@ func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
 // usedBare reports whether name appears in s as ${name} or $name, with no
 // default or other modifier.
 func usedBare(s, name string) bool {
-	re := regexp.MustCompile(`(^|[^$])\$(\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
-	return re.MatchString(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || (i > 0 && s[i-1] == '$') {
+			continue
+		}
+		rest := s[i+1:]
+		if strings.HasPrefix(rest, "{"+name+"}") {
+			return true
+		}
+		if strings.HasPrefix(rest, name) && (len(rest) == len(name) || !isWordByte(rest[len(name)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether c is an ASCII word character, as \b sees it.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 func feedsVolumeOrImage(path []string) bool {
