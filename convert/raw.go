@@ -187,22 +187,45 @@ func pairsSeen(n *yaml.Node, seen map[*yaml.Node]bool) [][2]*yaml.Node {
 
 // keyNode returns the key node of key in mapping n, merge keys applied.
 func keyNode(n *yaml.Node, key string) *yaml.Node {
-	for _, p := range pairs(n) {
-		if p[0].Value == key {
-			return p[0]
-		}
-	}
-	return nil
+	k, _ := lookup(n, key)
+	return k
 }
 
 // get returns the value of key in mapping n, merge keys applied.
 func get(n *yaml.Node, key string) *yaml.Node {
-	for _, p := range pairs(n) {
-		if p[0].Value == key {
-			return resolve(p[1])
+	_, v := lookup(n, key)
+	return resolve(v)
+}
+
+// lookup returns the key and value nodes of key in mapping n, merge keys
+// applied, as pairs orders them: a key written in the mapping wins. It
+// scans the mapping in place and builds pairs only when a key is not
+// written there and the mapping has a merge key.
+func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	merges := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		c := n.Content[i]
+		if c.Value == "<<" && c.Tag == "!!merge" {
+			merges = true
+			continue
+		}
+		if c.Value == key {
+			return c, n.Content[i+1]
 		}
 	}
-	return nil
+	if !merges {
+		return nil, nil
+	}
+	for _, p := range pairs(n) {
+		if p[0].Value == key {
+			return p[0], p[1]
+		}
+	}
+	return nil, nil
 }
 
 // keys returns the keys of mapping n, merge keys applied.
