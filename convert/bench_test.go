@@ -1,0 +1,186 @@
+package convert_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose2manifest/compose2manifest/batch"
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/sirupsen/logrus"
+	"go.yaml.in/yaml/v3"
+)
+
+// benchProject is one corpus project prepared for the benchmarks: its
+// folder, its compose files as docker compose finds them, and a filled-in
+// declarations file so that conversion goes all the way to a manifest.
+type benchProject struct {
+	name, dir string
+	files     []string
+	decl      string
+}
+
+// corpusBench returns the projects of the corpus C2M_CORPUS points at,
+// found as convert --batch finds them, that compose-go loads. It skips
+// the benchmark when C2M_CORPUS is not set.
+func corpusBench(b *testing.B) []benchProject {
+	b.Helper()
+	root := os.Getenv("C2M_CORPUS")
+	if root == "" {
+		b.Skip("C2M_CORPUS is not set")
+	}
+	// compose-go logs unset variables through logrus; convert reports
+	// them itself, as the command does.
+	logrus.SetOutput(io.Discard)
+	projects, err := batch.Discover(root, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmp := b.TempDir()
+	var out []benchProject
+	for i, p := range projects {
+		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(p.Dir), cli.WithDefaultConfigPath)
+		if err != nil || len(found.ConfigPaths) == 0 {
+			continue
+		}
+		bp := benchProject{name: strings.ReplaceAll(p.Rel, "/", "_"), dir: p.Dir, files: found.ConfigPaths}
+		res, err := convert.Convert(context.Background(), bp.options(""))
+		if err != nil {
+			continue // does not load: nothing to compare
+		}
+		if len(res.Skeleton) > 0 {
+			bp.decl = filepath.Join(tmp, strings.ReplaceAll(p.Rel, "/", "_")+"-"+string(rune('a'+i%26))+".yaml")
+			if err := os.WriteFile(bp.decl, fillSkeleton(b, res.Skeleton), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		out = append(out, bp)
+	}
+	return out
+}
+
+func (p benchProject) options(decl string) convert.Options {
+	return convert.Options{ProjectDirectory: p.dir, WorkingDirectory: p.dir, Environ: []string{}, DeclarationsFile: decl}
+}
+
+// fillSkeleton fills every empty value of a refusal's skeleton with a
+// placeholder, as an author would fill it.
+func fillSkeleton(b *testing.B, skeleton []byte) []byte {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(skeleton, &doc); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	var fill func(key string, v *yaml.Node)
+	fill = func(key string, v *yaml.Node) {
+		switch v.Kind {
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range v.Content {
+				fill("", c)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				fill(v.Content[i].Value, v.Content[i+1])
+			}
+		case yaml.ScalarNode:
+			if v.Value != "" {
+				return
+			}
+			n++
+			switch key {
+			case "owner":
+				v.Value = "0:0"
+			case "mode":
+				v.Value = "0755"
+			case "intent":
+				v.Value = "state"
+			case "host_project_directory":
+				v.Value = "/opt/placeholder"
+			case "volume_root":
+				v.Value = "/srv"
+			default:
+				v.Value = "/srv/placeholder/" + strings.Repeat("x", n)
+			}
+		}
+	}
+	fill("", &doc)
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkLoad times compose-go's LoadProject alone on each corpus
+// project, with the options convert passes it.
+func BenchmarkLoad(b *testing.B) {
+	for _, p := range corpusBench(b) {
+		b.Run(p.name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				po, err := cli.NewProjectOptions(p.files,
+					cli.WithEnv([]string{}),
+					cli.WithWorkingDirectory(p.dir),
+					cli.WithEnvFiles(),
+					cli.WithDotEnv,
+					cli.WithName(""),
+					cli.WithProfiles(nil),
+					cli.WithResolvedPaths(true),
+				)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := po.LoadProject(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkConvert times the whole conversion of each corpus project, as
+// convert --batch runs it: finding the compose files, loading, converting
+// with the author's (filled-in) declarations and the built-in image table,
+// encoding, and writing the manifest to a temporary folder. Like a batch,
+// it parses the image table once and shares it (Options.Images); what
+// parsing it costs, once per process, BenchmarkImagesLoad says.
+func BenchmarkConvert(b *testing.B) {
+	table, err := images.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range corpusBench(b) {
+		b.Run(p.name, func(b *testing.B) {
+			ctx := context.Background()
+			out := b.TempDir()
+			opts := p.options(p.decl)
+			opts.Images = table
+			for b.Loop() {
+				res, err := convert.Convert(ctx, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Status == convert.Converted {
+					if err := os.WriteFile(filepath.Join(out, res.Module.Module+".yaml"), res.Manifest, 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkImagesLoad times parsing the built-in image table, which a
+// single conversion does once and a batch once for all its projects.
+func BenchmarkImagesLoad(b *testing.B) {
+	for b.Loop() {
+		if _, err := images.Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

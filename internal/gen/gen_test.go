@@ -1,0 +1,34 @@
+package gen
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+)
+
+// TestProjectConverts checks that a generated project converts with no
+// finding at all, so a benchmark over a generated tree measures
+// conversions, not refusals.
+func TestProjectConverts(t *testing.T) {
+	dir := t.TempDir()
+	if err := Tree(dir, Shape{Projects: 2, Services: 10, Volumes: 4}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "g000", "p00001")
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: p, WorkingDirectory: p, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != convert.Converted || len(res.Diagnostics) > 0 {
+		t.Fatalf("status %s, diagnostics %v", res.Status, res.Diagnostics)
+	}
+	if res.Module.Module != "p00001" {
+		t.Errorf("module %q", res.Module.Module)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "g000", "p00000", "compose.yaml")); err != nil {
+		t.Error(err)
+	}
+}
