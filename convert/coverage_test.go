@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -140,5 +141,27 @@ func TestLooksLikeSecret(t *testing.T) {
 	}
 	if strings.Contains(Mask("hunter2"), "h") {
 		t.Errorf("Mask shows the value")
+	}
+}
+
+// TestFieldsInREADME checks that the README's Fields table lists every
+// outcome of Fields as it is.
+func TestFieldsInREADME(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, f := range Fields() {
+		c := "no"
+		if f.Carried {
+			c = "yes"
+			if f.Partly {
+				c = "in part"
+			}
+		}
+		row := fmt.Sprintf("| `%s` | %s | %s |", f.Name, c, f.Reason)
+		if !strings.Contains(string(data), row) {
+			t.Errorf("README.md lacks the row %s", row)
+		}
 	}
 }
