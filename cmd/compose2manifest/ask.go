@@ -34,6 +34,8 @@ func runAsk(e *env, args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		errorf(e, "ask: %v", err)
+		hintf(e, "run compose2manifest ask --help for its flags")
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

@@ -410,4 +410,3 @@ func TestAskTerminalDeclined(t *testing.T) {
 		t.Errorf("exit code %d, want 1", code)
 	}
 }
-

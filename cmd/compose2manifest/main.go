@@ -42,9 +42,15 @@ func main() {
 	os.Exit(run(e, os.Args[1:]))
 }
 
+// isTerminal reports whether f is a character device other than the null
+// device (which is one, but no terminal: "ask </dev/null" must not ask).
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }
 
 const usage = `usage: compose2manifest COMMAND [flags]
