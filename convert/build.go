@@ -342,6 +342,9 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 				r.Kind = manifest.KindFile
 			}
 		}
+		if (e == nil || e.Kind == declare.KindNone) && !c.opts.Strict && s.section == declare.SectionBinds && fileEvidence(first.local) == declare.KindFile {
+			r.Kind = manifest.KindFile
+		}
 		conflict := ""
 		if !c.opts.Strict {
 			var ignored []string
