@@ -103,7 +103,7 @@ func TestNewPlan(t *testing.T) {
 	}
 
 	conf := p.item(t, "./app.conf")
-	if conf.Kind != (Suggestion{Value: "file", From: "./app.conf is a regular file in the project", Evidence: true}) {
+	if conf.Kind != (Suggestion{Value: "file", From: "./app.conf is a regular file in the project", Evidence: true, Produced: true}) {
 		t.Errorf("./app.conf kind = %+v", conf.Kind)
 	}
 	if conf.Intent.Value != "config" || conf.Intent.Evidence {
@@ -204,7 +204,7 @@ func TestSkeleton(t *testing.T) {
 	for _, s := range []string{
 		`# owner 1000:1000 (filled in) — evidence, convert produces it: service "app" runs as user: 1000:1000`,
 		`# intent state? — a suggestion, not evidence: the target /var/lib/app is under /var/lib`,
-		`# kind file? — evidence: ./app.conf is a regular file in the project`,
+		`# kind file (filled in) — evidence, convert produces it: ./app.conf is a regular file in the project`,
 		`./data: {owner: "1000:1000", mode: "", intent: ""} # compose.yaml:7: service "app" → /var/lib/app`,
 		`volume_root: ""`,
 	} {
