@@ -237,7 +237,7 @@ func TestAskTerminal(t *testing.T) {
 		tm.next(a)
 	}
 	tm.expect("[5/6] bind ./main.cf")
-	tm.expect("suggested: file — evidence: ./main.cf is a regular file in the project")
+	tm.expect("suggested: file — evidence, convert produces it: ./main.cf is a regular file in the project")
 	tm.answer("kind (directory, file or host) [file]: ", "")
 	tm.answer("[5000:5000]: ", "0:0")
 	tm.answer("mode (3 or 4 octal digits): ", "0644")
@@ -254,7 +254,7 @@ func TestAskTerminal(t *testing.T) {
 	tm.answer("Enter keeps /srv/mail/dbdata): ", "/srv/mail/db")
 	tm.answer("note", "PostgreSQL cluster")
 
-	tm.expect("  +   ./main.cf: {kind: file, owner: \"0:0\", mode: \"0644\", intent: config}\n")
+	tm.expect("  +   ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\n")
 	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "")
 	tm.expect("wrote compose2manifest.yaml\n")
 	tm.expect("convert now accepts module \"mail\". Run next:\n\n    compose2manifest convert\n")
@@ -274,7 +274,7 @@ binds:
   ./data/state: {mode: "0750", intent: state}
   ./logs: {mode: "0750", intent: logs}
   ./config: {owner: "0:0", mode: "0755", intent: config}
-  ./main.cf: {kind: file, owner: "0:0", mode: "0644", intent: config}
+  ./main.cf: {owner: "0:0", mode: "0644", intent: config}
 volumes:
   dbdata: {path: /srv/mail/db, note: PostgreSQL cluster}
 `
