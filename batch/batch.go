@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -83,8 +84,20 @@ type Entry struct {
 	// (Status Failed before anything was written).
 	LoadFailed bool
 
-	declared *manifest.Module // declared paths only, for the set rules
-	staged   string           // the staged manifest file, until committed
+	inSet    bool      // a module or candidate was built: the set rules see it
+	declared []declRec // its declared paths, for the set rules
+	staged   string    // the staged manifest file, until committed
+}
+
+// declRec is what the set rules need of one declared path; a batch keeps
+// these, not whole modules.
+type declRec struct {
+	kind    manifest.Kind
+	path    string
+	file    string // as convert gives it, relative to the project
+	line    int
+	source  string
+	service string // the service mounting it, when only one does
 }
 
 // Orphan is a manifest in the output folder that compose2manifest
@@ -150,7 +163,8 @@ func (r *Report) Summary() Summary {
 
 // Each converts projects concurrently, at most jobs at a time (jobs < 1
 // means runtime.GOMAXPROCS), each with opts and its own folder as project
-// and working directory. It calls fn with each project's index and
+// and working directory, starting with the biggest (Project.Size). It
+// calls fn with each project's index and
 // outcome as soon as it is done, from the goroutine that converted it:
 // calls for different projects may run at once, never two for the same
 // index. A project that cannot be read, or whose conversion panics, is
@@ -181,9 +195,16 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 			}
 		})
 	}
+	// Biggest first, so that a large project does not start last and
+	// leave the other workers idle (longest-processing-time-first).
+	order := make([]int, len(projects))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return projects[order[a]].Size > projects[order[b]].Size })
 	var err error
 feed:
-	for i := range projects {
+	for _, i := range order {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -315,7 +336,8 @@ func entry(root string, p Project, res *convert.Result, err error, staged string
 		return e
 	}
 	if m != nil {
-		e.declared = declaredOnly(m, e.Project, e.file)
+		e.inSet = true
+		e.declared = declaredOf(m)
 	}
 	if e.Status == convert.Converted {
 		if werr := writeFile(staged, res.Manifest); werr != nil {
@@ -342,32 +364,64 @@ func (e *Entry) fail(err error) {
 	e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})
 }
 
-// declaredOnly returns a copy of m with only its declared paths, their
-// positions shown as the report shows them and the module positioned at
-// its project, for the rules that span modules.
-func declaredOnly(m *manifest.Module, project string, file func(string) string) *manifest.Module {
-	out := &manifest.Module{Module: m.Module, Pos: manifest.Pos{File: project}}
-	for _, r := range m.Declared() {
-		c := *r
-		c.Pos.File = file(c.Pos.File)
-		c.Container = nil
-		out.Resources = append(out.Resources, c)
+// declaredOf returns what the set rules need of m's declared paths.
+func declaredOf(m *manifest.Module) []declRec {
+	rs := m.Declared()
+	out := make([]declRec, 0, len(rs))
+	for _, r := range rs {
+		d := declRec{kind: r.Kind, path: r.Path, file: r.Pos.File, line: r.Pos.Line}
+		if r.Origin != nil {
+			d.source = r.Origin.Source
+			if len(r.Origin.Services) == 1 {
+				d.service = r.Origin.Services[0]
+			}
+		}
+		out = append(out, d)
 	}
 	return out
 }
 
-// crossCheck runs the rules that span modules over every converted module
-// and refused candidate, adds each finding to the entry it names, and
-// refuses a converted module that gets an error.
+// crossCheck runs the rules that span modules (rules.RunSet) over every
+// converted module and refused candidate, adds each finding to the entry
+// it names, and refuses a converted module that gets an error. To keep
+// memory small, the modules it checks hold only the declared paths that
+// more than one module declares, with positions as the report shows them.
 func crossCheck(entries []Entry) {
+	type use struct{ n, last int }
+	uses := map[string]use{}
+	for i := range entries {
+		for _, d := range entries[i].declared {
+			if u := uses[d.path]; u.n == 0 || u.last != i {
+				uses[d.path] = use{u.n + 1, i}
+			}
+		}
+	}
 	var mods []*manifest.Module
 	var owners []int
 	for i := range entries {
-		if entries[i].declared != nil {
-			mods = append(mods, entries[i].declared)
-			owners = append(owners, i)
+		e := &entries[i]
+		if !e.inSet {
+			continue
 		}
+		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.Project}}
+		for _, d := range e.declared {
+			if uses[d.path].n < 2 {
+				continue
+			}
+			r := manifest.Resource{Kind: d.kind, Path: d.path, Pos: manifest.Pos{File: e.file(d.file), Line: d.line}}
+			if d.source != "" || d.service != "" {
+				r.Origin = &manifest.Origin{Source: d.source}
+				if d.service != "" {
+					r.Origin.Services = []string{d.service}
+				}
+			}
+			m.Resources = append(m.Resources, r)
+		}
+		mods = append(mods, m)
+		owners = append(owners, i)
+		e.declared = nil
 	}
+	uses = nil
 	for _, d := range rules.RunSet(rules.All(), mods) {
 		for _, i := range owner(entries, owners, d) {
 			e := &entries[i]
@@ -377,9 +431,6 @@ func crossCheck(entries []Entry) {
 				e.staged = ""
 			}
 		}
-	}
-	for i := range entries {
-		entries[i].declared = nil
 	}
 }
 

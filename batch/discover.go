@@ -33,6 +33,9 @@ type Project struct {
 	// Rel is Dir relative to the root, slash-separated; "." for the root
 	// itself.
 	Rel string
+	// Size is the total size in bytes of the folder's compose files
+	// (override files included): Each starts the biggest projects first.
+	Size int64
 	// Err is why the folder could not be read; the project is then
 	// reported as failed, and the rest of the batch goes on.
 	Err error
@@ -113,17 +116,21 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 		}
 		var subdirs []string
 		found := false
+		var size int64
 		for _, e := range entries {
 			name := e.Name()
 			switch {
 			case e.IsDir():
 				subdirs = append(subdirs, name)
-			case !found && isComposeName(name) && isFile(filepath.Join(dir, name), e):
+			case isComposeName(name) && isFile(filepath.Join(dir, name), e):
 				found = true
+				size += fileSize(filepath.Join(dir, name))
+			case isOverrideName(name):
+				size += fileSize(filepath.Join(dir, name))
 			}
 		}
 		if found {
-			out = append(out, Project{Dir: dir, Rel: rel})
+			out = append(out, Project{Dir: dir, Rel: rel, Size: size})
 		}
 		for _, name := range subdirs {
 			child := filepath.Join(dir, name)
@@ -145,6 +152,26 @@ func isComposeName(name string) bool {
 		}
 	}
 	return false
+}
+
+// isOverrideName reports whether name is the override file of one of
+// ComposeFileNames ("compose.override.yaml", …).
+func isOverrideName(name string) bool {
+	for _, n := range ComposeFileNames() {
+		ext := filepath.Ext(n)
+		if name == strings.TrimSuffix(n, ext)+".override"+ext {
+			return true
+		}
+	}
+	return false
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 func isSkipped(name string) bool {

@@ -1,0 +1,112 @@
+package batch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/gen"
+	"github.com/sirupsen/logrus"
+)
+
+// runBench runs one batch of root into a new folder under out.
+func runBench(b *testing.B, root, out string, jobs int) *Report {
+	b.Helper()
+	dir, err := os.MkdirTemp(out, "run")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Config{Root: root, Out: dir, Jobs: jobs, Convert: convert.Options{Environ: []string{}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rep
+}
+
+// BenchmarkBatchCorpus converts the whole corpus C2M_CORPUS points at, as
+// convert --batch does, with 1 and 2 workers.
+func BenchmarkBatchCorpus(b *testing.B) {
+	root := os.Getenv("C2M_CORPUS")
+	if root == "" {
+		b.Skip("C2M_CORPUS is not set")
+	}
+	logrus.SetOutput(io.Discard) // as the command does
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			out := b.TempDir()
+			var n int
+			for b.Loop() {
+				n = len(runBench(b, root, out, jobs).Entries)
+			}
+			b.ReportMetric(float64(n), "projects")
+		})
+	}
+}
+
+// BenchmarkBatchGenerated converts generated trees of 500, 1,000 and 2,000
+// projects of 10 services with 4 volumes each (internal/gen), with the
+// default number of workers. It reports the time per project, to show
+// that time grows linearly with the number of projects, and peak-heap-MB:
+// the largest Go heap (runtime/metrics /memory/classes/heap/objects:bytes,
+// sampled every 5 ms) seen during the runs. scripts/bench.sh measures the
+// process's peak RSS under /usr/bin/time as well.
+func BenchmarkBatchGenerated(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000} {
+		b.Run(fmt.Sprintf("projects=%d", n), func(b *testing.B) {
+			root := filepath.Join(b.TempDir(), "tree")
+			if err := gen.Tree(root, gen.Shape{Projects: n, Services: 10, Volumes: 4}); err != nil {
+				b.Fatal(err)
+			}
+			out := b.TempDir()
+			stop := samplePeakHeap()
+			b.ResetTimer()
+			for b.Loop() {
+				rep := runBench(b, root, out, 0)
+				if s := rep.Summary(); s.Converted != n {
+					b.Fatalf("%d of %d projects converted: %+v", s.Converted, n, s)
+				}
+			}
+			b.StopTimer()
+			peak := stop()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n)/1e6, "ms/project")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+// samplePeakHeap samples the bytes of heap objects every 5 ms until the
+// function it returns is called, which returns the largest sample.
+func samplePeakHeap() func() uint64 {
+	const name = "/memory/classes/heap/objects:bytes"
+	done := make(chan struct{})
+	var peak uint64
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		s := []metrics.Sample{{Name: name}}
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > peak {
+				peak = v
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return peak
+	}
+}
