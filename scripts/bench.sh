@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench.sh — measure convert against compose-go's load, convert --batch with
+# 1 and 2 workers, and batches of generated trees; print the ratios.
+#
+#   C2M_CORPUS=../shared/corpus scripts/bench.sh
+#
+# Environment: C2M_CORPUS (default ../shared/corpus), BENCHTIME for the
+# per-project benchmarks (default 20x), COUNT (default 3; the median of the
+# COUNT runs is used), GEN_PROJECTS for the RSS run (default 2000).
+set -eu
+cd "$(dirname "$0")/.."
+: "${C2M_CORPUS:=../shared/corpus}"
+: "${BENCHTIME:=20x}"
+: "${COUNT:=3}"
+: "${GEN_PROJECTS:=2000}"
+C2M_CORPUS=$(cd "$C2M_CORPUS" && pwd)
+export C2M_CORPUS
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version | cut -d' ' -f3)"
+echo
+
+# median VALUES...: the median of its numeric arguments.
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "== 1. convert vs compose-go load, per corpus project (target: convert <= 1.25 x load)"
+go test ./convert -run '^$' -bench '^(BenchmarkLoad|BenchmarkConvert|BenchmarkImagesLoad)$' \
+	-benchtime "$BENCHTIME" -count "$COUNT" >"$tmp/convert.txt"
+awk -v count="$COUNT" '
+	/^Benchmark(Load|Convert)\// {
+		split($1, a, "/"); kind = a[1]; name = $1; sub(/^[^\/]*\//, "", name); sub(/-[0-9]+$/, "", name)
+		v[kind, name] = v[kind, name] " " $3; names[name] = 1
+	}
+	/^BenchmarkImagesLoad/ { img = img " " $3 }
+	function med(s,   n, x, i, j, t) {
+		n = split(s, x, " ")
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+	}
+	END {
+		printf "%-58s %10s %10s %6s\n", "project", "load ms", "convert ms", "ratio"
+		k = 0
+		for (name in names) sorted[++k] = name
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+		for (i = 1; i <= k; i++) {
+			name = sorted[i]; l = med(v["BenchmarkLoad", name]); c = med(v["BenchmarkConvert", name])
+			r = c / l; lsum += l; csum += c; lg += log(r); if (r > max) { max = r; maxname = name }
+			printf "%-58s %10.2f %10.2f %6.2f\n", name, l / 1e6, c / 1e6, r
+		}
+		printf "geometric mean of ratios: %.2f   whole corpus (sum convert / sum load): %.2f   max: %.2f (%s)\n", exp(lg / k), csum / lsum, max, maxname
+		printf "image table parse (once per process, shared by a batch): %.2f ms\n", med(img) / 1e6
+	}' "$tmp/convert.txt"
+echo
+
+echo "== 2. batch of the corpus, --jobs 2 vs --jobs 1 (target: >= 1.6 x faster)"
+go test ./batch -run '^$' -bench '^BenchmarkBatchCorpus$' -benchtime 5x -count "$COUNT" >"$tmp/corpus.txt"
+j1=$(median $(awk '/jobs=1/ {print $3}' "$tmp/corpus.txt"))
+j2=$(median $(awk '/jobs=2/ {print $3}' "$tmp/corpus.txt"))
+awk -v a="$j1" -v b="$j2" 'BEGIN { printf "jobs=1: %.1f ms   jobs=2: %.1f ms   speed-up: %.2f x\n", a / 1e6, b / 1e6, a / b }'
+echo
+
+echo "== 3. generated trees (10 services x 4 volumes per project), in-process, default --jobs"
+go test ./batch -run '^$' -bench '^BenchmarkBatchGenerated$' -benchtime 1x -count 1 -timeout 30m >"$tmp/gen.txt"
+awk '/projects=/ {
+		n = $1; sub(/.*projects=/, "", n); sub(/-[0-9]+$/, "", n)
+		for (i = 3; i < NF; i++) { if ($(i+1) == "ms/project") per = $i; if ($(i+1) == "peak-heap-MB") heap = $i }
+		if (!base) base = per
+		printf "%5d projects: %7.2f s  %6.2f ms/project (x%.2f of the 500-project rate)  peak Go heap %6.1f MB\n", n, $3 / 1e9, per, per / base, heap
+	}' "$tmp/gen.txt"
+echo
+
+echo "== 4. peak RSS of the binary over $GEN_PROJECTS generated projects (target: <= 150 MB)"
+go build -o "$tmp/compose2manifest" ./cmd/compose2manifest
+go run ./internal/gen/c2mgen -projects "$GEN_PROJECTS" -o "$tmp/tree"
+/usr/bin/time -v "$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out" 2>"$tmp/time.txt" >/dev/null || true
+grep -E '^compose2manifest: ' "$tmp/time.txt" | head -1
+awk -F': ' '/Maximum resident set size/ { rss = $2 } /Elapsed \(wall clock\)/ { wall = $2 } END { printf "first run: peak RSS %.1f MB, wall %s\n", rss / 1024, wall }' "$tmp/time.txt"
+/usr/bin/time -v "$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out" 2>"$tmp/time2.txt" >/dev/null || true
+awk -F': ' '/Maximum resident set size/ { rss = $2 } /Elapsed \(wall clock\)/ { wall = $2 } END { printf "second run (every manifest unchanged): peak RSS %.1f MB, wall %s\n", rss / 1024, wall }' "$tmp/time2.txt"
