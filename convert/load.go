@@ -2,6 +2,7 @@ package convert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,6 +105,9 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 	}
 	l := &loaded{dir: projectDir, env: po.Environment, files: files, envFiles: po.EnvFiles}
 	l.raw = readRaw(files, l.rel)
+	if l.raw.cycle != "" {
+		return nil, nil, errors.New(l.raw.cycle)
+	}
 	vars := unsetVariables(l.raw, l.env)
 
 	p, err := po.LoadProject(ctx)

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -22,6 +23,9 @@ type rawFile struct {
 // files in order, then files they include or extend.
 type rawIndex struct {
 	files []*rawFile
+	// cycle describes the first merge key found that merges a mapping
+	// into itself, which compose-go would chase until its node limit.
+	cycle string
 }
 
 // readRaw parses the compose files and, recursively, files named by
@@ -46,6 +50,9 @@ func readRaw(paths []string, rel func(string) string) *rawIndex {
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data}
 		ix.files = append(ix.files, f)
+		if line := mergeCycle(f.root); line > 0 && ix.cycle == "" {
+			ix.cycle = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
+		}
 		dir := filepath.Dir(p)
 		for _, inc := range includePaths(get(f.root, "include")) {
 			if !filepath.IsAbs(inc) {
@@ -263,4 +270,48 @@ func scalar(n *yaml.Node) string {
 		return ""
 	}
 	return n.Value
+}
+
+// mergeCycle returns the line of a merge key (<<) under n that merges a
+// mapping into itself, directly or through other merges, or 0. Each node is
+// visited once.
+func mergeCycle(n *yaml.Node) int {
+	done := map[*yaml.Node]bool{}
+	onPath := map[*yaml.Node]bool{}
+	var visit func(n *yaml.Node) int
+	visit = func(n *yaml.Node) int {
+		if n == nil {
+			return 0
+		}
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		if n == nil || onPath[n] {
+			return -1
+		}
+		if done[n] {
+			return 0
+		}
+		onPath[n] = true
+		defer func() { delete(onPath, n); done[n] = true }()
+		for i, c := range n.Content {
+			isMerge := n.Kind == yaml.MappingNode && i%2 == 1 && n.Content[i-1].Value == "<<" && n.Content[i-1].Tag == "!!merge"
+			if !isMerge && c.Kind == yaml.AliasNode {
+				continue // a plain alias is expanded where its anchor is
+			}
+			switch line := visit(c); {
+			case line > 0:
+				return line
+			case line < 0 && isMerge:
+				return n.Content[i-1].Line
+			case line < 0:
+				return -1
+			}
+		}
+		return 0
+	}
+	if line := visit(n); line > 0 {
+		return line
+	}
+	return 0
 }
