@@ -615,6 +615,9 @@ func (c *converter) diag(s *source, rule, msg string) rules.Diagnostic {
 	if n := len(s.services()); n > 1 {
 		d.Message += fmt.Sprintf(" (mounted by services %s)", quoteList(s.services()))
 	}
+	if s.section == declare.SectionBinds && declare.NormalizeBind(first.source) != s.key {
+		d.Message += fmt.Sprintf("; its key in binds: is %s", s.key)
+	}
 	if fix := lookupFix(rule); fix != "" {
 		d.Fix = fix
 	}

@@ -286,16 +286,29 @@ func (l *loaded) classifyNamed(m *mount) {
 		return
 	}
 	o := cfg.DriverOpts
-	opts := map[string]bool{}
+	isBind := false
+	var rest []string // mount options beyond bind, ro and rw
 	for _, x := range strings.Split(o["o"], ",") {
-		opts[x] = true
+		switch x {
+		case "bind", "rbind":
+			isBind = true
+		case "ro":
+			// A read-only bind volume is mounted read-only everywhere.
+			m.readOnly = true
+		case "rw", "":
+		default:
+			rest = append(rest, x)
+		}
 	}
-	if o["type"] == "none" && (opts["bind"] || opts["rbind"]) && o["device"] != "" && len(o) == 3 {
+	if o["type"] == "none" && isBind && o["device"] != "" && len(o) == 3 {
 		m.kind = NamedBind
 		m.source = o["device"]
 		m.bindPath = declare.NormalizeBind(o["device"])
 		if !strings.HasPrefix(m.bindPath, "/") {
 			m.local = filepath.Join(l.dir, filepath.FromSlash(m.bindPath))
+		}
+		for _, x := range rest {
+			m.options = append(m.options, "driver_opts o="+x)
 		}
 		return
 	}
@@ -309,18 +322,27 @@ func (l *loaded) classifyNamed(m *mount) {
 
 // bindSource returns a bind's source as written, as a declaration key, and
 // as a local path inside the project ("" when outside). compose-go has
-// made the source absolute against this machine's project directory and
-// expanded "~" with this machine's home; the raw text says what was meant.
+// made a relative source absolute against the folder of the file that
+// writes it and expanded "~" with this machine's home; the raw text says
+// what was meant.
 func (l *loaded) bindSource(resolved string, raw rawVolume, haveRaw bool) (written, key, local string) {
 	written = resolved
 	if haveRaw && raw.source != "" {
 		written = raw.source
-	} else if r, err := filepath.Rel(l.dir, resolved); err == nil && !strings.HasPrefix(r, "..") {
-		written = "./" + filepath.ToSlash(r)
 	}
-	key = declare.NormalizeBind(written)
-	if !strings.HasPrefix(key, "/") && !strings.HasPrefix(key, "~") {
-		local = filepath.Join(l.dir, filepath.FromSlash(key))
+	if strings.HasPrefix(written, "~") || strings.HasPrefix(written, "/") {
+		return written, declare.NormalizeBind(written), ""
+	}
+	// A relative source: compose-go resolved it against the folder of the
+	// file that writes it (an included or extended file may live in a
+	// subfolder), so the key is that path relative to the project.
+	r, err := filepath.Rel(l.dir, resolved)
+	if err != nil {
+		return written, declare.NormalizeBind(written), ""
+	}
+	key = declare.NormalizeBind("./" + filepath.ToSlash(r))
+	if !strings.HasPrefix(key, "../") && key != ".." {
+		local = resolved
 	}
 	return written, key, local
 }

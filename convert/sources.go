@@ -225,12 +225,13 @@ func numeric(s string) bool {
 
 // fileEvidence says what a bind source inside the project is on this
 // machine: declare.KindFile for a regular file, KindDirectory for a
-// directory, KindNone when it is missing or outside the project.
+// directory, KindNone when it is missing, outside the project, or a
+// symbolic link (whose target on the legacy host is not evidence here).
 func fileEvidence(local string) declare.Kind {
 	if local == "" {
 		return declare.KindNone
 	}
-	fi, err := os.Stat(local)
+	fi, err := os.Lstat(local)
 	switch {
 	case err != nil:
 		return declare.KindNone
