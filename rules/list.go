@@ -83,12 +83,18 @@ module depends on the first.`,
 			Severity: Error,
 			Check:    checkSystemPath,
 			Doc: `System directories such as /, /etc, /usr, /var, /var/lib, /home, /root,
-/boot, /proc, /sys, /dev, /run and /tmp belong to the host. A module that
-declares one would chown it, chmod it, or try to remove it when the
-module goes away.
+/boot, /proc, /sys, /dev, /run and /tmp belong to the host, and so does
+everything under /proc, /sys, /dev, /boot, /lib/modules, /var/lib/docker
+and /var/lib/containerd, the Docker socket (/run/docker.sock,
+/var/run/docker.sock), and the host's identity and credential files
+(/etc/passwd, /etc/shadow, /etc/group, /etc/gshadow, /etc/sudoers,
+/etc/hosts, /etc/hostname, /etc/resolv.conf, /etc/localtime,
+/etc/timezone). A module that declares one as a directory or file would
+chown it, chmod it, or try to remove it when the module goes away.
 
-Declare a directory below it that the module owns (/var/lib/MODULE), or
-use kind: host for a path the module only uses.`,
+Use kind: host for a path the module only uses (a socket, a device,
+/etc/localtime), or declare a directory below a system directory that
+the module owns (/var/lib/MODULE).`,
 		},
 		{
 			ID:       "C2M007",
@@ -477,14 +483,52 @@ func SystemPaths() []string {
 		"/var/log", "/var/run", "/var/spool", "/var/tmp"}
 }
 
-func checkSystemPath(p *Pass) {
-	sys := map[string]bool{}
+// hostTrees are host paths that no module may own, with everything below
+// them: kernel and device file systems, the boot partition, the container
+// runtimes' own state and sockets, and the kernel's modules.
+var hostTrees = []string{"/proc", "/sys", "/dev", "/boot", "/var/lib/docker", "/var/lib/containerd",
+	"/run/docker.sock", "/var/run/docker.sock", "/lib/modules"}
+
+// hostFiles are the host's identity and credential files, which no module
+// may own.
+var hostFiles = []string{"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers",
+	"/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/etc/localtime", "/etc/timezone"}
+
+// HostPath reports whether no module may own p as a directory or file
+// (C2M006), and why, for people ("a system directory", "under /proc"): p
+// is a system path (SystemPaths), is or lies under a host tree such as
+// /proc, /dev or /var/lib/docker, or is one of the host's identity or
+// credential files (/etc/passwd, /etc/localtime, …).
+// A module may still use such a path as kind: host.
+func HostPath(p string) (why string, ok bool) {
 	for _, s := range SystemPaths() {
-		sys[s] = true
+		if p == s {
+			return "a system directory", true
+		}
 	}
+	for _, t := range hostTrees {
+		if p == t {
+			return "managed by the host", true
+		}
+		if strings.HasPrefix(p, t+"/") {
+			return "under " + t, true
+		}
+	}
+	for _, f := range hostFiles {
+		if p == f {
+			return "a host identity or credential file", true
+		}
+	}
+	return "", false
+}
+
+func checkSystemPath(p *Pass) {
 	for _, r := range p.Module.Declared() {
-		if r.Kind != manifest.KindHost && sys[r.Path] {
-			p.Report(Diag(r, "%s is a system path; a module must not own it", r.Path))
+		if r.Kind == manifest.KindHost {
+			continue
+		}
+		if why, ok := HostPath(r.Path); ok {
+			p.Report(Diag(r, "%s is a host path the module must not own (%s); use kind: host if the module only uses it", r.Path, why))
 		}
 	}
 }
