@@ -164,11 +164,14 @@ func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
 		}
 		p = filepath.Join(wd, p)
 	}
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
+		return ext, nil, nil
+	}
+	if err := checkInputFile("declarations file", p); err != nil {
+		return nil, nil, err
+	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && !explicit {
-			return ext, nil, nil
-		}
 		return nil, nil, fmt.Errorf("declarations: %w", err)
 	}
 	side, err := declare.Parse(l.rel(p), data)
@@ -202,6 +205,21 @@ func (l *loaded) sources(declFiles []string) ([]manifest.Source, error) {
 	for _, f := range l.envFiles {
 		if !contains(paths, f) {
 			paths = append(paths, f)
+		}
+	}
+	// Files a service reads its environment or labels from feed the
+	// manifest too: a change to one makes it stale.
+	for _, name := range sortedKeys(l.project.Services) {
+		svc := l.project.Services[name]
+		var files []string
+		for _, ef := range svc.EnvFiles {
+			files = append(files, ef.Path)
+		}
+		files = append(files, svc.LabelFiles...)
+		for _, f := range files {
+			if _, err := os.Stat(f); err == nil && !contains(paths, f) {
+				paths = append(paths, f)
+			}
 		}
 	}
 	paths = append(paths, declFiles...)
@@ -464,6 +482,15 @@ func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, u
 		userOwnerValue = ""
 		row.Owner = ""
 	}
+	if rowOK && row.Owner != "" {
+		// A user: that is not the full numeric UID:GID still says the
+		// process does not run as the image's user when it names another
+		// uid, or a user the table cannot vouch for.
+		if why := userContradicts(s, users, row.Owner); why != "" {
+			conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
+			row.Owner = ""
+		}
+	}
 	if userOwnerValue != "" {
 		r.Owner = userOwnerValue
 		*provenance = append(*provenance, "owner produced: "+userEvidence)
@@ -497,6 +524,29 @@ func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, u
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
+}
+
+// userContradicts returns why a service mounting s runs as someone other
+// than owner ("UID:GID"), or "": a user: with another uid or gid, or a
+// user name, which the table cannot map to a uid.
+func userContradicts(s *source, users map[string]string, owner string) string {
+	ouid, ogid, _ := strings.Cut(owner, ":")
+	for _, svc := range s.services() {
+		u := users[svc]
+		if u == "" {
+			continue
+		}
+		uid, gid, hasGID := strings.Cut(u, ":")
+		switch {
+		case !numeric(uid):
+			return fmt.Sprintf("service %q has user: %s, a name the image table cannot map to a uid", svc, u)
+		case uid != ouid || (hasGID && numeric(gid) && gid != ogid):
+			return fmt.Sprintf("service %q user: %s", svc, u)
+		case hasGID && !numeric(gid):
+			return fmt.Sprintf("service %q has user: %s, a group name the image table cannot map to a gid", svc, u)
+		}
+	}
+	return ""
 }
 
 // imageRow returns the image table row that the mounts of s match, or why

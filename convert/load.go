@@ -77,10 +77,8 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		files = found.ConfigPaths
 	}
 	for _, f := range files {
-		if fi, err := os.Stat(f); err != nil {
-			return nil, nil, fmt.Errorf("compose file: %w", err)
-		} else if fi.IsDir() {
-			return nil, nil, fmt.Errorf("compose file %s is a directory", f)
+		if err := checkInputFile("compose file", f); err != nil {
+			return nil, nil, err
 		}
 	}
 	if projectDir == "" {
@@ -89,6 +87,9 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 	envFiles := make([]string, len(opts.EnvFiles))
 	for i, f := range opts.EnvFiles {
 		envFiles[i] = abs(f)
+		if err := checkInputFile("env file", envFiles[i]); err != nil {
+			return nil, nil, err
+		}
 	}
 
 	po, err := cli.NewProjectOptions(files,
@@ -105,13 +106,16 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 	}
 	l := &loaded{dir: projectDir, env: po.Environment, files: files, envFiles: po.EnvFiles}
 	l.raw = readRaw(files, l.rel)
-	if l.raw.cycle != "" {
-		return nil, nil, errors.New(l.raw.cycle)
+	if l.raw.problem != "" {
+		return nil, nil, errors.New(l.raw.problem)
 	}
 	vars := unsetVariables(l.raw, l.env)
 
 	p, err := po.LoadProject(ctx)
 	if err != nil {
+		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
+			err = fmt.Errorf("%s: %w", f, err)
+		}
 		return nil, vars, err
 	}
 	l.project = p
@@ -235,4 +239,27 @@ func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 // positionOf returns where a compose file's path is given to the user.
 func (l *loaded) composePos(file string) manifest.Pos {
 	return manifest.Pos{File: l.rel(file)}
+}
+
+// MaxInputSize is the largest compose, env or declarations file read, in
+// bytes. Real compose files are tens of kilobytes; the limit keeps a
+// device or a runaway file from exhausting memory.
+const MaxInputSize = 16 << 20
+
+// checkInputFile returns an error unless path is a regular file (after
+// symbolic links) of at most MaxInputSize bytes. what names the file's
+// role in the error.
+func checkInputFile(what, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", what, err)
+	case fi.IsDir():
+		return fmt.Errorf("%s %s is a directory", what, path)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s %s is not a regular file", what, path)
+	case fi.Size() > MaxInputSize:
+		return fmt.Errorf("%s %s is %d bytes, more than the %d a %s may have", what, path, fi.Size(), MaxInputSize, what)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,9 +24,14 @@ type rawFile struct {
 // files in order, then files they include or extend.
 type rawIndex struct {
 	files []*rawFile
-	// cycle describes the first merge key found that merges a mapping
-	// into itself, which compose-go would chase until its node limit.
-	cycle string
+	// problem describes the first input found that compose-go would
+	// mishandle: a merge key that merges a mapping into itself (chased to
+	// its node limit), or a second YAML document in one file (whose
+	// options, "~" and lines this index would miss).
+	problem string
+	// parseErr names the first file that is not valid YAML, so a load
+	// error that does not name its file can.
+	parseErr string
 }
 
 // readRaw parses the compose files and, recursively, files named by
@@ -45,13 +51,21 @@ func readRaw(paths []string, rel func(string) string) *rawIndex {
 			return
 		}
 		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
+			if err != nil && ix.parseErr == "" {
+				ix.parseErr = rel(p)
+			}
 			return
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data}
 		ix.files = append(ix.files, f)
-		if line := mergeCycle(f.root); line > 0 && ix.cycle == "" {
-			ix.cycle = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
+		var next yaml.Node
+		if err := dec.Decode(&next); err == nil && ix.problem == "" {
+			ix.problem = fmt.Sprintf("%s:%d: a second YAML document in one compose file; put each in a file of its own and name them with -f", f.name, next.Line)
+		}
+		if line := mergeCycle(f.root); line > 0 && ix.problem == "" {
+			ix.problem = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
 		}
 		dir := filepath.Dir(p)
 		for _, inc := range includePaths(get(f.root, "include")) {
