@@ -80,6 +80,12 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	code := batchExitCode(rep)
+	if len(rep.Entries) == 0 {
+		// A root with no project is most likely a wrong path.
+		errorf(e, "convert --batch: no compose project under %s", cf.batch)
+		hintf(e, "a project is a folder with compose.yaml, compose.yml, docker-compose.yaml or docker-compose.yml")
+		code = exitUsage
+	}
 	if cf.format == "json" {
 		if err := writeBatchJSON(e.stdout, rep); err != nil {
 			errorf(e, "%v", err)

@@ -72,8 +72,18 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "convert: --format json prints the report on stdout, so the manifest needs -o DIR")
 		return exitUsage
 	}
+	if cf.output == "" {
+		errorf(e, "convert: -o needs a directory, or - for stdout")
+		return exitUsage
+	}
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
+	}
+	for _, name := range []string{"jobs", "exclude"} {
+		if fs.Changed(name) {
+			errorf(e, "convert: --%s goes with --batch ROOT", name)
+			return exitUsage
+		}
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
