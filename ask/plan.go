@@ -20,12 +20,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Suggestion is a value offered for one field, with where it came from.
@@ -221,11 +223,40 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true, Produced: produced}
 	case known.Kind == declare.KindFile:
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is a regular file in the project", Evidence: true, Produced: produced}
+	case hostKind(m.Key).Value != "":
+		it.Kind = hostKind(m.Key)
 	case it.Row != nil && it.Row.Kind == "file":
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true}
 	default:
 		it.Kind = localKind(projectDir, m.Key)
 	}
+}
+
+// wellKnownHost lists the host paths convert produces kind host for
+// without --strict (SPEC section 6); paths under /proc, /sys and /dev too.
+var wellKnownHost = []string{"/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules"}
+
+// hostKind suggests kind host for an absolute bind source that is a
+// well-known host path (SPEC section 6) or one no module may own (C2M006,
+// rules.HostPath): a suggestion, not evidence, since with --strict convert
+// does not produce it. It suggests nothing for any other key.
+func hostKind(key string) Suggestion {
+	if !strings.HasPrefix(key, "/") {
+		return Suggestion{}
+	}
+	p := path.Clean(key)
+	why, owned := rules.HostPath(p)
+	if !owned {
+		return Suggestion{}
+	}
+	known := slices.Contains(wellKnownHost, p)
+	for _, root := range []string{"/proc", "/sys", "/dev"} {
+		known = known || p == root || strings.HasPrefix(p, root+"/")
+	}
+	if known {
+		return Suggestion{Value: string(declare.KindHost), From: p + " is a well-known host path the module uses and does not own (convert produces kind host for it without --strict)"}
+	}
+	return Suggestion{Value: string(declare.KindHost), From: p + " is a host path the module must not own (" + why + "; C2M006)"}
 }
 
 // userFrom describes the user: of the services mounting a source as the

@@ -82,6 +82,9 @@ func (it *Item) suggestionLines(prefix string) []string {
 	k := it.Missing.Known
 	if it.Kind.Value != string(declare.KindDirectory) || it.Kind.Evidence {
 		add("kind", it.Kind, string(k.Kind) == it.Kind.Value && it.Kind.Produced)
+		if it.Kind.Value == string(declare.KindHost) && it.Kind.From != "" {
+			out = append(out, prefix+"as a host path, the entry is {kind: host} alone: no owner, mode or intent")
+		}
 	}
 	add("owner", it.Owner, k.Owner == it.Owner.Value)
 	add("mode", it.Mode, k.Mode == it.Mode.Value)
