@@ -110,7 +110,7 @@ func runAsk(e *env, args []string) int {
 	}
 	if !e.isTerminal {
 		e.stdout.Write(ask.Skeleton(plan))
-		errorf(e, "module %q: %s lack a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items)))
+		errorf(e, "module %q: %s a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items), "lacks", "lack"))
 		hintf(e, "run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", declName)
 		return exitFindings
 	}
@@ -338,9 +338,11 @@ func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
 	return out
 }
 
-func countSources(n int) string {
+// countSources counts n sources with the verb that agrees: "1 source
+// lacks", "2 sources lack".
+func countSources(n int, singular, plural string) string {
 	if n == 1 {
-		return "1 source"
+		return "1 source " + singular
 	}
-	return fmt.Sprintf("%d sources", n)
+	return fmt.Sprintf("%d sources %s", n, plural)
 }
