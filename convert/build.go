@@ -73,7 +73,7 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if !moduleNameRE.MatchString(c.module) {
 		res.Status = Failed
-		return res, fmt.Errorf("module name %q: want lowercase letters, digits, '.', '_' or '-'", c.module)
+		return res, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-'", c.module)
 	}
 	c.hostDir, c.volumeRoot = opts.HostProjectDirectory, opts.VolumeRoot
 	if decl != nil {

@@ -48,11 +48,10 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
 	bf := addBatchFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: compose2manifest convert [flags]\n\n%s", fs.FlagUsages())
-	}
+	fs.Usage = func() {} // printed below, on stdout, for --help only
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintf(e.stdout, "usage: compose2manifest convert [flags]\n\n%s", fs.FlagUsages())
 			return exitOK
 		}
 		errorf(e, "convert: %v", err)
