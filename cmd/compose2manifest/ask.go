@@ -111,7 +111,12 @@ func runAsk(e *env, args []string) int {
 	if !e.isTerminal {
 		e.stdout.Write(ask.Skeleton(plan))
 		errorf(e, "module %q: %s a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items), "lacks", "lack"))
-		hintf(e, "run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", declName)
+		if _, err := os.Stat(declPath); err == nil {
+			// Saving the skeleton as the file would wipe what it declares.
+			hintf(e, "run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", declName, declName)
+		} else {
+			hintf(e, "run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", declName)
+		}
 		return exitFindings
 	}
 	return askTerminal(e, cf, plan, res, declPath, declName, *write)
