@@ -18,6 +18,10 @@ import (
 type Error struct {
 	Pos Pos
 	Msg string
+	// Rule is the ID of the rule the problem breaks, when one does (a mode
+	// written as a YAML integer breaks C2M002); "" for a plain format
+	// error.
+	Rule string
 }
 
 // Error formats e as "FILE:LINE: MESSAGE".
@@ -288,6 +292,7 @@ func (d *decoder) str(n *yaml.Node, what string) (string, bool) {
 func (d *decoder) mode(n *yaml.Node, what string) string {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
 		d.errorf(n, "%s %s is a YAML integer, which YAML readers read differently; quote it: %q", what, n.Value, n.Value)
+		d.errs[len(d.errs)-1].Rule = "C2M002"
 		return ""
 	}
 	s, _ := d.str(n, what)

@@ -171,8 +171,13 @@ func checkManifests(e *env, args []string, list []*rules.Rule) (rep *report.Repo
 				errs = manifest.Errors{{Pos: manifest.Pos{File: file}, Msg: err.Error()}}
 			}
 			for _, de := range errs {
-				errorf(e, "%v", de)
-				mod.Diagnostics = append(mod.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: de.Pos.File, Line: de.Pos.Line, Message: de.Msg})
+				d := rules.Diagnostic{Rule: de.Rule, Severity: rules.Error, File: de.Pos.File, Line: de.Pos.Line, Message: de.Msg}
+				if de.Rule != "" {
+					errorf(e, "%s", d)
+				} else {
+					errorf(e, "%v", de)
+				}
+				mod.Diagnostics = append(mod.Diagnostics, d)
 			}
 			rep.Modules = append(rep.Modules, mod)
 			decoded = append(decoded, nil)
