@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -299,10 +300,22 @@ var (
 )
 
 // ValidOwner reports whether s is "USER:GROUP" with both parts names or
-// numeric ids.
+// numeric ids. A part of digits only is an id and must fit in 32 bits
+// (uid_t and gid_t): "99999999999:1" is refused.
 func ValidOwner(s string) bool {
 	u, g, ok := strings.Cut(s, ":")
-	return ok && ownerRE.MatchString(u) && ownerRE.MatchString(g)
+	return ok && validOwnerPart(u) && validOwnerPart(g)
+}
+
+func validOwnerPart(s string) bool {
+	if !ownerRE.MatchString(s) {
+		return false
+	}
+	if strings.Trim(s, "0123456789") == "" {
+		_, err := strconv.ParseUint(s, 10, 32)
+		return err == nil
+	}
+	return true
 }
 
 // ValidMode reports whether s is 3 or 4 octal digits.
