@@ -200,10 +200,10 @@ func (c *converter) environment(svc types.ServiceConfig, defs []rawService, pos 
 			ct.Environment = map[string]string{}
 		}
 		ct.Environment[k] = *v
-		if LooksLikeSecret(k, *v) {
+		if rules.LooksLikeSecret(k, *v) {
 			p := envVarPos(defs, k, envPos)
 			c.report(rules.Diagnostic{Rule: "C2M015", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
-				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, Mask(*v))})
+				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, rules.Mask(*v))})
 		}
 	}
 	if len(unset) > 0 {

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -199,6 +200,7 @@ compose file (${VAR:-default}).`,
 			ID:       "C2M015",
 			Title:    "an environment value that looks like a plaintext secret",
 			Severity: Warning,
+			Check:    checkPlaintextSecret,
 			Doc: `An environment variable whose name has password, passwd, secret, token,
 key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
 dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
@@ -564,6 +566,23 @@ func checkUndeclaredParent(p *Pass) {
 		}
 		if !known[parent] {
 			p.Report(Diag(r, "parent %s of %s is not declared; the host would create it as root 0755", parent, r.Path))
+		}
+	}
+}
+
+func checkPlaintextSecret(p *Pass) {
+	for _, c := range p.Module.Containers() {
+		keys := make([]string, 0, len(c.Container.Environment))
+		for k := range c.Container.Environment {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; deliver it as a credential", k, Mask(v))
+				d.Service = c.Container.Name
+				p.Report(d)
+			}
 		}
 	}
 }
