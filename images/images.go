@@ -104,8 +104,16 @@ func Load() (*Table, error) {
 // exactly (a row for the default variant does not match an alpine tag, nor
 // the other way round) and its path equals target once cleaned. A relative
 // target matches nothing.
+//
+// A reference pinned by digest without a tag ("postgres@sha256:…") matches
+// no row: the digest may name any variant, and the table's rows are per
+// variant even for a repository with rows for one variant only (its other
+// variants, such as grafana's ubuntu, are simply not described), so no row
+// can be known to apply. A digest after a tag ("postgres:16@sha256:…")
+// keeps the tag's variant and matches as the tag does. Give the tag with
+// the digest to get the row.
 func (t *Table) Match(ref, target string) (Row, bool) {
-	if t == nil || !path.IsAbs(target) {
+	if t == nil || !path.IsAbs(target) || untaggedDigest(ref) {
 		return Row{}, false
 	}
 	target = path.Clean(target)

@@ -218,6 +218,13 @@ func TestMatch(t *testing.T) {
 		{"postgres", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
 		{"docker.io/library/postgres:17-bookworm", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
 		{"postgres:16@sha256:0123456789abcdef", "/var/lib/postgresql/./data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"postgres:16-alpine@sha256:0123456789abcdef", "/var/lib/postgresql/data", true, "70:70", "0700", manifest.IntentState, "directory"},
+		// A digest without a tag: the variant is unknown, so no row.
+		{"postgres@sha256:0123456789abcdef", "/var/lib/postgresql/data", false, "", "", "", ""},
+		{"docker.io/library/postgres@sha256:0123456789abcdef", "/var/lib/postgresql/data", false, "", "", "", ""},
+		{"redis@sha256:0123456789abcdef", "/data", false, "", "", "", ""},
+		{"grafana/grafana@sha256:0123456789abcdef", "/var/lib/grafana", false, "", "", "", ""},
+		{"localhost:5000/grafana/grafana@sha256:0123456789abcdef", "/var/lib/grafana", false, "", "", "", ""},
 		{"postgres:16", "/var/lib/postgresql/data2", false, "", "", "", ""},
 		{"postgres:16", "/var/lib/mysql", false, "", "", "", ""},
 		{"postgres:16", "var/lib/postgresql/data", false, "", "", "", ""},

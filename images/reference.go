@@ -107,3 +107,20 @@ func isVariant(w string) bool {
 	}
 	return false
 }
+
+// untaggedDigest reports whether ref pins an image by digest without
+// naming a tag ("postgres@sha256:…"): its tag, and so its variant, is
+// unknown. A port of a registry host is not a tag
+// ("localhost:5000/app@sha256:…" has none).
+func untaggedDigest(ref string) bool {
+	name, digest, ok := strings.Cut(strings.TrimSpace(ref), "@")
+	if !ok || digest == "" {
+		return false
+	}
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		if first := name[:i]; strings.ContainsAny(first, ".:") || first == "localhost" {
+			name = name[i+1:]
+		}
+	}
+	return strings.LastIndexByte(name, ':') <= strings.LastIndexByte(name, '/')
+}

@@ -111,3 +111,22 @@ func FuzzParseReference(f *testing.F) {
 		}
 	})
 }
+
+func TestUntaggedDigest(t *testing.T) {
+	for ref, want := range map[string]bool{
+		"postgres@sha256:abc":                            true,
+		" docker.io/library/postgres@sha256:abc ":        true,
+		"localhost:5000/app@sha256:abc":                  true,
+		"registry.example.org:443/a/b@sha256:abc":        true,
+		"postgres:16@sha256:abc":                         false,
+		"localhost:5000/app:1@sha256:abc":                false,
+		"postgres":                                       false,
+		"postgres:16":                                    false,
+		"postgres@":                                      false,
+		"registry.example.org:443/a/b:latest@sha256:abc": false,
+	} {
+		if got := untaggedDigest(ref); got != want {
+			t.Errorf("untaggedDigest(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}
