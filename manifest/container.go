@@ -12,15 +12,15 @@ package manifest
 // single "$" the container receives.
 type Container struct {
 	// Name is the compose service name.
-	Name       string   `yaml:"container"`
-	Image      string   `yaml:"image,omitempty"`
-	Platform   string   `yaml:"platform,omitempty"`
-	PullPolicy string   `yaml:"pull_policy,omitempty"`
-	Command    []string `yaml:"command,omitempty"`
-	Entrypoint []string `yaml:"entrypoint,omitempty"`
-	WorkingDir string   `yaml:"working_dir,omitempty"`
-	User       string   `yaml:"user,omitempty"`
-	GroupAdd   []string `yaml:"group_add,omitempty"`
+	Name       string       `yaml:"container"`
+	Image      string       `yaml:"image,omitempty"`
+	Platform   string       `yaml:"platform,omitempty"`
+	PullPolicy string       `yaml:"pull_policy,omitempty"`
+	Command    ShellCommand `yaml:"command,omitempty"`
+	Entrypoint ShellCommand `yaml:"entrypoint,omitempty"`
+	WorkingDir string       `yaml:"working_dir,omitempty"`
+	User       string       `yaml:"user,omitempty"`
+	GroupAdd   []string     `yaml:"group_add,omitempty"`
 	// Environment holds env_file values and environment, resolved as
 	// compose does (environment wins). Values are carried as written, also
 	// when they look like secrets (C2M015 reports those).
@@ -225,3 +225,12 @@ type RestartPolicy struct {
 	MaxAttempts *uint64 `yaml:"max_attempts,omitempty"`
 	Window      string  `yaml:"window,omitempty"`
 }
+
+// ShellCommand is a command or entrypoint as an argument list. Nil means
+// the image's own; an empty, non-nil list clears it (compose's
+// `command: []`) and is written as [].
+type ShellCommand []string
+
+// IsZero reports whether c is nil, so that only an absent command is left
+// out of the manifest.
+func (c ShellCommand) IsZero() bool { return c == nil }

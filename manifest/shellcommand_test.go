@@ -1,0 +1,27 @@
+package manifest
+
+import "testing"
+
+// An empty command clears the image's; it must survive Encode and Decode
+// and stay distinct from an absent one.
+func TestShellCommandClearedRoundTrip(t *testing.T) {
+	m := &Module{Version: 1, Module: "m", Resources: []Resource{
+		{Kind: KindContainer, Container: &Container{Name: "a", Image: "x", Command: ShellCommand{}}},
+		{Kind: KindContainer, Container: &Container{Name: "b", Image: "y"}},
+	}}
+	data, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode("m.yaml", data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	a, b := got.Resources[0].Container, got.Resources[1].Container
+	if a.Command == nil || len(a.Command) != 0 {
+		t.Errorf("cleared command decoded as %#v, want an empty list", a.Command)
+	}
+	if b.Command != nil {
+		t.Errorf("absent command decoded as %#v, want nil", b.Command)
+	}
+}
