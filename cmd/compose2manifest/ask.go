@@ -129,6 +129,10 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		errorf(e, "ask: %v", err)
 		return exitUsage
 	}
+	// A file with CRLF line endings is edited as LF and written back with
+	// CRLF.
+	crlf := usesCRLF(old)
+	old = bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n"))
 	doc, err := declare.LoadDocument(declName, old)
 	if err != nil {
 		errorf(e, "ask: %v", err)
@@ -209,11 +213,7 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 				}
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(declPath), 0o755); err != nil {
-			errorf(e, "ask: %v", err)
-			return exitUsage
-		}
-		if err := writeAtomic(declPath, data, true); err != nil {
+		if err := writeDeclarations(declPath, data, crlf); err != nil {
 			errorf(e, "ask: %v; nothing written", err)
 			return exitUsage
 		}
@@ -350,4 +350,91 @@ func countSources(n int, singular, plural string) string {
 		return "1 source " + singular
 	}
 	return fmt.Sprintf("%d sources %s", n, plural)
+}
+
+// usesCRLF reports whether data's first line ends in CRLF.
+func usesCRLF(data []byte) bool {
+	i := bytes.IndexByte(data, '\n')
+	return i > 0 && data[i-1] == '\r'
+}
+
+// writeDeclarations writes the declarations file ask edited atomically (a
+// temporary file, then a rename), as the file it replaces was: through a
+// symbolic link to its target, so a shared file stays shared; with the
+// file's permission bits (0644 for a new file); with its owner and group
+// when running as root (best effort); and with CRLF line endings when crlf
+// is set. data has LF line endings. Unlike writeAtomic (convert's), it
+// always replaces the file.
+func writeDeclarations(path string, data []byte, crlf bool) error {
+	target, err := linkTarget(path)
+	if err != nil {
+		return err
+	}
+	perm := os.FileMode(0o644)
+	uid, gid, owned := -1, -1, false
+	switch fi, err := os.Stat(target); {
+	case err == nil:
+		perm = fi.Mode().Perm()
+		uid, gid, owned = fileOwner(fi)
+	case !os.IsNotExist(err):
+		return err
+	}
+	if crlf {
+		data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if owned && os.Geteuid() == 0 {
+		tmp.Chown(uid, gid) // best effort: the content matters more than its owner
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), target)
+}
+
+// linkTarget returns the file a write to path should replace: path
+// itself, or the file a symbolic link at path points to, followed through
+// every link (also when the final target does not exist yet).
+func linkTarget(path string) (string, error) {
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t, nil
+	} else if !os.IsNotExist(err) {
+		return "", err
+	}
+	p := path
+	for range 40 {
+		fi, err := os.Lstat(p)
+		switch {
+		case os.IsNotExist(err):
+			return p, nil
+		case err != nil:
+			return "", err
+		case fi.Mode()&os.ModeSymlink == 0:
+			return p, nil
+		}
+		l, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(p), l)
+		}
+		p = l
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }

@@ -410,3 +410,99 @@ func TestAskTerminalDeclined(t *testing.T) {
 		t.Errorf("exit code %d, want 1", code)
 	}
 }
+
+// TestAskTerminalKeepsFileAttributes: the declarations file is a symbolic
+// link to a shared file with CRLF line endings, mode 0640 and its own
+// owner. ask writes through the link to the shared file and keeps its
+// line endings, mode and (as root) owner.
+func TestAskTerminalKeepsFileAttributes(t *testing.T) {
+	const decl = "# shared declarations\r\nversion: 1\r\nhost_project_directory: /opt/mail\r\nvolume_root: /srv\r\nbinds:\r\n  ./data/spool: {owner: \"5000:5000\", mode: \"0750\", intent: state} # the queue\r\n  ./data/state: {mode: \"0750\", intent: state}\r\n  ./logs: {mode: \"0750\", intent: logs}\r\n  ./config: {owner: \"0:0\", mode: \"0755\", intent: config}\r\n"
+	dir := mailProject(t, "")
+	shared := filepath.Join(filepath.Dir(dir), "shared", "mail.yaml")
+	if err := os.MkdirAll(filepath.Dir(shared), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(shared, []byte(decl), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	root := os.Geteuid() == 0
+	if root {
+		if err := os.Chown(shared, 1234, 5678); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "compose2manifest.yaml")
+	if err := os.Symlink("../shared/mail.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := startAsk(t, dir, "--write")
+	tm.expect("[1/1] bind ./main.cf")
+	for _, a := range []string{"", "0:0", "0644", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("  +   ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\n")
+	tm.expect("wrote compose2manifest.yaml")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+
+	if l, err := os.Readlink(link); err != nil || l != "../shared/mail.yaml" {
+		t.Fatalf("compose2manifest.yaml is no longer the symbolic link: %q, %v", l, err)
+	}
+	got, err := os.ReadFile(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := decl + "  ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\r\n"
+	if string(got) != want {
+		t.Errorf("shared file:\n%q\nwant:\n%q", got, want)
+	}
+	fi, err := os.Stat(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
+	}
+	if root {
+		if uid, gid, ok := fileOwner(fi); !ok || uid != 1234 || gid != 5678 {
+			t.Errorf("owner %d:%d (%v), want 1234:5678", uid, gid, ok)
+		}
+	}
+	if code, _, stderr := convertIn(t, dir); code != 0 {
+		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
+	}
+}
+
+// TestWriteDeclarationsNew: a new file is 0644 with the data as given,
+// also through a dangling symbolic link, which then points at it.
+func TestWriteDeclarationsNew(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "compose2manifest.yaml")
+	if err := writeDeclarations(p, []byte("version: 1\n"), false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644 {
+		t.Errorf("new file: %v, %v", fi.Mode(), err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink("sub/target.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeDeclarations(link, []byte("version: 1\nbinds: {}\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "sub", "target.yaml")); err != nil || string(got) != "version: 1\r\nbinds: {}\r\n" {
+		t.Errorf("target: %q, %v", got, err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link replaced: %v, %v", fi.Mode(), err)
+	}
+}
