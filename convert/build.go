@@ -96,6 +96,7 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	c.diags = append(c.diags, rules.Run(manifestRules(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
 	res.Missing = c.missingList()
+	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Skeleton = Skeleton(c.module, res.Missing)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {

@@ -77,6 +77,10 @@ type Result struct {
 	// Diagnostics are every finding, errors and warnings, in a stable
 	// order.
 	Diagnostics []rules.Diagnostic
+	// UndeclaredAncestors lists the directories above declared paths that
+	// nothing declares, parent-first: the host would create them as root
+	// 0755 (C2M011). Declaring them under directories: clears the warning.
+	UndeclaredAncestors []string
 	// Missing lists the sources whose declaration is missing or
 	// incomplete, with what is known of each (for ask).
 	Missing []Missing

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -568,6 +569,34 @@ func checkUndeclaredParent(p *Pass) {
 			p.Report(Diag(r, "parent %s of %s is not declared; the host would create it as root 0755", parent, r.Path))
 		}
 	}
+}
+
+// UndeclaredAncestors returns the directories the host would create as
+// root 0755 for m: every ancestor of a declared directory or file that is
+// neither declared nor a system path, up to the first one that is, sorted
+// parent-first. Declaring them (directories: in the declarations) clears
+// C2M011.
+func UndeclaredAncestors(m *manifest.Module) []string {
+	known := map[string]bool{}
+	for _, s := range SystemPaths() {
+		known[s] = true
+	}
+	for _, r := range m.Declared() {
+		known[r.Path] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range m.Declared() {
+		if r.Kind == manifest.KindHost || !manifest.ValidPath(r.Path) {
+			continue
+		}
+		for p := path.Dir(r.Path); !known[p] && p != "/" && !seen[p]; p = path.Dir(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return manifest.ComparePaths(out[i], out[j]) < 0 })
+	return out
 }
 
 func checkPlaintextSecret(p *Pass) {

@@ -208,3 +208,20 @@ func TestRulesWithCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestUndeclaredAncestors(t *testing.T) {
+	m := &manifest.Module{Resources: []manifest.Resource{
+		{Kind: manifest.KindDirectory, Path: "/opt/mail/data/spool"},
+		{Kind: manifest.KindDirectory, Path: "/opt/mail/data/state"},
+		{Kind: manifest.KindFile, Path: "/opt/mail/main.cf"},
+		{Kind: manifest.KindDirectory, Path: "/srv/mail"},
+		{Kind: manifest.KindDirectory, Path: "/srv/mail/db"},
+		{Kind: manifest.KindHost, Path: "/etc/localtime/x"},
+		{Kind: manifest.KindDirectory, Path: "/var/lib/app/data"},
+	}}
+	got := rules.UndeclaredAncestors(m)
+	want := []string{"/opt/mail", "/opt/mail/data", "/var/lib/app"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("UndeclaredAncestors = %q, want %q", got, want)
+	}
+}
