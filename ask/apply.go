@@ -13,7 +13,7 @@ func Apply(doc *declare.Document, a *Answers) {
 	if a.VolumeRoot != "" {
 		doc.SetScalar("volume_root", a.VolumeRoot)
 	}
-	for _, e := range a.Entries {
+	for _, e := range append(a.Entries[:len(a.Entries):len(a.Entries)], a.Directories...) {
 		if e.Write {
 			doc.SetEntry(e.Section, e.Key, e.Entry)
 		}

@@ -73,6 +73,9 @@ type Plan struct {
 	// (from flags or the declarations), to show where sources land; ""
 	// when unset or unknown.
 	HostProjectDirectory, VolumeRoot string
+	// Directories are the parent directories nothing declares, for
+	// Skeleton (PredictDirectories) and RunDirectories.
+	Directories []Directory
 }
 
 // NewPlan builds the plan for the sources in missing, the Missing list of

@@ -41,6 +41,9 @@ type Answers struct {
 	HostProjectDirectory, VolumeRoot string
 	// Entries are the answered sources, in the plan's order.
 	Entries []Answer
+	// Directories are the parent directories declared (RunDirectories),
+	// parent first.
+	Directories []Answer
 }
 
 // Answer is the declaration of one source.
@@ -70,6 +73,8 @@ type question struct {
 	sugg Suggestion
 	// optional lets Enter without a suggestion, or "-", give "".
 	optional bool
+	// dash lets "-" give "" (Enter still needs an answer).
+	dash bool
 	// check returns why an answer is invalid, or nil.
 	check func(string) error
 }
@@ -338,7 +343,7 @@ func (s *Session) ask(q question) (string, error) {
 			continue
 		case line == "" && q.sugg.Value != "":
 			return q.sugg.Value, nil
-		case line == "" && q.optional, line == "-" && q.optional:
+		case line == "" && q.optional, line == "-" && (q.optional || q.dash):
 			return "", nil
 		case line == "":
 			s.printf("  an answer is needed: %s\n", firstLine(q.help))

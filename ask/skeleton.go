@@ -17,8 +17,9 @@ import (
 // Skeleton returns convert's declarations skeleton for the plan's sources
 // (convert.Skeleton), with each entry's suggestions added as comments
 // above it: where each value filled in came from, and what the image table
-// and the target path suggest for the values left "". Nil when the plan is
-// empty.
+// and the target path suggest for the values left "", and at the end the
+// plan's Directories as a commented, optional directories: block. Nil when
+// the plan has no items.
 func Skeleton(p *Plan) []byte {
 	missing := make([]convert.Missing, len(p.Items))
 	for i := range p.Items {
@@ -53,6 +54,9 @@ func Skeleton(p *Plan) []byte {
 	}
 	if err := enc.Close(); err != nil {
 		return sk
+	}
+	for _, l := range directoryLines(p.Directories) {
+		buf.WriteString(l + "\n")
 	}
 	return buf.Bytes()
 }

@@ -93,6 +93,24 @@ func runAsk(e *env, args []string) int {
 	declPath := declarationsPath(e, cf, res)
 	declName := displayPath(e, declPath)
 
+	// Where sources land, to show it: the flags, or the declarations.
+	plan.HostProjectDirectory, plan.VolumeRoot = cf.opts.HostProjectDirectory, cf.opts.VolumeRoot
+	if old, err := os.ReadFile(declPath); err == nil {
+		if f, err := declare.Parse(declName, bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n"))); err == nil {
+			if plan.HostProjectDirectory == "" {
+				plan.HostProjectDirectory = f.HostProjectDirectory
+			}
+			if plan.VolumeRoot == "" {
+				plan.VolumeRoot = f.VolumeRoot
+			}
+		}
+	}
+
+	// Every source declared, but parent directories are not: on a
+	// terminal, offer them.
+	if len(plan.Items) == 0 && e.isTerminal && cf.format == "text" && len(res.UndeclaredAncestors) > 0 {
+		return askTerminal(e, cf, plan, res, declPath, declName, *write)
+	}
 	if len(plan.Items) == 0 {
 		fmt.Fprintf(e.stderr, "compose2manifest: module %q: nothing to ask: every volume source is declared\n", module)
 		if res.Status == convert.Refused {
@@ -109,6 +127,7 @@ func runAsk(e *env, args []string) int {
 		return exitFindings
 	}
 	if !e.isTerminal {
+		plan.Directories = plan.PredictDirectories(resultModule(res))
 		e.stdout.Write(ask.Skeleton(plan))
 		errorf(e, "module %q: %s a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items), "lacks", "lack"))
 		if _, err := os.Stat(declPath); err == nil {
@@ -138,16 +157,6 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		errorf(e, "ask: %v", err)
 		return exitUsage
 	}
-	// Where sources land, to show it: the flags, or the declarations.
-	plan.HostProjectDirectory, plan.VolumeRoot = cf.opts.HostProjectDirectory, cf.opts.VolumeRoot
-	if f, err := declare.Parse(declName, old); err == nil {
-		if plan.HostProjectDirectory == "" {
-			plan.HostProjectDirectory = f.HostProjectDirectory
-		}
-		if plan.VolumeRoot == "" {
-			plan.VolumeRoot = f.VolumeRoot
-		}
-	}
 	s := &ask.Session{In: e.stdin, Out: e.stderr, DeclarationsFile: declName}
 
 	// Ctrl-C stops the session without writing anything: the read in
@@ -155,37 +164,58 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
-	type outcome struct {
-		ok  bool
-		a   *ask.Answers
-		err error
-	}
-	done := make(chan outcome, 1)
 	stopped := func() int {
 		fmt.Fprintln(e.stderr)
 		errorf(e, "ask: interrupted; nothing written")
 		return exitFindings
 	}
-	var a *ask.Answers
-	var data []byte
-	go func() {
-		a, err := s.Run(plan)
-		done <- outcome{a: a, err: err}
-	}()
-	select {
-	case <-interrupt:
-		return stopped()
-	case o := <-done:
-		if o.err != nil {
-			return askFailed(e, o.err)
+	a := &ask.Answers{}
+	if len(plan.Items) > 0 {
+		got, ok, err := interruptible(interrupt, func() (*ask.Answers, error) { return s.Run(plan) })
+		switch {
+		case !ok:
+			return stopped()
+		case err != nil:
+			return askFailed(e, err)
 		}
-		a = o.a
+		a = got
 	}
 	ask.Apply(doc, a)
-	data, err = doc.Bytes()
+	data, err := doc.Bytes()
 	if err != nil {
 		errorf(e, "ask: %s: %v", declName, err)
 		return exitUsage
+	}
+
+	// Where the sources land decides their parent directories: convert
+	// the declarations as answered, then offer the parents nothing
+	// declares.
+	// A conversion that fails (such as answers that would not read back,
+	// reported below) offers none.
+	pres := res
+	if !bytes.Equal(data, old) {
+		if pres, err = convertWith(cf, data); err != nil {
+			pres = nil
+		}
+	}
+	if pres == nil {
+		pres = &convert.Result{}
+	}
+	if dirs := ask.NewDirectories(pres.UndeclaredAncestors, resultModule(pres)); len(dirs) > 0 {
+		got, ok, err := interruptible(interrupt, func() ([]ask.Answer, error) { return s.RunDirectories(dirs) })
+		switch {
+		case !ok:
+			return stopped()
+		case err != nil:
+			return askFailed(e, err)
+		}
+		if len(got) > 0 {
+			ask.Apply(doc, &ask.Answers{Directories: got})
+			if data, err = doc.Bytes(); err != nil {
+				errorf(e, "ask: %s: %v", declName, err)
+				return exitUsage
+			}
+		}
 	}
 	if _, err := declare.Parse(declName, data); err != nil {
 		errorf(e, "ask: the declarations would not read back: %v; nothing written", err)
@@ -196,21 +226,15 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 	} else {
 		fmt.Fprintf(e.stderr, "\n%s:\n%s", declName, changedLines(old, data))
 		if !write {
-			go func() {
-				ok, err := s.Confirm("Write " + declName + "?")
-				done <- outcome{ok: ok, err: err}
-			}()
-			select {
-			case <-interrupt:
+			yes, ok, err := interruptible(interrupt, func() (bool, error) { return s.Confirm("Write " + declName + "?") })
+			switch {
+			case !ok:
 				return stopped()
-			case o := <-done:
-				if o.err != nil {
-					return askFailed(e, o.err)
-				}
-				if !o.ok {
-					fmt.Fprintln(e.stderr, "compose2manifest: nothing written")
-					return exitFindings
-				}
+			case err != nil:
+				return askFailed(e, err)
+			case !yes:
+				fmt.Fprintln(e.stderr, "compose2manifest: nothing written")
+				return exitFindings
 			}
 		}
 		if err := writeDeclarations(declPath, data, crlf); err != nil {
@@ -225,6 +249,9 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 	res2, err := convert.Convert(context.Background(), cf.opts)
 	switch {
 	case err == nil && res2.Status == convert.Converted:
+		if n := len(res2.UndeclaredAncestors); n > 0 {
+			fmt.Fprintf(e.stderr, "%s left undeclared (%s): convert warns C2M011 for the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), themIt(n))
+		}
 		fmt.Fprintf(e.stderr, "convert now accepts module %q. Run next:\n\n    %s\n", plan.Module, next)
 		return exitOK
 	default:
@@ -235,6 +262,74 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		hintf(e, "fix them, then run: %s", next)
 		return exitFindings
 	}
+}
+
+// interruptible runs f (a part of the conversation) until it returns or
+// Ctrl-C arrives on interrupt; ok is false on Ctrl-C, when f's read is
+// abandoned.
+func interruptible[T any](interrupt <-chan os.Signal, f func() (T, error)) (v T, ok bool, err error) {
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := f()
+		done <- outcome{v, err}
+	}()
+	select {
+	case <-interrupt:
+		return v, false, nil
+	case o := <-done:
+		return o.v, true, o.err
+	}
+}
+
+// convertWith converts the project as cf says, with data as the
+// declarations file (written to a temporary file, removed after).
+func convertWith(cf *convertFlags, data []byte) (*convert.Result, error) {
+	f, err := os.CreateTemp("", "compose2manifest-ask-*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	o := cf.opts
+	o.DeclarationsFile = f.Name()
+	return convert.Convert(context.Background(), o)
+}
+
+// resultModule is the module a conversion built: converted or candidate.
+func resultModule(res *convert.Result) *manifest.Module {
+	if res == nil {
+		return nil
+	}
+	if res.Module != nil {
+		return res.Module
+	}
+	return res.Candidate
+}
+
+// countDirectories counts n directories: "1 parent directory", "2
+// parent directories".
+func countDirectories(n int) string {
+	if n == 1 {
+		return "1 parent directory"
+	}
+	return fmt.Sprintf("%d parent directories", n)
+}
+
+func themIt(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // askFailed reports why a session ended without answers.

@@ -254,7 +254,30 @@ func TestAskTerminal(t *testing.T) {
 	tm.answer("Enter keeps /srv/mail/dbdata): ", "/srv/mail/db")
 	tm.answer("note", "PostgreSQL cluster")
 
+	// The parents of where the sources land, which the host would
+	// otherwise create as root 0755 (C2M011).
+	tm.expect("Nothing declares these 3 parent directories, so the host would create them as root 0755")
+	tm.expect("[1/3] directory /opt/mail\n  declared below it:\n    /opt/mail/config      directory 0:0 0755 config\n")
+	tm.expect("    /opt/mail/main.cf     file 0:0 0644 config\n  also undeclared below it (asked after it): /opt/mail/data\n")
+	tm.answer("owner (USER:GROUP; Enter or - skips this directory): ", "0:0")
+	tm.answer("mode (3 or 4 octal digits; - skips this directory): ", "0755")
+	tm.answer("- skips this directory; ? explains): ", "config")
+	tm.answer("note", "the checkout")
+	tm.expect("[2/3] directory /opt/mail/data")
+	tm.expect("suggested: 5000:5000 — a suggestion, not evidence: both declared paths below it are owned by 5000:5000")
+	tm.answer("owner (USER:GROUP; - skips this directory) [5000:5000]: ", "")
+	tm.expect("suggested: 0755 — a suggestion, not evidence: it holds only directories")
+	tm.answer("mode (3 or 4 octal digits; - skips this directory) [0755]: ", "0750")
+	tm.answer("[state]: ", "")
+	tm.answer("note", "")
+	tm.expect("[3/3] directory /srv/mail")
+	tm.answer("[999:999]: ", "0:0")
+	tm.answer("[0755]: ", "")
+	tm.answer("[state]: ", "")
+	tm.answer("note", "")
+
 	tm.expect("  +   ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\n")
+	tm.expect("  + directories:\n  +   /opt/mail: {owner: \"0:0\", mode: \"0755\", intent: config, note: the checkout}\n")
 	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "")
 	tm.expect("wrote compose2manifest.yaml\n")
 	tm.expect("convert now accepts module \"mail\". Run next:\n\n    compose2manifest convert\n")
@@ -277,6 +300,10 @@ binds:
   ./main.cf: {owner: "0:0", mode: "0644", intent: config}
 volumes:
   dbdata: {path: /srv/mail/db, note: PostgreSQL cluster}
+directories:
+  /opt/mail: {owner: "0:0", mode: "0755", intent: config, note: the checkout}
+  /opt/mail/data: {owner: "5000:5000", mode: "0750", intent: state}
+  /srv/mail: {owner: "0:0", mode: "0755", intent: state}
 `
 	if string(got) != want {
 		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
@@ -285,12 +312,16 @@ volumes:
 	if code != 0 {
 		t.Fatalf("convert after ask exited %d:\n%s", code, stderr)
 	}
+	if strings.Contains(stderr, "C2M011") || strings.Contains(stderr, "warning") {
+		t.Errorf("convert after ask warns:\n%s", stderr)
+	}
 	for _, s := range []string{
 		"  - directory: /opt/mail/data/spool",
 		`owner: "5000:5000"`,
 		"  - file: /opt/mail/main.cf",
 		"  - directory: /srv/mail/db",
 		`mode: "0700"`,
+		"  - directory: /opt/mail/data",
 	} {
 		if !strings.Contains(stdout, s) {
 			t.Errorf("manifest lacks %q:\n%s", s, stdout)
@@ -372,7 +403,17 @@ directories:
 	for _, a := range []string{"", "0:0", "0644", "", "", "Postfix's main configuration"} {
 		tm.next(a)
 	}
+	// /opt/mail is declared; its parents left are skipped with -.
+	tm.expect("Nothing declares these 2 parent directories")
+	tm.expect("[1/2] directory /opt/mail/data")
+	tm.answer("owner (USER:GROUP; - skips this directory) [5000:5000]: ", "-")
+	tm.expect("skipped: the host creates /opt/mail/data as root 0755 and convert keeps warning C2M011")
+	tm.expect("[2/2] directory /srv/mail")
+	tm.answer("[999:999]: ", "0:0")
+	tm.answer("[0755]: ", "-")
+	tm.expect("skipped: the host creates /srv/mail as root 0755")
 	tm.expect("wrote compose2manifest.yaml")
+	tm.expect("2 parent directories left undeclared (/opt/mail/data, /srv/mail): convert warns C2M011 for the paths in them.")
 	if strings.Contains(tm.screen(), "Write compose2manifest.yaml?") {
 		t.Errorf("--write asked for confirmation")
 	}
@@ -404,6 +445,13 @@ func TestAskTerminalDeclined(t *testing.T) {
 	for _, a := range []string{"", "0:0", "0644", "", "", ""} {
 		tm.next(a)
 	}
+	// Enter skips a directory nothing suggests an owner for.
+	tm.expect("[1/3] directory /opt/mail")
+	tm.next("")
+	tm.expect("[2/3] directory /opt/mail/data")
+	tm.next("-")
+	tm.expect("[3/3] directory /srv/mail")
+	tm.next("-")
 	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "no")
 	tm.expect("compose2manifest: nothing written")
 	if code := tm.exit(); code != 1 {
@@ -442,6 +490,9 @@ func TestAskTerminalKeepsFileAttributes(t *testing.T) {
 	tm := startAsk(t, dir, "--write")
 	tm.expect("[1/1] bind ./main.cf")
 	for _, a := range []string{"", "0:0", "0644", "", "", ""} {
+		tm.next(a)
+	}
+	for _, a := range []string{"", "-", "-"} {
 		tm.next(a)
 	}
 	tm.expect("  +   ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\n")

@@ -1,0 +1,312 @@
+package ask
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// Directory is a directory above declared paths that nothing declares:
+// the host would create it as root 0755 (C2M011). Declaring it under
+// directories: is optional.
+type Directory struct {
+	// Path is the directory's absolute host path.
+	Path string
+	// Below are the declared directories and files below it, at any
+	// depth, in path order.
+	Below []manifest.Resource
+	// Undeclared are the other undeclared directories below it, parent
+	// first.
+	Undeclared []string
+	// Owner, Mode and Intent are the suggestions for each field; none of
+	// them is evidence.
+	Owner, Mode, Intent Suggestion
+}
+
+// NewDirectories returns the directories to offer: ancestors is convert's
+// UndeclaredAncestors (parent-first) and m the module (converted or
+// candidate) whose declared paths lie below them. Suggestions come only
+// from the declared paths below each directory:
+//
+//   - owner and intent, when every declared path below it has the same;
+//   - mode 0755, when everything below it is a directory (declared, or
+//     undeclared and so created 0755 anyway): each of those has a mode of
+//     its own, and 0755 is what the host would create it with anyway.
+//
+// A directory with a declared file below it gets no mode suggestion.
+func NewDirectories(ancestors []string, m *manifest.Module) []Directory {
+	var declared []manifest.Resource
+	if m != nil {
+		for _, r := range m.Declared() {
+			if r.Kind != manifest.KindHost {
+				declared = append(declared, *r)
+			}
+		}
+	}
+	out := make([]Directory, 0, len(ancestors))
+	for _, a := range ancestors {
+		d := Directory{Path: a}
+		for _, r := range declared {
+			if under(r.Path, a) {
+				d.Below = append(d.Below, r)
+			}
+		}
+		for _, u := range ancestors {
+			if under(u, a) {
+				d.Undeclared = append(d.Undeclared, u)
+			}
+		}
+		d.suggest()
+		out = append(out, d)
+	}
+	return out
+}
+
+// under reports whether p lies below dir.
+func under(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// suggest fills d's suggestions from the declared paths below it.
+func (d *Directory) suggest() {
+	if len(d.Below) == 0 {
+		return
+	}
+	same := func(value func(r *manifest.Resource) string) string {
+		v := value(&d.Below[0])
+		for i := range d.Below {
+			if value(&d.Below[i]) != v {
+				return ""
+			}
+		}
+		return v
+	}
+	every, is, has := "every declared path below it", "is", "has"
+	switch len(d.Below) {
+	case 1:
+		every = "the one declared path below it, " + d.Below[0].Path + ","
+	case 2:
+		every, is, has = "both declared paths below it", "are", "have"
+	}
+	if v := same(func(r *manifest.Resource) string { return r.Owner }); v != "" {
+		d.Owner = Suggestion{Value: v, From: every + " " + is + " owned by " + v}
+	}
+	if v := same(func(r *manifest.Resource) string { return string(r.Intent) }); v != "" {
+		d.Intent = Suggestion{Value: v, From: every + " " + has + " intent " + v}
+	}
+	if same(func(r *manifest.Resource) string { return string(r.Kind) }) == string(manifest.KindDirectory) {
+		d.Mode = Suggestion{Value: "0755", From: "it holds only directories, each with a mode of its own, and the host would create it as root 0755 anyway"}
+	}
+}
+
+// PredictDirectories returns the directories to offer for the module m
+// (candidate or converted) once the plan's sources are declared: the
+// parents of m's declared paths and of where each source would land with
+// the settings the plan knows (HostProjectDirectory, VolumeRoot), that
+// nothing declares. A source whose place is not known yet adds none.
+func (p *Plan) PredictDirectories(m *manifest.Module) []Directory {
+	all := &manifest.Module{}
+	have := map[string]bool{}
+	if m != nil {
+		for _, r := range m.Declared() {
+			all.Resources = append(all.Resources, *r)
+			have[r.Path] = true
+		}
+	}
+	for i := range p.Items {
+		it := &p.Items[i]
+		kind := it.Supplied.Kind
+		if kind == declare.KindNone {
+			kind = it.Missing.Known.Kind
+		}
+		if kind == declare.KindNone && it.Kind.Evidence {
+			kind = declare.Kind(it.Kind.Value)
+		}
+		if kind == declare.KindHost {
+			continue
+		}
+		at, _ := it.landing(p.Module, p.HostProjectDirectory, p.VolumeRoot)
+		if at == "" || !manifest.ValidPath(at) || have[at] {
+			continue
+		}
+		have[at] = true
+		r := manifest.Resource{Kind: manifest.KindDirectory, Path: at}
+		if kind == declare.KindFile {
+			r.Kind = manifest.KindFile
+		}
+		r.Owner, r.Mode, r.Intent = first(it.Supplied.Owner, it.Missing.Known.Owner), first(it.Supplied.Mode, it.Missing.Known.Mode), manifest.Intent(first(it.Supplied.Intent, it.Missing.Known.Intent))
+		all.Resources = append(all.Resources, r)
+	}
+	return NewDirectories(rules.UndeclaredAncestors(all), all)
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// describeResource shows a declared path's kind, owner, mode and intent,
+// "?" for a value not known.
+func describeResource(r *manifest.Resource) string {
+	q := func(s string) string {
+		if s == "" {
+			return "?"
+		}
+		return s
+	}
+	return fmt.Sprintf("%s %s %s %s", r.Kind, q(r.Owner), q(r.Mode), q(string(r.Intent)))
+}
+
+// RunDirectories offers to declare each directory in turn: its owner
+// first (- skips the directory, as does Enter when nothing is
+// suggested), then its mode and intent (- still skips it) and a note. It
+// returns an answer for each directory declared, for Apply (through
+// Answers.Directories); a skipped directory keeps its C2M011 warning.
+func (s *Session) RunDirectories(dirs []Directory) ([]Answer, error) {
+	s.init()
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	what := "this parent directory"
+	if len(dirs) > 1 {
+		what = fmt.Sprintf("these %d parent directories", len(dirs))
+	}
+	s.printf("\nNothing declares %s, so the host would create %s as root 0755 (convert\nwarns C2M011). Declaring %s under directories: is optional; - skips one.\n",
+		what, themIt(len(dirs)), themIt(len(dirs)))
+	var out []Answer
+	for i := range dirs {
+		d := &dirs[i]
+		s.printf("\n[%d/%d] directory %s\n", i+1, len(dirs), d.Path)
+		if len(d.Below) > 0 {
+			s.printf("  declared below it:\n")
+			w := 0
+			for _, r := range d.Below {
+				w = max(w, len(r.Path))
+			}
+			for j := range d.Below {
+				s.printf("    %-*s  %s\n", w, d.Below[j].Path, describeResource(&d.Below[j]))
+			}
+		}
+		if len(d.Undeclared) > 0 {
+			s.printf("  also undeclared below it (asked after it): %s\n", strings.Join(d.Undeclared, ", "))
+		}
+		ans, ok, err := s.directory(d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			s.printf("  skipped: the host creates %s as root 0755 and convert keeps warning C2M011\n", d.Path)
+			continue
+		}
+		out = append(out, ans)
+	}
+	return out, nil
+}
+
+func themIt(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// directory asks about one directory; ok is false when it is skipped.
+func (s *Session) directory(d *Directory) (Answer, bool, error) {
+	ownerLabel := "owner (USER:GROUP; - skips this directory)"
+	if d.Owner.Value == "" {
+		ownerLabel = "owner (USER:GROUP; Enter or - skips this directory)"
+	}
+	owner, err := s.ask(question{
+		label:    ownerLabel,
+		help:     "who owns the directory on the target host: USER:GROUP, names or numeric ids, both parts, such as 0:0; - leaves the directory undeclared (the host creates it as root 0755)",
+		sugg:     d.Owner,
+		optional: true,
+		check:    checkOwner,
+	})
+	if err != nil || owner == "" {
+		return Answer{}, false, err
+	}
+	mode, err := s.ask(question{
+		label: "mode (3 or 4 octal digits; - skips this directory)",
+		help:  "the permission bits of the directory itself (never recursive), such as 0755; the owners of the paths below it need to pass through it (x)",
+		sugg:  d.Mode,
+		dash:  true,
+		check: checkMode,
+	})
+	if err != nil || mode == "" {
+		return Answer{}, false, err
+	}
+	intent, err := s.ask(question{
+		label: "intent (state, content, config, logs, cache or runtime; - skips this directory; ? explains)",
+		help:  intentHelp,
+		sugg:  d.Intent,
+		dash:  true,
+		check: checkIntent,
+	})
+	if err != nil || intent == "" {
+		return Answer{}, false, err
+	}
+	note, err := s.ask(question{
+		label:    "note (optional, free text; Enter for none)",
+		help:     "a short note for people, such as \"the checkout\"",
+		optional: true,
+		check:    checkNote,
+	})
+	if err != nil {
+		return Answer{}, false, err
+	}
+	e := declare.Entry{Key: d.Path, Owner: owner, Mode: mode, Intent: intent, Note: note}
+	final := e
+	final.Kind, final.Path = declare.KindDirectory, d.Path
+	return Answer{Section: declare.SectionDirectories, Key: d.Path, Entry: e, Final: final, Write: true}, true, nil
+}
+
+// directoryLines is the commented directories: block of the skeleton:
+// optional, so commented out, with the suggestions as comments.
+func directoryLines(dirs []Directory) []string {
+	if len(dirs) == 0 {
+		return nil
+	}
+	out := []string{
+		"# Optional: nothing declares these parent directories, so the host would create them as root 0755",
+		"# (convert warns C2M011). To declare one, uncomment directories: and its entry and fill in every \"\";",
+		"# an entry left commented keeps the warning.",
+		"# directories:",
+	}
+	for i := range dirs {
+		d := &dirs[i]
+		var below []string
+		for _, r := range d.Below {
+			below = append(below, r.Path)
+		}
+		below = append(below, d.Undeclared...)
+		if len(below) > 0 {
+			out = append(out, "#   # holds "+strings.Join(sortedPaths(below), ", "))
+		}
+		for _, f := range []struct {
+			name string
+			s    Suggestion
+		}{{"owner", d.Owner}, {"mode", d.Mode}, {"intent", d.Intent}} {
+			if f.s.Value != "" {
+				out = append(out, fmt.Sprintf("#   # %s %s? — %s", f.name, f.s.Value, f.s.Why()))
+			}
+		}
+		out = append(out, fmt.Sprintf("#   %s: {owner: \"\", mode: \"\", intent: \"\"}", d.Path))
+	}
+	return out
+}
+
+func sortedPaths(ps []string) []string {
+	out := append([]string(nil), ps...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && manifest.ComparePaths(out[j], out[j-1]) < 0; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
