@@ -38,6 +38,12 @@ type Directory struct {
 //
 // A directory with a declared file below it gets no mode suggestion.
 func NewDirectories(ancestors []string, m *manifest.Module) []Directory {
+	return newDirectories(ancestors, m, false)
+}
+
+// newDirectories is NewDirectories; predicted says the paths below are
+// where sources would land, with the values known so far.
+func newDirectories(ancestors []string, m *manifest.Module, predicted bool) []Directory {
 	var declared []manifest.Resource
 	if m != nil {
 		for _, r := range m.Declared() {
@@ -59,7 +65,7 @@ func NewDirectories(ancestors []string, m *manifest.Module) []Directory {
 				d.Undeclared = append(d.Undeclared, u)
 			}
 		}
-		d.suggest()
+		d.suggest(predicted)
 		out = append(out, d)
 	}
 	return out
@@ -70,8 +76,9 @@ func under(p, dir string) bool {
 	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// suggest fills d's suggestions from the declared paths below it.
-func (d *Directory) suggest() {
+// suggest fills d's suggestions from the paths below it; predicted says
+// they are where sources would land, with the values known so far.
+func (d *Directory) suggest(predicted bool) {
 	if len(d.Below) == 0 {
 		return
 	}
@@ -84,21 +91,28 @@ func (d *Directory) suggest() {
 		}
 		return v
 	}
-	every, is, has := "every declared path below it", "is", "has"
+	what, sofar := "declared path", ""
+	if predicted {
+		what, sofar = "path", " so far"
+	}
+	every, is, has := "every "+what+" below it", "is", "has"
 	switch len(d.Below) {
 	case 1:
-		every = "the one declared path below it, " + d.Below[0].Path + ","
+		every = "the one " + what + " below it, " + d.Below[0].Path + ","
 	case 2:
-		every, is, has = "both declared paths below it", "are", "have"
+		every, is, has = "both "+what+"s below it", "are", "have"
 	}
 	if v := same(func(r *manifest.Resource) string { return r.Owner }); v != "" {
-		d.Owner = Suggestion{Value: v, From: every + " " + is + " owned by " + v}
+		d.Owner = Suggestion{Value: v, From: every + " " + is + " owned by " + v + sofar}
 	}
 	if v := same(func(r *manifest.Resource) string { return string(r.Intent) }); v != "" {
-		d.Intent = Suggestion{Value: v, From: every + " " + has + " intent " + v}
+		d.Intent = Suggestion{Value: v, From: every + " " + has + " intent " + v + sofar}
 	}
 	if same(func(r *manifest.Resource) string { return string(r.Kind) }) == string(manifest.KindDirectory) {
 		d.Mode = Suggestion{Value: "0755", From: "it holds only directories, each with a mode of its own, and the host would create it as root 0755 anyway"}
+		if predicted {
+			d.Mode.From = "it would hold only directories, each with a mode of its own, and the host would create it as root 0755 anyway"
+		}
 	}
 }
 
@@ -106,7 +120,9 @@ func (d *Directory) suggest() {
 // (candidate or converted) once the plan's sources are declared: the
 // parents of m's declared paths and of where each source would land with
 // the settings the plan knows (HostProjectDirectory, VolumeRoot), that
-// nothing declares. A source whose place is not known yet adds none.
+// nothing declares. A source whose place is not known yet adds none. The
+// suggestions say they come from the values known so far (evidence and
+// declarations), which the author may still change.
 func (p *Plan) PredictDirectories(m *manifest.Module) []Directory {
 	all := &manifest.Module{}
 	have := map[string]bool{}
@@ -140,7 +156,8 @@ func (p *Plan) PredictDirectories(m *manifest.Module) []Directory {
 		r.Owner, r.Mode, r.Intent = first(it.Supplied.Owner, it.Missing.Known.Owner), first(it.Supplied.Mode, it.Missing.Known.Mode), manifest.Intent(first(it.Supplied.Intent, it.Missing.Known.Intent))
 		all.Resources = append(all.Resources, r)
 	}
-	return NewDirectories(rules.UndeclaredAncestors(all), all)
+	// Owners and intents known so far, the author may still change.
+	return newDirectories(rules.UndeclaredAncestors(all), all, true)
 }
 
 func first(a, b string) string {

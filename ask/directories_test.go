@@ -206,8 +206,8 @@ func TestPredictDirectories(t *testing.T) {
 	sk := string(Skeleton(p))
 	for _, s := range []string{
 		"# Optional: nothing declares these parent directories, so the host would create them as root 0755\n",
-		"\n# directories:\n#   # holds /opt/shop/app.conf, /opt/shop/data\n#   # owner 1000:1000? — a suggestion, not evidence: both declared paths below it are owned by 1000:1000\n#   /opt/shop: {owner: \"\", mode: \"\", intent: \"\"}\n",
-		"#   # mode 0755? — a suggestion, not evidence: it holds only directories",
+		"\n# directories:\n#   # holds /opt/shop/app.conf, /opt/shop/data\n#   # owner 1000:1000? — a suggestion, not evidence: both paths below it are owned by 1000:1000 so far\n#   /opt/shop: {owner: \"\", mode: \"\", intent: \"\"}\n",
+		"#   # mode 0755? — a suggestion, not evidence: it would hold only directories",
 		"#   /srv/shop: {owner: \"\", mode: \"\", intent: \"\"}\n",
 	} {
 		if !strings.Contains(sk, s) {

@@ -329,6 +329,52 @@ directories:
 	}
 }
 
+// TestAskTerminalOnlyDirectories: every source is declared but their
+// parents are not; on a terminal ask offers those, and accepting the
+// suggestions where there are some clears convert's C2M011 warnings.
+func TestAskTerminalOnlyDirectories(t *testing.T) {
+	const decl = "version: 1\nhost_project_directory: /opt/mail\nvolume_root: /srv\nbinds:\n  ./data/spool: {mode: \"0750\", intent: state}\n  ./data/state: {mode: \"0750\", intent: state}\n  ./logs: {mode: \"0750\", intent: logs}\n  ./config: {owner: \"0:0\", mode: \"0755\", intent: config}\n  ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\nvolumes:\n  dbdata: {path: /srv/mail/db}\n"
+	dir := mailProject(t, decl)
+	if _, _, stderr := convertIn(t, dir); strings.Count(stderr, "C2M011 warning") != 6 {
+		t.Fatalf("convert before ask, want 6 C2M011 warnings:\n%s", stderr)
+	}
+	tm := startAsk(t, dir, "--write")
+	tm.expect("Nothing declares these 3 parent directories")
+	tm.expect("[1/3] directory /opt/mail")
+	tm.answer("owner (USER:GROUP; Enter or - skips this directory): ", "0:0")
+	for _, a := range []string{"0755", "config", ""} {
+		tm.next(a)
+	}
+	tm.expect("[2/3] directory /opt/mail/data")
+	for _, a := range []string{"", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[3/3] directory /srv/mail")
+	for _, a := range []string{"", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("wrote compose2manifest.yaml")
+	tm.expect("convert now accepts module \"mail\"")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := decl + `directories:
+  /opt/mail: {owner: "0:0", mode: "0755", intent: config}
+  /opt/mail/data: {owner: "5000:5000", mode: "0755", intent: state}
+  /srv/mail: {owner: "999:999", mode: "0755", intent: state}
+`
+	if string(got) != want {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
+	}
+	if code, _, stderr := convertIn(t, dir); code != 0 || stderr != "" {
+		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
+	}
+}
+
 // TestAskTerminalInterrupt: Ctrl-C writes nothing and exits 1.
 func TestAskTerminalInterrupt(t *testing.T) {
 	dir := mailProject(t, "")
