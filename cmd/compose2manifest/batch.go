@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -37,7 +38,23 @@ func perProjectFlags() []string {
 }
 
 // runBatch converts every compose project under --batch ROOT into -o DIR.
+// batchGCPercent and batchMemoryLimit tune the garbage collector for a
+// batch run, unless GOGC or GOMEMLIMIT is set. A batch keeps little live
+// data (results are streamed), so a larger GC target leaves the second
+// core to a worker rather than to the collector (on the corpus, --jobs 2
+// goes from about 1.45x to 1.55-1.6x the speed of --jobs 1), while the
+// soft memory limit keeps the peak RSS of 2,000 projects near 95 MB
+// (170 MB with the larger target alone).
+const (
+	batchGCPercent   = 400
+	batchMemoryLimit = 90 << 20
+)
+
 func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
+	if !hasEnv(e.environ, "GOGC") && !hasEnv(e.environ, "GOMEMLIMIT") {
+		debug.SetGCPercent(batchGCPercent)
+		debug.SetMemoryLimit(batchMemoryLimit)
+	}
 	for _, name := range perProjectFlags() {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s cannot be used with --batch", name)
@@ -244,4 +261,14 @@ func (p *progress) clear() {
 	if p != nil && p.drew {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// hasEnv reports whether environ sets the variable name.
+func hasEnv(environ []string, name string) bool {
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); k == name {
+			return true
+		}
+	}
+	return false
 }
