@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"testing"
@@ -38,6 +39,10 @@ func BenchmarkBatchCorpus(b *testing.B) {
 		b.Skip("C2M_CORPUS is not set")
 	}
 	logrus.SetOutput(io.Discard) // as the command does
+	// The command tunes the collector for a batch (cmd/compose2manifest
+	// batchGCPercent, batchMemoryLimit); measure what it runs.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(90 << 20))
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			out := b.TempDir()
