@@ -32,9 +32,13 @@ type loaded struct {
 // itself when it lies outside.
 func (l *loaded) rel(p string) string { return relTo(l.dir, p) }
 
+// relTo returns p relative to dir, slash-separated, with ".." for a file
+// outside dir (a manifest names its sources relative to the project, never
+// by this machine's absolute paths); p itself when there is no relative
+// path (another volume).
 func relTo(dir, p string) string {
 	r, err := filepath.Rel(dir, p)
-	if err != nil || strings.HasPrefix(r, "..") {
+	if err != nil {
 		return filepath.ToSlash(p)
 	}
 	return filepath.ToSlash(r)

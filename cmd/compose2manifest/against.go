@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -22,13 +24,23 @@ import (
 type against struct {
 	root string
 	opts convert.Options // the conversion settings, as convert's flags give them
-	// dirs lists the directories under root, found once.
-	dirs []string
+	// byModule maps a module name to the projects under root that convert
+	// to it, found by converting every project once (as convert --batch
+	// discovers them); results holds the conversions of the modules that
+	// manifests name. failed lists the projects that could not be
+	// converted at all.
+	byModule map[string][]string
+	results  map[string]*convert.Result
+	failed   []string
+	// others caches conversions of folders found by a manifest's first
+	// source when that is not a name convert --batch discovers.
+	others map[string]*convert.Result
 }
 
-// newAgainst lists the directories under root, leaving out .git,
-// node_modules and hidden directories.
-func newAgainst(e *env, root string, opts convert.Options) (*against, error) {
+// newAgainst converts every compose project under root once, in parallel,
+// and indexes them by module name. wanted names the modules whose
+// conversions are kept for comparison.
+func newAgainst(e *env, root string, opts convert.Options, wanted map[string]bool) (*against, error) {
 	root = e.resolve(root)
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -37,19 +49,49 @@ func newAgainst(e *env, root string, opts convert.Options) (*against, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", root)
 	}
-	a := &against{root: root, opts: opts}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	projects, err := batch.Discover(root, nil)
+	if err != nil {
+		return nil, err
+	}
+	a := &against{root: root, opts: opts, byModule: map[string][]string{}, results: map[string]*convert.Result{}, others: map[string]*convert.Result{}}
+	opts.Environ = e.environ
+	var mu sync.Mutex
+	err = batch.Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		dir := projects[i].Dir
+		name := moduleOf(res)
+		if err != nil || name == "" {
+			a.failed = append(a.failed, relPath(root, dir))
+			return
 		}
-		name := d.Name()
-		if p != root && (name == ".git" || name == "node_modules" || strings.HasPrefix(name, ".")) {
-			return filepath.SkipDir
+		a.byModule[name] = append(a.byModule[name], dir)
+		if wanted[name] {
+			a.results[dir] = res
 		}
-		a.dirs = append(a.dirs, p)
-		return nil
 	})
+	for _, dirs := range a.byModule {
+		sort.Strings(dirs)
+	}
+	sort.Strings(a.failed)
 	return a, err
+}
+
+// moduleOf returns the module a conversion produced or refused, or "".
+func moduleOf(res *convert.Result) string {
+	switch {
+	case res == nil:
+		return ""
+	case res.Module != nil:
+		return res.Module.Module
+	case res.Candidate != nil:
+		return res.Candidate.Module
+	}
+	return ""
 }
 
 // check converts m's project again and returns what differs: C2M008 for a
@@ -66,11 +108,14 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 	if len(m.Sources) == 0 {
 		return []rules.Diagnostic{at(m.Pos, "C2M008", "the manifest records no sources, so its compose project under %s cannot be found", a.root)}
 	}
-	dir, res, err := a.find(e, m)
+	dir, res, err, others := a.find(e, m)
+	if len(others) > 0 {
+		return []rules.Diagnostic{at(m.Pos, "C2M017", "projects %s under %s all convert to module %q: check cannot tell which one the manifest was made from", strings.Join(others, ", "), a.root, m.Module)}
+	}
 	if dir == "" {
-		msg := fmt.Sprintf("no compose project under %s converts to module %q (looked for %s)", a.root, m.Module, m.Sources[0].File)
-		if err != nil {
-			msg += ": " + err.Error()
+		msg := fmt.Sprintf("no compose project under %s converts to module %q", a.root, m.Module)
+		if len(a.failed) > 0 {
+			msg += fmt.Sprintf(" (%s could not be converted: %s)", countNoun(len(a.failed), "project"), abbreviate(a.failed, 5))
 		}
 		return []rules.Diagnostic{at(m.Sources[0].Pos, "C2M008", "%s", msg)}
 	}
@@ -80,7 +125,14 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 	recorded := map[string]bool{}
 	for _, s := range m.Sources {
 		recorded[s.File] = true
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(s.File)))
+		p := filepath.Join(dir, filepath.FromSlash(s.File))
+		if filepath.IsAbs(filepath.FromSlash(s.File)) || !within(a.root, p) {
+			// A manifest must not make check read files outside ROOT.
+			stale = true
+			out = append(out, at(s.Pos, "C2M008", "source %s lies outside %s; not read", s.File, a.root))
+			continue
+		}
+		data, err := os.ReadFile(p)
 		if err != nil {
 			stale = true
 			out = append(out, at(s.Pos, "C2M008", "source %s is gone from %s", s.File, rel))
@@ -92,7 +144,7 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 			out = append(out, at(s.Pos, "C2M008", "source %s has changed since the manifest was made (sha256 %.12s…, now %.12s…)", path.Join(rel, s.File), s.SHA256, got))
 		}
 	}
-	if err != nil {
+	if err != nil || res == nil {
 		return append(out, at(m.Pos, "", "converting %s again: %v", rel, err))
 	}
 	cur := res.Module
@@ -125,6 +177,16 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 	if stale {
 		rule = "C2M008"
 	}
+	if m.Header != res.Module.Header {
+		r, msg := rule, fmt.Sprintf("the header line is %q, but the conversion writes %q", m.Header, res.Module.Header)
+		if m.Header == "" {
+			msg = "the generated header line is missing, so convert would take the file for one a person wrote and not replace it"
+		}
+		if r == "C2M018" {
+			msg = "edited by hand: " + msg
+		}
+		out = append(out, at(m.Pos, r, "%s", msg))
+	}
 	for _, df := range manifest.Diff(m, res.Module) {
 		p := manifest.Pos{File: file, Line: m.Pos.Line}
 		if df.Old != nil {
@@ -152,41 +214,71 @@ func (a *against) check(e *env, file string, m *manifest.Module) []rules.Diagnos
 	return out
 }
 
-// find returns the project directory under root whose conversion gives
-// m's module, and that conversion. Candidates are the directories that
-// hold m's first source file; the first in path order that converts to
-// the same module name wins.
-func (a *against) find(e *env, m *manifest.Module) (string, *convert.Result, error) {
-	first := filepath.FromSlash(m.Sources[0].File)
-	var lastErr error
-	for _, dir := range a.dirs {
-		if _, err := os.Stat(filepath.Join(dir, first)); err != nil {
-			continue
+// find returns the project directory under root that converts to m's
+// module, and that conversion; or, when several do, their paths relative
+// to root. A manifest whose first source is not a name convert --batch
+// discovers is looked for among the folders holding that file (inside
+// root), each converted once.
+func (a *against) find(e *env, m *manifest.Module) (string, *convert.Result, error, []string) {
+	if dirs := a.byModule[m.Module]; len(dirs) > 1 {
+		var rels []string
+		for _, d := range dirs {
+			rels = append(rels, relPath(a.root, d))
 		}
-		opts := a.opts
-		opts.ProjectDirectory = dir
-		opts.WorkingDirectory = dir
-		opts.Environ = e.environ
-		opts.ConfigFiles = nil
-		if !isDefaultComposeName(m.Sources[0].File) {
-			opts.ConfigFiles = []string{filepath.Join(dir, first)}
-		}
-		res, err := convert.Convert(context.Background(), opts)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		name := ""
-		if res.Module != nil {
-			name = res.Module.Module
-		} else if res.Candidate != nil {
-			name = res.Candidate.Module
-		}
-		if name == m.Module {
-			return dir, res, nil
-		}
+		return "", nil, nil, rels
+	} else if len(dirs) == 1 {
+		return dirs[0], a.results[dirs[0]], nil, nil
 	}
-	return "", nil, lastErr
+	first := filepath.FromSlash(m.Sources[0].File)
+	if isDefaultComposeName(m.Sources[0].File) || filepath.IsAbs(first) || strings.HasPrefix(path.Clean(m.Sources[0].File), "..") {
+		return "", nil, nil, nil
+	}
+	var found []string
+	var foundRes *convert.Result
+	var lastErr error
+	err := filepath.WalkDir(a.root, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); dir != a.root && (name == ".git" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(dir, first)); err != nil {
+			return nil
+		}
+		res, ok := a.others[dir]
+		if !ok {
+			opts := a.opts
+			opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
+			opts.Environ = e.environ
+			opts.ConfigFiles = []string{filepath.Join(dir, first)}
+			var err error
+			if res, err = convert.Convert(context.Background(), opts); err != nil {
+				lastErr, res = err, nil
+			}
+			a.others[dir] = res
+		}
+		if moduleOf(res) == m.Module {
+			found = append(found, relPath(a.root, dir))
+			foundRes = res
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return "", nil, err, nil
+	case len(found) > 1:
+		return "", nil, nil, found
+	case len(found) == 1:
+		return filepath.Join(a.root, filepath.FromSlash(found[0])), foundRes, nil, nil
+	}
+	return "", nil, lastErr, nil
+}
+
+// within reports whether p lies in dir (or is dir).
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // isDefaultComposeName reports whether a source is a compose file docker
@@ -221,4 +313,12 @@ func sortDiagnostics(ds []rules.Diagnostic) {
 
 func fileOrDirectory(k manifest.Kind) bool {
 	return k == manifest.KindFile || k == manifest.KindDirectory
+}
+
+// abbreviate joins the first n items of list and counts the rest.
+func abbreviate(list []string, n int) string {
+	if len(list) <= n {
+		return strings.Join(list, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }

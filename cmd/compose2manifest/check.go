@@ -62,10 +62,11 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	var ag *against
 	if *againstRoot != "" {
-		var err error
-		if ag, err = newAgainst(e, *againstRoot, conv); err != nil {
+		if fi, err := os.Stat(e.resolve(*againstRoot)); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = fmt.Errorf("%s is not a directory", *againstRoot)
+			}
 			errorf(e, "check: --against: %v", err)
 			return exitUsage
 		}
@@ -75,7 +76,18 @@ func runCheck(e *env, args []string) int {
 	}
 	list := rules.All()
 	rep, decoded, readFailed := checkManifests(e, fl.Args(), list)
-	if ag != nil {
+	if *againstRoot != "" {
+		wanted := map[string]bool{}
+		for _, m := range decoded {
+			if m != nil {
+				wanted[m.Module] = true
+			}
+		}
+		ag, err := newAgainst(e, *againstRoot, conv, wanted)
+		if err != nil {
+			errorf(e, "check: --against: %v", err)
+			return exitUsage
+		}
 		for i, m := range decoded {
 			if m == nil {
 				continue
