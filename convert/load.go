@@ -120,7 +120,7 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = fmt.Errorf("%s: %w", f, err)
 		}
-		return nil, vars, err
+		return nil, vars, stableError(err)
 	}
 	l.project = p
 	return l, vars, nil
@@ -267,3 +267,25 @@ func checkInputFile(what, path string) error {
 	}
 	return nil
 }
+
+// stableError returns err with the lines of a multi-line message after its
+// first sorted: compose-go lists some errors in map order, and the same
+// input must give the same report.
+func stableError(err error) error {
+	msg := err.Error()
+	first, rest, ok := strings.Cut(msg, "\n")
+	if !ok {
+		return err
+	}
+	lines := strings.Split(rest, "\n")
+	sort.Strings(lines)
+	return &stableErr{msg: first + "\n" + strings.Join(lines, "\n"), err: err}
+}
+
+type stableErr struct {
+	msg string
+	err error
+}
+
+func (e *stableErr) Error() string { return e.msg }
+func (e *stableErr) Unwrap() error { return e.err }

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"errors"
 	"reflect"
 	"sort"
 	"testing"
@@ -185,5 +186,16 @@ func TestMergeCycle(t *testing.T) {
 		if got := mergeCycle(doc.Content[0]); got != tc.line {
 			t.Errorf("mergeCycle(%q) = %d, want %d", tc.yaml, got, tc.line)
 		}
+	}
+}
+
+func TestStableError(t *testing.T) {
+	a := stableError(errors.New("decoding failed:\n'b' invalid\n'a' invalid"))
+	b := stableError(errors.New("decoding failed:\n'a' invalid\n'b' invalid"))
+	if a.Error() != b.Error() || a.Error() != "decoding failed:\n'a' invalid\n'b' invalid" {
+		t.Errorf("stableError gives %q and %q", a, b)
+	}
+	if one := errors.New("one line"); stableError(one) != one {
+		t.Error("a one-line error was wrapped")
 	}
 }

@@ -79,6 +79,9 @@ func TestCorpus(t *testing.T) {
 			code, stdout, stderr := runCLI(t, dir, "convert", "--strict", "--profile=*", "-f", file, "-o", out, "--format", "json")
 			rep := decodeReport(t, stdout)
 			mod := rep.Modules[0]
+			if code2, stdout2, stderr2 := runCLI(t, dir, "convert", "--strict", "--profile=*", "-f", file, "-o", t.TempDir(), "--format", "json"); code2 != code || !sameReport(stdout, stdout2) || stderr2 != stderr {
+				t.Errorf("a second run differs: exit %d then %d\n%s\n---\n%s", code, code2, stdout, stdout2)
+			}
 			if code == exitOK {
 				// Only a project without a single volume converts
 				// under --strict with no declarations.
@@ -409,4 +412,19 @@ func minus(a, b map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sameReport reports whether two JSON reports are the same but for the
+// output directory, which differs between runs.
+func sameReport(a, b string) bool {
+	strip := func(s string) string {
+		var lines []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, `"output":`) {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	return strip(a) == strip(b)
 }
