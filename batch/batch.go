@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/images"
@@ -115,10 +116,17 @@ type Orphan struct {
 // Report is the outcome of a batch.
 type Report struct {
 	// Entries are the projects in discovery order: depth first, sorted by
-	// name, a parent folder before its children.
+	// name, a parent folder before its children. Empty when Interrupted.
 	Entries []Entry
 	// Orphans are the orphaned manifests of Out, sorted by file name.
 	Orphans []Orphan
+	// Interrupted is set when the batch's context was done before its
+	// manifests were committed: then nothing was written to Out, the
+	// staging folder was removed, Entries and Orphans are empty, Found
+	// counts the projects discovered and Finished those converted before
+	// the batch stopped.
+	Interrupted     bool
+	Found, Finished int
 }
 
 // Summary counts a Report's outcomes.
@@ -132,12 +140,18 @@ type Summary struct {
 	LoadFailed int `json:"failed_to_load"`
 	Failed     int `json:"failed"`
 	Orphans    int `json:"orphaned"`
+	// Interrupted and Finished: see Report.
+	Interrupted bool `json:"interrupted,omitempty"`
+	Finished    int  `json:"finished,omitempty"`
 }
 
 // Summary counts r's outcomes. Failed counts every project with status
 // error; LoadFailed those of them that could not be read or converted,
 // the others failed to be written.
 func (r *Report) Summary() Summary {
+	if r.Interrupted {
+		return Summary{Projects: r.Found, Interrupted: true, Finished: r.Finished}
+	}
 	s := Summary{Projects: len(r.Entries), Orphans: len(r.Orphans)}
 	for _, e := range r.Entries {
 		switch e.Status {
@@ -169,8 +183,9 @@ func (r *Report) Summary() Summary {
 // calls for different projects may run at once, never two for the same
 // index. A project that cannot be read, or whose conversion panics, is
 // reported as Failed with the error; it never stops the others. Each
-// returns when every started conversion is done; it stops starting new
-// ones when ctx is done, and returns ctx's error.
+// returns when every started conversion is done. Once ctx is done it
+// starts no new conversion (the running ones get ctx and finish), fn is
+// not called for the projects not started, and Each returns ctx's error.
 //
 // When opts.Images is nil and production is on, the built-in image table
 // is loaded once and shared.
@@ -190,6 +205,9 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 	for range min(jobs, len(projects)) {
 		wg.Go(func() {
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // drain: start nothing once ctx is done
+				}
 				res, err := convertOne(ctx, projects[i], opts)
 				fn(i, res, err)
 			}
@@ -205,6 +223,9 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 	var err error
 feed:
 	for _, i := range order {
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -214,6 +235,9 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	if err == nil {
+		err = ctx.Err() // done while the last ones were queued or running
+	}
 	return err
 }
 
@@ -253,8 +277,17 @@ func convertOne(ctx context.Context, p Project, opts convert.Options) (res *conv
 // folder. Manifests in Out that no project produced are reported as
 // orphans.
 //
-// An error return means the batch could not run at all (Root or Out
-// unusable); a failing project is reported in its Entry.
+// When ctx is done before the manifests are committed (the command
+// cancels it on SIGINT and SIGTERM), Run starts no new project, waits for
+// the running ones, removes its staging folder and writes nothing: it
+// returns a Report with Interrupted set and ctx's error. Once committing
+// has begun it completes, so Out is never left half updated.
+//
+// Staging folders left in Out by a run that was killed (SIGKILL, a power
+// cut) are removed when stale (see removeStale).
+//
+// Any other error return means the batch could not run at all (Root or
+// Out unusable); a failing project is reported in its Entry.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rootAbs, err := absIn(cfg.WorkingDirectory, cfg.Root)
 	if err != nil {
@@ -271,7 +304,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return nil, err
 	}
-	staging, err := os.MkdirTemp(outAbs, stagingPrefix)
+	removeStale(outAbs, time.Now())
+	staging, err := os.MkdirTemp(outAbs, stagingName())
 	if err != nil {
 		return nil, err
 	}
@@ -282,17 +316,25 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	done := 0
 	err = Each(ctx, projects, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
 		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, filepath.Join(staging, strconv.Itoa(i)+".yaml"))
+		mu.Lock()
+		done++
 		if cfg.Progress != nil {
-			mu.Lock()
-			done++
 			cfg.Progress(done, len(projects))
-			mu.Unlock()
 		}
+		mu.Unlock()
 	})
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
+	// Interrupted: the deferred RemoveAll drops what was staged.
+	interrupted := func() *Report { return &Report{Interrupted: true, Found: len(projects), Finished: done} }
+	if err := ctx.Err(); err != nil {
+		return interrupted(), err
+	}
 	crossCheck(rep.Entries)
+	if err := ctx.Err(); err != nil {
+		return interrupted(), err
+	}
 	commit(rep.Entries, cfg.Out, outAbs, cfg.Force)
 	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs)
 	return rep, nil

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/batch"
@@ -90,8 +92,20 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		prog = &progress{w: e.stderr}
 		cfg.Progress = prog.update
 	}
-	rep, err := batch.Run(context.Background(), cfg)
+	// SIGINT or SIGTERM stops the batch: no new project starts, the
+	// staging folder is removed and nothing is written. A second signal,
+	// once the first has been seen, kills as usual.
+	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	rep, err := batch.Run(ctx, cfg)
 	prog.clear()
+	if rep != nil && rep.Interrupted {
+		return writeBatchInterrupted(e, cf.format, rep)
+	}
 	if err != nil {
 		errorf(e, "convert --batch: %v", err)
 		return exitUsage
@@ -112,6 +126,28 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	}
 	writeBatchText(e.stderr, rep)
 	return code
+}
+
+// notifyContext is signal.NotifyContext; tests replace it.
+var notifyContext = signal.NotifyContext
+
+// exitInterrupted is the exit code of a batch stopped by SIGINT or
+// SIGTERM: 128 + SIGINT, as shells report a command interrupted by ^C,
+// distinct from the outcomes of a batch that ran (0, 1, 2).
+const exitInterrupted = 130
+
+// writeBatchInterrupted reports a batch that was stopped before writing
+// anything.
+func writeBatchInterrupted(e *env, format string, rep *batch.Report) int {
+	if format == "json" {
+		if err := writeBatchJSON(e.stdout, rep); err != nil {
+			errorf(e, "%v", err)
+		}
+		return exitInterrupted
+	}
+	s := rep.Summary()
+	fmt.Fprintf(e.stderr, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", plural(s.Projects, "project"), s.Finished)
+	return exitInterrupted
 }
 
 // batchExitCode is the worst outcome of the batch: 2 when a project
