@@ -25,7 +25,8 @@ type Config struct {
 	Root string
 	// Excludes are folder patterns not searched (see Excluded).
 	Excludes []string
-	// Out is the output folder; created if missing. It is never searched
+	// Out is the output folder; created (see Run) when the first manifest
+	// is staged. It is never searched
 	// for projects. The report shows it as written.
 	Out string
 	// WorkingDirectory is where a relative Root or Out is taken from;
@@ -283,6 +284,13 @@ func convertOne(ctx context.Context, p Project, opts convert.Options) (res *conv
 // returns a Report with Interrupted set and ctx's error. Once committing
 // has begun it completes, so Out is never left half updated.
 //
+// Out and the staging folder are created when the first manifest is
+// staged: a batch with nothing to write (no project, or none converted)
+// does not create Out, and a batch that created Out but wrote nothing
+// into it (every converted module refused by the rules that span
+// modules, or an interruption) removes it again, with the parents it
+// created.
+//
 // Staging folders left in Out by a run that was killed (SIGKILL, a power
 // cut) are removed when stale (see removeStale).
 //
@@ -301,21 +309,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(outAbs, 0o755); err != nil {
-		return nil, err
+	if fi, err := os.Stat(outAbs); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", cfg.Out)
 	}
 	removeStale(outAbs, time.Now())
-	staging, err := os.MkdirTemp(outAbs, stagingName())
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(staging)
+	out := newOutput(outAbs)
+	defer out.cleanup()
 
 	rep := &Report{Entries: make([]Entry, len(projects))}
 	var mu sync.Mutex
 	done := 0
 	err = Each(ctx, projects, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
-		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, filepath.Join(staging, strconv.Itoa(i)+".yaml"))
+		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, func() (string, error) {
+			staging, err := out.staging()
+			return filepath.Join(staging, strconv.Itoa(i)+".yaml"), err
+		})
 		mu.Lock()
 		done++
 		if cfg.Progress != nil {
@@ -336,6 +344,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return interrupted(), err
 	}
 	commit(rep.Entries, cfg.Out, outAbs, cfg.Force)
+	out.cleanup() // before looking for orphans: no staging folder left
 	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs)
 	return rep, nil
 }
@@ -353,8 +362,8 @@ func absIn(dir, p string) (string, error) {
 }
 
 // entry makes a project's report entry from its conversion, writing a
-// converted manifest to staged.
-func entry(root string, p Project, res *convert.Result, err error, staged string) Entry {
+// converted manifest to the file staged returns.
+func entry(root string, p Project, res *convert.Result, err error, staged func() (string, error)) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton}
 	m := res.Module
 	if m == nil {
@@ -382,11 +391,15 @@ func entry(root string, p Project, res *convert.Result, err error, staged string
 		e.declared = declaredOf(m)
 	}
 	if e.Status == convert.Converted {
-		if werr := writeFile(staged, res.Manifest); werr != nil {
+		file, werr := staged()
+		if werr == nil {
+			werr = writeFile(file, res.Manifest)
+		}
+		if werr != nil {
 			e.fail(werr)
 			return e
 		}
-		e.staged = staged
+		e.staged = file
 	}
 	return e
 }

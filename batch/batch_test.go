@@ -277,3 +277,43 @@ func TestRunForeignAndOrphan(t *testing.T) {
 		t.Errorf("with Force: %s %s %+v", e.Status, e.Write, e.Diagnostics)
 	}
 }
+
+// The output folder is created only when there is something to write.
+func TestRunCreatesOutOnlyToWrite(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"no project":        {"readme.txt": "nothing here\n"},
+		"every one failing": {"a/compose.yaml": "services: [\n", "b/compose.yaml": "services: {}\n"},
+		"every one refused": {"a/compose.yaml": "services:\n  db:\n    image: example/db:1\n    volumes:\n      - ./data:/var/lib/db\n"},
+		// Both convert, then C2M017 refuses both: the folder made for
+		// staging is removed again.
+		"refused across projects": func() map[string]string {
+			m := project("one", "same", "/opt/one")
+			for k, v := range project("two", "same", "/opt/two") {
+				m[k] = v
+			}
+			return m
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, files)
+			top := filepath.Join(t.TempDir(), "new")
+			out := filepath.Join(top, "out")
+			rep := run(t, root, out, 2)
+			if s := rep.Summary(); s.Written != 0 {
+				t.Fatalf("summary %+v, want nothing written", s)
+			}
+			if _, err := os.Stat(top); !os.IsNotExist(err) {
+				t.Errorf("%s: %v, want it not created", top, err)
+			}
+		})
+	}
+	// Something to write: created, with its parents.
+	root := t.TempDir()
+	writeTree(t, root, project("a", "a", "/opt/a"))
+	out := filepath.Join(t.TempDir(), "new", "out")
+	run(t, root, out, 1)
+	if _, err := os.Stat(filepath.Join(out, "a.yaml")); err != nil {
+		t.Error(err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
@@ -73,6 +74,65 @@ func removeStale(outAbs string, now time.Time) {
 		dead := hasPID && err == nil && pid > 0 && pid != os.Getpid() && !processRunning(pid)
 		if (dead && idle >= staleDeadAge) || idle >= staleAnyAge {
 			os.RemoveAll(filepath.Join(outAbs, name))
+		}
+	}
+}
+
+// output creates the output folder and the staging folder inside it when
+// the first manifest is staged, and removes them when done.
+type output struct {
+	abs     string
+	created string // the topmost folder that did not exist; "" when abs did
+	mu      sync.Mutex
+	dir     string // the staging folder, once made
+	err     error
+	tried   bool
+}
+
+func newOutput(abs string) *output {
+	o := &output{abs: abs}
+	for p := abs; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		o.created = p
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	return o
+}
+
+// staging returns the staging folder, creating it and the output folder
+// on the first call.
+func (o *output) staging() (string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.tried {
+		o.tried = true
+		if o.err = os.MkdirAll(o.abs, 0o755); o.err == nil {
+			o.dir, o.err = os.MkdirTemp(o.abs, stagingName())
+		}
+	}
+	return o.dir, o.err
+}
+
+// cleanup removes the staging folder, and the output folder and the
+// parents it had to create when they are empty. It may be called more
+// than once.
+func (o *output) cleanup() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.dir != "" {
+		os.RemoveAll(o.dir)
+		o.dir = ""
+	}
+	if o.created == "" {
+		return
+	}
+	for p := o.abs; ; p = filepath.Dir(p) {
+		if os.Remove(p) != nil || p == o.created {
+			return // not empty (or not ours): keep it and its parents
 		}
 	}
 }
