@@ -26,8 +26,8 @@ type Config struct {
 	// Excludes are folder patterns not searched (see Excluded).
 	Excludes []string
 	// Out is the output folder; created (see Run) when the first manifest
-	// is staged. It is never searched
-	// for projects. The report shows it as written.
+	// is staged. It is never searched for projects. The report shows it as
+	// written.
 	Out string
 	// WorkingDirectory is where a relative Root or Out is taken from;
 	// empty means the process's.
@@ -65,8 +65,10 @@ type Entry struct {
 	// Project is the project's folder as Config.Root joined with its
 	// relative path, slash-separated.
 	Project string
-	// Module is the module name, or the compose project name when the
-	// project failed before a module was built; empty when not loaded.
+	// Module is the module name. For a project that failed before a
+	// module was built, it is the name the project states explicitly
+	// (module:, the compose name:), or empty when that is not known for
+	// sure (see failedModule); such a name takes part in C2M017.
 	Module string
 	// Status is Converted, Refused or Failed.
 	Status convert.Status
@@ -320,7 +322,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	var mu sync.Mutex
 	done := 0
 	err = Each(ctx, projects, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
-		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, func() (string, error) {
+		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, cfg.Convert.Environ, func() (string, error) {
 			staging, err := out.staging()
 			return filepath.Join(staging, strconv.Itoa(i)+".yaml"), err
 		})
@@ -363,7 +365,7 @@ func absIn(dir, p string) (string, error) {
 
 // entry makes a project's report entry from its conversion, writing a
 // converted manifest to the file staged returns.
-func entry(root string, p Project, res *convert.Result, err error, staged func() (string, error)) Entry {
+func entry(root string, p Project, res *convert.Result, err error, environ []string, staged func() (string, error)) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton}
 	m := res.Module
 	if m == nil {
@@ -383,6 +385,12 @@ func entry(root string, p Project, res *convert.Result, err error, staged func()
 	if err != nil {
 		e.Status = convert.Failed
 		e.LoadFailed = true
+		if m == nil {
+			// Its name, when known, still takes part in C2M017 and
+			// keeps its manifest from being reported as orphaned.
+			e.Module = failedModule(p, res, environ)
+			e.inSet = e.Module != ""
+		}
 		e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})
 		return e
 	}
@@ -437,7 +445,8 @@ func declaredOf(m *manifest.Module) []declRec {
 }
 
 // crossCheck runs the rules that span modules (rules.RunSet) over every
-// converted module and refused candidate, adds each finding to the entry
+// converted module, refused candidate and failed project whose module
+// name is known (for C2M017: it has no paths), adds each finding to the entry
 // it names, and refuses a converted module that gets an error. To keep
 // memory small, the modules it checks hold only the declared paths that
 // more than one module declares, with positions as the report shows them.
@@ -480,7 +489,13 @@ func crossCheck(entries []Entry) {
 	for _, d := range rules.RunSet(rules.All(), mods) {
 		for _, i := range owner(entries, owners, d) {
 			e := &entries[i]
-			e.Diagnostics = append(e.Diagnostics, d)
+			if e.LoadFailed && len(e.Diagnostics) > 0 {
+				// Before the error that stopped it, which stays last.
+				last := len(e.Diagnostics) - 1
+				e.Diagnostics = append(e.Diagnostics[:last], d, e.Diagnostics[last])
+			} else {
+				e.Diagnostics = append(e.Diagnostics, d)
+			}
 			if d.Severity == rules.Error && e.Status == convert.Converted {
 				e.Status = convert.Refused
 				e.staged = ""

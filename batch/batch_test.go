@@ -317,3 +317,57 @@ func TestRunCreatesOutOnlyToWrite(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A project that fails to load still takes part in C2M017 when its module
+// name is known: the project with the same name that converts is refused,
+// naming it, rather than written.
+func TestRunDuplicateOfFailed(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		// name: known from the compose file, whose schema is wrong.
+		"bad1/compose.yaml": "name: dup1\nservices:\n  web:\n    image: nginx:1.27\n    ports: 5\n",
+		// module: known from the declarations; the compose file is not
+		// even YAML.
+		"bad2/compose.yaml":          "services: [\n",
+		"bad2/compose2manifest.yaml": "version: 1\nmodule: dup2\n",
+		// no services: convert gives the project name.
+		"bad3/compose.yaml": "name: dup3\nservices: {}\n",
+		// nothing says its name: the folder's, by default, is not taken
+		// for sure (COMPOSE_PROJECT_NAME could change it).
+		"dup4/compose.yaml": "services: [\n",
+	}
+	for i, dir := range []string{"ok1", "ok2", "ok3", "ok4"} {
+		for k, v := range project(dir, fmt.Sprintf("dup%d", i+1), "/opt/"+dir) {
+			files[k] = v
+		}
+	}
+	writeTree(t, root, files)
+	out := t.TempDir()
+	rep := run(t, root, out, 2)
+	byDir := map[string]*Entry{}
+	for i, e := range rep.Entries {
+		byDir[filepath.Base(e.Project)] = &rep.Entries[i]
+	}
+	for i := 1; i <= 3; i++ {
+		bad, ok := byDir[fmt.Sprintf("bad%d", i)], byDir[fmt.Sprintf("ok%d", i)]
+		module := fmt.Sprintf("dup%d", i)
+		if ok.Status != convert.Refused || !hasDiag(ok, "C2M017", bad.Project) {
+			t.Errorf("ok%d: %s %+v, want refused by C2M017 naming %s", i, ok.Status, ok.Diagnostics, bad.Project)
+		}
+		if bad.Status != convert.Failed || bad.Module != module || !hasDiag(bad, "C2M017", ok.Project) {
+			t.Errorf("bad%d: %s module %q %+v, want failed, %s, C2M017", i, bad.Status, bad.Module, bad.Diagnostics, module)
+		}
+		if last := bad.Diagnostics[len(bad.Diagnostics)-1]; last.Rule != "" {
+			t.Errorf("bad%d: the load error is not last: %+v", i, bad.Diagnostics)
+		}
+		if _, err := os.Stat(filepath.Join(out, module+".yaml")); err == nil {
+			t.Errorf("%s.yaml was written", module)
+		}
+	}
+	if e := byDir["ok4"]; e.Status != convert.Converted {
+		t.Errorf("ok4: %s %+v, want converted: dup4's name is not known", e.Status, e.Diagnostics)
+	}
+	if e := byDir["dup4"]; e.Module != "" {
+		t.Errorf("dup4: module %q, want unknown", e.Module)
+	}
+}
