@@ -325,9 +325,10 @@ func (c *converter) build() *manifest.Module {
 	return m
 }
 
-func sortedKeys(s types.Services) []string {
-	out := make([]string, 0, len(s))
-	for k := range s {
+// sortedKeys returns the keys of a map with string keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
 		out = append(out, k)
 	}
 	sort.Strings(out)

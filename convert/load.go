@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/errdefs"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -116,9 +117,23 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 	vars := unsetVariables(l.raw, l.env)
 
 	p, err := po.LoadProject(ctx)
+	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
+		// compose-go's consistency check reports the first problem it
+		// meets in map order, which varies from run to run; load again
+		// without it and name every problem in a stable order.
+		if problems := reloadConsistency(ctx, files, projectDir, envFiles, opts); len(problems) > 0 {
+			err = fmt.Errorf("the project is not consistent:\n%s", strings.Join(problems, "\n"))
+		}
+	}
 	if err != nil {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = fmt.Errorf("%s: %w", f, err)
+		}
+		if names := neededVariables(vars); len(names) > 0 {
+			// compose-go stops at the first symptom of an empty value,
+			// and which one it meets first varies from run to run; the
+			// cause is the same and stable.
+			err = fmt.Errorf("the project does not load with %s unset (see the C2M014 errors): set them in .env or with --env-file", strings.Join(names, ", "))
 		}
 		return nil, vars, stableError(err)
 	}
@@ -289,3 +304,84 @@ type stableErr struct {
 
 func (e *stableErr) Error() string { return e.msg }
 func (e *stableErr) Unwrap() error { return e.err }
+
+// neededVariables returns the names of the unset variables that feed a
+// volume or an image (C2M014 errors), sorted and unique.
+func neededVariables(vars []rules.Diagnostic) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range vars {
+		if d.Severity != rules.Error {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(d.Message, "variable "), " ")
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reloadConsistency loads the project again without compose-go's
+// consistency check and returns the problems that check looks for, service
+// by service in name order: no image and no build, and references to
+// undefined networks, volumes, secrets, configs or services. Nil when the
+// project does not load or none is found.
+func reloadConsistency(ctx context.Context, files []string, dir string, envFiles []string, opts Options) []string {
+	po, err := cli.NewProjectOptions(files,
+		cli.WithEnv(opts.Environ),
+		cli.WithWorkingDirectory(dir),
+		cli.WithEnvFiles(envFiles...),
+		cli.WithDotEnv,
+		cli.WithName(opts.ProjectName),
+		cli.WithProfiles(opts.Profiles),
+		cli.WithResolvedPaths(true),
+		cli.WithConsistency(false),
+	)
+	if err != nil {
+		return nil
+	}
+	p, err := po.LoadProject(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range sortedKeys(p.Services) {
+		s := p.Services[name]
+		if s.Build == nil && s.Image == "" && s.Provider == nil {
+			out = append(out, fmt.Sprintf("service %q has neither an image nor a build context", name))
+		}
+		for _, n := range sortedKeys(s.Networks) {
+			if _, ok := p.Networks[n]; !ok {
+				out = append(out, fmt.Sprintf("service %q refers to undefined network %s", name, n))
+			}
+		}
+		for _, d := range sortedKeys(s.DependsOn) {
+			_, enabled := p.Services[d]
+			_, disabled := p.DisabledServices[d]
+			if !enabled && !disabled {
+				out = append(out, fmt.Sprintf("service %q depends on undefined service %q", name, d))
+			}
+		}
+		for _, v := range s.Volumes {
+			if v.Type == types.VolumeTypeVolume && v.Source != "" {
+				if _, ok := p.Volumes[v.Source]; !ok {
+					out = append(out, fmt.Sprintf("service %q refers to undefined volume %s", name, v.Source))
+				}
+			}
+		}
+		for _, sec := range s.Secrets {
+			if _, ok := p.Secrets[sec.Source]; !ok {
+				out = append(out, fmt.Sprintf("service %q refers to undefined secret %s", name, sec.Source))
+			}
+		}
+		for _, c := range s.Configs {
+			if _, ok := p.Configs[c.Source]; !ok {
+				out = append(out, fmt.Sprintf("service %q refers to undefined config %s", name, c.Source))
+			}
+		}
+	}
+	return out
+}
