@@ -377,6 +377,10 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 		c.addMissingResource(s, r, reason)
 		return nil
 	}
+	if !manifest.ValidPath(hostPath) {
+		c.report(c.diag(s, "C2M013", fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", first.source, hostPath)))
+		return nil
+	}
 	r.Path = hostPath
 
 	// Kind: supplied, or produced from evidence.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // Version is the manifest format version this package reads and writes.
@@ -211,9 +212,18 @@ func IsAncestor(a, b string) bool {
 }
 
 // ValidPath reports whether p is an absolute, clean slash path with no ".."
-// element and no trailing slash (other than "/" itself).
+// element, no trailing slash (other than "/" itself) and no control
+// character (a newline or a tab in a host path is a mistake or an attack).
 func ValidPath(p string) bool {
-	return strings.HasPrefix(p, "/") && path.Clean(p) == p && !strings.Contains(p, "/../")
+	if !strings.HasPrefix(p, "/") || path.Clean(p) != p || strings.Contains(p, "/../") {
+		return false
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // ComparePaths orders slash paths component by component, so that every

@@ -25,3 +25,14 @@ func TestShellCommandClearedRoundTrip(t *testing.T) {
 		t.Errorf("absent command decoded as %#v, want nil", b.Command)
 	}
 }
+
+func TestValidPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/srv/mail": true, "/": true, "/srv/mail/": false, "srv": false, "/srv/../etc": false,
+		"/srv/./x": false, "/srv/x\ny": false, "/srv/v\tq": false, "/srv/caf\u00e9": true,
+	} {
+		if got := ValidPath(p); got != want {
+			t.Errorf("ValidPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
