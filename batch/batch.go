@@ -105,8 +105,8 @@ type declRec struct {
 }
 
 // Orphan is a manifest in the output folder that compose2manifest
-// generated, whose module this run did not produce and whose project was
-// not found. It is reported, never deleted.
+// generated, whose module this run did not produce (see orphans). It is
+// reported, never deleted.
 type Orphan struct {
 	// File is the manifest's path (Config.Out joined with its name).
 	File string

@@ -371,3 +371,34 @@ func TestRunDuplicateOfFailed(t *testing.T) {
 		t.Errorf("dup4: module %q, want unknown", e.Module)
 	}
 }
+
+// A manifest is orphaned when its module was not produced, even when a
+// project of this run sits in a folder of the name its header records
+// (the module was renamed); it is not reported when a project that failed
+// to load, of unknown module name, has that folder name.
+func TestRunOrphanRenamedModule(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, project("ok1", "ok1b", "/opt/ok1"))
+	writeTree(t, root, map[string]string{
+		"broken/compose.yaml": "services: [\n",                                                          // no name known
+		"named/compose.yaml":  "name: named2\nservices:\n  web:\n    image: nginx:1.27\n    ports: 5\n", // schema error
+	})
+	out := t.TempDir()
+	gen := func(from, module string) string {
+		return GeneratedMarker + " from " + from + " — edit the declarations, not this file.\nversion: 1\nmodule: " + module + "\n"
+	}
+	writeTree(t, out, map[string]string{
+		"ok1.yaml":    gen("ok1/compose.yaml", "ok1"),
+		"broken.yaml": gen("broken/compose.yaml", "broken"),
+		"named.yaml":  gen("named/compose.yaml", "named"),  // its project now says named2
+		"named2.yaml": gen("named/compose.yaml", "named2"), // produced: its name is known
+	})
+	rep := run(t, root, out, 2)
+	o := func(file, module, from string) Orphan {
+		return Orphan{File: filepath.ToSlash(filepath.Join(out, file)), Module: module, From: from}
+	}
+	want := []Orphan{o("named.yaml", "named", "named/compose.yaml"), o("ok1.yaml", "ok1", "ok1/compose.yaml")}
+	if !reflect.DeepEqual(rep.Orphans, want) {
+		t.Errorf("orphans:\n got %+v\nwant %+v", rep.Orphans, want)
+	}
+}

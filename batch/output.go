@@ -199,13 +199,20 @@ func replace(staged, dst string, force bool) (WriteOutcome, error) {
 }
 
 // orphans returns the manifests in outAbs that compose2manifest generated
-// for a module no entry has, and whose header's compose file is in no
-// discovered project (a folder of that name holding that file).
+// for a module this run did not produce: no entry has it (converted,
+// refused, or failed with a known name). A manifest whose header names
+// a compose file in a folder with the base name of a project that failed
+// to load, and whose module name is therefore unknown, is not reported:
+// that project may well produce it once it loads.
 func orphans(entries []Entry, projects []Project, out, outAbs string) []Orphan {
 	produced := map[string]bool{}
-	for _, e := range entries {
-		if e.Module != "" {
+	unknown := map[string]bool{} // base names of failed projects of unknown module
+	for i, e := range entries {
+		switch {
+		case e.Module != "":
 			produced[e.Module] = true
+		case e.LoadFailed:
+			unknown[filepath.Base(projects[i].Dir)] = true
 		}
 	}
 	dirents, err := os.ReadDir(outAbs)
@@ -227,7 +234,7 @@ func orphans(entries []Entry, projects []Project, out, outAbs string) []Orphan {
 			continue
 		}
 		from := headerSource(header)
-		if from != "" && sourceExists(from, projects) {
+		if dir, _, ok := strings.Cut(from, "/"); ok && unknown[dir] {
 			continue
 		}
 		if declared == "" {
@@ -274,22 +281,4 @@ func headerSource(header string) string {
 	}
 	from, _, _ := strings.Cut(rest, " — ")
 	return strings.TrimSpace(from)
-}
-
-// sourceExists reports whether a discovered project's folder is named
-// like from's first element and holds the rest of it.
-func sourceExists(from string, projects []Project) bool {
-	dir, file, ok := strings.Cut(from, "/")
-	if !ok {
-		return false
-	}
-	for _, p := range projects {
-		if filepath.Base(p.Dir) != dir {
-			continue
-		}
-		if fi, err := os.Stat(filepath.Join(p.Dir, filepath.FromSlash(file))); err == nil && fi.Mode().IsRegular() {
-			return true
-		}
-	}
-	return false
 }

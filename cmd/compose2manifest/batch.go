@@ -242,9 +242,9 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 	for _, o := range rep.Orphans {
 		from := ""
 		if o.From != "" {
-			from = fmt.Sprintf(" and its project (%s) was not found", o.From)
+			from = fmt.Sprintf(" (from %s)", o.From)
 		}
-		fmt.Fprintf(w, "%s: orphaned: module %q was not produced by this run%s; not deleted\n", o.File, o.Module, from)
+		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
 	}
 	s := rep.Summary()
 	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged), %d refused (%s), %d failed to load",
