@@ -303,9 +303,14 @@ func (c *converter) build() *manifest.Module {
 	}
 	if c.decl != nil {
 		for _, e := range c.decl.Directories {
-			m.Resources = append(m.Resources, manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
+			r := manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
 				Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
-				Pos: e.Pos, Comment: "supplied: " + e.Pos.File})
+				Pos: e.Pos, Comment: "supplied: " + e.Pos.File}
+			if e.Kind == declare.KindHost {
+				// A parent another module (or the host) owns.
+				r = manifest.Resource{Kind: manifest.KindHost, Path: e.Key, Note: e.Note, Pos: e.Pos, Comment: r.Comment}
+			}
+			m.Resources = append(m.Resources, r)
 		}
 	}
 	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)

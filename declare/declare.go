@@ -693,14 +693,15 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		e.Fields[f.key] = p.pos(f.k)
 	}
 	if section == SectionDirectories {
-		for _, fk := range []string{FieldKind, FieldPath} {
-			if pos, ok := e.Fields[fk]; ok {
-				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed in directories: (the key is the directory's path)", what, fk)})
-			}
+		if pos, ok := e.Fields[FieldPath]; ok {
+			p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: path is not allowed in directories: (the key is the directory's path)", what)})
+		}
+		if pos, ok := e.Fields[FieldKind]; ok && e.Kind != KindHost {
+			p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: kind in directories: can only be host (a directory another module or the host owns)", what)})
 		}
 	}
 	if e.Kind == KindHost {
-		if section != SectionBinds {
+		if section != SectionBinds && section != SectionDirectories {
 			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
 		}
 		for _, fk := range []string{FieldPath, FieldOwner, FieldMode, FieldIntent} {

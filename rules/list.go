@@ -457,6 +457,44 @@ func checkDuplicateSet(p *SetPass) {
 			p.Report(diag)
 		}
 	}
+	// A directory or file one module owns inside a directory another
+	// module owns: the outer module's removal rules reach into it.
+	for _, inner := range paths {
+		for _, di := range byPath[inner] {
+			if di.res.Kind == manifest.KindHost {
+				continue
+			}
+			for anc := parentOf(inner); anc != ""; anc = parentOf(anc) {
+				var outer *decl
+				for i, d := range byPath[anc] {
+					if d.res.Kind != manifest.KindHost {
+						outer = &byPath[anc][i]
+						break
+					}
+				}
+				if outer == nil || outer.module == di.module {
+					continue
+				}
+				diag := Diag(di.res, "%s of module %q lies inside %s, which module %q owns: that module's removal and ownership reach into it", inner, di.module, anc, outer.module)
+				if op := outer.res.Pos.String(); op != "" {
+					diag.Message += " (" + op + ")"
+				}
+				diag.Severity = Warning
+				diag.Module = di.module
+				p.Report(diag)
+				break
+			}
+		}
+	}
+}
+
+// parentOf returns the parent of a clean absolute path; "" for "/" and
+// for a path that is not absolute.
+func parentOf(p string) string {
+	if p == "/" || !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return path.Dir(p)
 }
 
 // checkModuleNames reports every module whose name another module of the

@@ -71,7 +71,9 @@ func TestSharedPaths(t *testing.T) {
 		{"user then two owners", []*manifest.Module{mod("a", host("/srv/x")), mod("b", dir("/srv/x")), mod("c", dir("/srv/x"))}, []rules.Severity{rules.Warning, rules.Error}},
 		{"two users", []*manifest.Module{mod("a", host("/srv/x")), mod("b", host("/srv/x"))}, nil},
 		{"same module twice", []*manifest.Module{mod("a", dir("/srv/x")), mod("a", dir("/srv/x"))}, []rules.Severity{rules.Error, rules.Error}}, // C2M017 on each, no C2M005
-		{"disjoint", []*manifest.Module{mod("a", dir("/srv/x")), mod("b", dir("/srv/x/y"))}, nil},
+		{"disjoint", []*manifest.Module{mod("a", dir("/srv/x")), mod("b", dir("/srv/xy"))}, nil},
+		{"nested in another module's directory", []*manifest.Module{mod("a", dir("/srv/x")), mod("b", dir("/srv/x/y"))}, []rules.Severity{rules.Warning}},
+		{"nested below a host use", []*manifest.Module{mod("a", host("/srv/x")), mod("b", dir("/srv/x/y"))}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []rules.Severity
