@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -61,12 +62,8 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 		if r.Container == nil {
 			return nil, fmt.Errorf("manifest: container resource without a container")
 		}
-		var c yaml.Node
-		if err := c.Encode(r.Container); err != nil {
-			return nil, fmt.Errorf("manifest: container %q: %w", r.Container.Name, err)
-		}
-		styleContainer(&c)
-		n = &c
+		n = valueNode(reflect.ValueOf(r.Container))
+		styleContainer(n)
 		if len(n.Content) > 1 && r.Comment != "" {
 			n.Content[1].LineComment = "# " + r.Comment
 		}
