@@ -65,7 +65,7 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 			return res, err
 		}
 	}
-	c := &converter{l: l, opts: opts, decl: decl, diags: vars, images: table,
+	c := &converter{l: l, opts: opts, decl: decl, diags: vars, images: table, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.env, used: map[*declare.Entry]bool{}}}
 	c.module = l.project.Name
 	if decl != nil && decl.Module != "" {
@@ -247,6 +247,7 @@ type converter struct {
 	volumeRoot string
 	diags      []rules.Diagnostic
 	missing    []*missing
+	fields     fieldIndex
 	images     *images.Table
 	usedAcks   map[int]bool
 }

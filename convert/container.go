@@ -332,7 +332,7 @@ func (c *converter) notCarried(svc types.ServiceConfig, defs []rawService, build
 				continue
 			}
 			seen[name] = true
-			f, known := lookupField("services", name)
+			f, known := c.fields.lookup("services", name)
 			switch {
 			case known && f.Partly:
 				walk(def, resolve(p[1]), name+".")

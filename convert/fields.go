@@ -188,6 +188,25 @@ func sectionOrder(s string) int {
 	return strings.Index("services volumes secrets configs", s)
 }
 
+// fieldIndex maps "SECTION NAME" to the outcome of every attribute of
+// Fields, for lookups in a loop.
+type fieldIndex map[string]Field
+
+// newFieldIndex builds the index of Fields.
+func newFieldIndex() fieldIndex {
+	idx := fieldIndex{}
+	for _, f := range Fields() {
+		idx[f.Section+" "+f.Name] = f
+	}
+	return idx
+}
+
+// lookup returns the outcome of attribute name (dotted) of section.
+func (idx fieldIndex) lookup(section, name string) (Field, bool) {
+	f, ok := idx[section+" "+name]
+	return f, ok
+}
+
 // lookupField returns the outcome of attribute name (dotted) of section.
 func lookupField(section, name string) (Field, bool) {
 	for _, f := range Fields() {

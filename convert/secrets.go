@@ -281,7 +281,7 @@ func (c *converter) topLevelNotCarried() {
 						continue
 					}
 					seen[id] = true
-					fd, known := lookupField(section, k)
+					fd, known := c.fields.lookup(section, k)
 					if known && fd.Carried {
 						continue
 					}
