@@ -224,11 +224,18 @@ func (l *loaded) sources(declFiles []string) ([]manifest.Source, error) {
 		}
 	}
 	paths = append(paths, declFiles...)
+	read := map[string][]byte{} // the compose files, read once already
+	for _, f := range l.raw.files {
+		read[f.path] = f.data
+	}
 	out := make([]manifest.Source, 0, len(paths))
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
+		data, ok := read[p]
+		if !ok {
+			var err error
+			if data, err = os.ReadFile(p); err != nil {
+				return nil, err
+			}
 		}
 		sum := sha256.Sum256(data)
 		out = append(out, manifest.Source{File: l.rel(p), SHA256: hex.EncodeToString(sum[:])})
