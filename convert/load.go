@@ -97,15 +97,7 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		}
 	}
 
-	po, err := cli.NewProjectOptions(files,
-		cli.WithEnv(opts.Environ),
-		cli.WithWorkingDirectory(projectDir),
-		cli.WithEnvFiles(envFiles...),
-		cli.WithDotEnv,
-		cli.WithName(opts.ProjectName),
-		cli.WithProfiles(opts.Profiles),
-		cli.WithResolvedPaths(true),
-	)
+	po, err := projectOptions(files, projectDir, envFiles, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -330,16 +322,7 @@ func neededVariables(vars []rules.Diagnostic) []string {
 // undefined networks, volumes, secrets, configs or services. Nil when the
 // project does not load or none is found.
 func reloadConsistency(ctx context.Context, files []string, dir string, envFiles []string, opts Options) []string {
-	po, err := cli.NewProjectOptions(files,
-		cli.WithEnv(opts.Environ),
-		cli.WithWorkingDirectory(dir),
-		cli.WithEnvFiles(envFiles...),
-		cli.WithDotEnv,
-		cli.WithName(opts.ProjectName),
-		cli.WithProfiles(opts.Profiles),
-		cli.WithResolvedPaths(true),
-		cli.WithConsistency(false),
-	)
+	po, err := projectOptions(files, dir, envFiles, opts, cli.WithConsistency(false))
 	if err != nil {
 		return nil
 	}
@@ -384,4 +367,19 @@ func reloadConsistency(ctx context.Context, files []string, dir string, envFiles
 		}
 	}
 	return out
+}
+
+// projectOptions returns compose-go's options for loading files as a
+// project in dir, with opts' environment, env files, name and profiles,
+// and more options after those.
+func projectOptions(files []string, dir string, envFiles []string, opts Options, more ...cli.ProjectOptionsFn) (*cli.ProjectOptions, error) {
+	return cli.NewProjectOptions(files, append([]cli.ProjectOptionsFn{
+		cli.WithEnv(opts.Environ),
+		cli.WithWorkingDirectory(dir),
+		cli.WithEnvFiles(envFiles...),
+		cli.WithDotEnv,
+		cli.WithName(opts.ProjectName),
+		cli.WithProfiles(opts.Profiles),
+		cli.WithResolvedPaths(true),
+	}, more...)...)
 }
