@@ -2,6 +2,7 @@ package convert_test
 
 import (
 	"context"
+	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/sirupsen/logrus"
-	"go.yaml.in/yaml/v3"
 )
 
 // benchProject is one corpus project prepared for the benchmarks: its
@@ -68,48 +68,10 @@ func (p benchProject) options(decl string) convert.Options {
 	return convert.Options{ProjectDirectory: p.dir, WorkingDirectory: p.dir, Environ: []string{}, DeclarationsFile: decl}
 }
 
-// fillSkeleton fills every empty value of a refusal's skeleton with a
-// placeholder, as an author would fill it.
+// fillSkeleton fills a refusal's skeleton with placeholders.
 func fillSkeleton(b *testing.B, skeleton []byte) []byte {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(skeleton, &doc); err != nil {
-		b.Fatal(err)
-	}
-	n := 0
-	var fill func(key string, v *yaml.Node)
-	fill = func(key string, v *yaml.Node) {
-		switch v.Kind {
-		case yaml.DocumentNode, yaml.SequenceNode:
-			for _, c := range v.Content {
-				fill("", c)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				fill(v.Content[i].Value, v.Content[i+1])
-			}
-		case yaml.ScalarNode:
-			if v.Value != "" {
-				return
-			}
-			n++
-			switch key {
-			case "owner":
-				v.Value = "0:0"
-			case "mode":
-				v.Value = "0755"
-			case "intent":
-				v.Value = "state"
-			case "host_project_directory":
-				v.Value = "/opt/placeholder"
-			case "volume_root":
-				v.Value = "/srv"
-			default:
-				v.Value = "/srv/placeholder/" + strings.Repeat("x", n)
-			}
-		}
-	}
-	fill("", &doc)
-	out, err := yaml.Marshal(&doc)
+	b.Helper()
+	out, err := skeletontest.Fill([]byte(skeleton))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 	"io/fs"
 	"os"
 	"path"
@@ -348,51 +348,10 @@ func normalizeSource(s string) string {
 	return s // a volume name
 }
 
-// fillSkeleton replaces every "" in a skeleton with a placeholder value of
-// the right form.
+// fillSkeleton fills a refusal's skeleton with placeholders.
 func fillSkeleton(t *testing.T, skeleton string) []byte {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(skeleton), &doc); err != nil {
-		t.Fatalf("skeleton is not YAML: %v\n%s", err, skeleton)
-	}
-	n := 0
-	var fill func(key string, v *yaml.Node)
-	fill = func(key string, v *yaml.Node) {
-		switch v.Kind {
-		case yaml.DocumentNode, yaml.SequenceNode:
-			for _, c := range v.Content {
-				fill("", c)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				fill(v.Content[i].Value, v.Content[i+1])
-			}
-		case yaml.ScalarNode:
-			if v.Value != "" {
-				return
-			}
-			n++
-			switch key {
-			case "owner":
-				v.Value = "0:0"
-			case "mode":
-				v.Value = "0755"
-			case "intent":
-				v.Value = "state"
-			case "path":
-				v.Value = fmt.Sprintf("/srv/placeholder/%d", n)
-			case "host_project_directory":
-				v.Value = "/opt/placeholder"
-			case "volume_root":
-				v.Value = "/srv"
-			default:
-				t.Fatalf("skeleton has an empty %q", key)
-			}
-		}
-	}
-	fill("", &doc)
-	out, err := yaml.Marshal(&doc)
+	out, err := skeletontest.Fill([]byte(skeleton))
 	if err != nil {
 		t.Fatal(err)
 	}
