@@ -371,15 +371,21 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 		// The skeleton still offers what is known of the source.
 		if e != nil {
 			r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
-			if e.Kind == declare.KindFile {
+			switch e.Kind {
+			case declare.KindFile:
 				r.Kind = manifest.KindFile
+			case declare.KindHost:
+				// Declared as used, never owned: only its location is
+				// missing, and nothing may turn it into an owned path.
+				r.Kind = manifest.KindHost
+				r.Owner, r.Mode, r.Intent = "", "", ""
 			}
 		}
 		if (e == nil || e.Kind == declare.KindNone) && !c.opts.Strict && s.section == declare.SectionBinds && fileEvidence(first.local) == declare.KindFile {
 			r.Kind = manifest.KindFile
 		}
 		conflict := ""
-		if !c.opts.Strict {
+		if !c.opts.Strict && r.Kind != manifest.KindHost {
 			var ignored []string
 			conflict = c.produce(s, r, e, users, &ignored)
 		}
@@ -705,8 +711,11 @@ func (c *converter) addMissingResource(s *source, r *manifest.Resource, reason s
 	if s.entry != nil {
 		e.Key, e.Path = s.entry.Key, s.entry.Path
 	}
-	if r.Kind == manifest.KindFile {
+	switch r.Kind {
+	case manifest.KindFile:
 		e.Kind = declare.KindFile
+	case manifest.KindHost:
+		e.Kind = declare.KindHost
 	}
 	c.missing = append(c.missing, &missing{src: s, entry: e, reason: reason})
 }

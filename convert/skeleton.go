@@ -41,8 +41,8 @@ func Skeleton(module string, missing []Missing) []byte {
 			if m.Section != section {
 				continue
 			}
-			if !m.Supplied && !m.NeedsPath && m.Complete() {
-				continue // evidence gives every value; only its location is missing
+			if !m.NeedsPath && m.Complete() {
+				continue // every value is known; only its location is missing
 			}
 			e := m.Known
 			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}

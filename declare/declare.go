@@ -704,9 +704,9 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		if section != SectionBinds && section != SectionDirectories {
 			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
 		}
-		for _, fk := range []string{FieldPath, FieldOwner, FieldMode, FieldIntent} {
+		for _, fk := range []string{FieldOwner, FieldMode, FieldIntent} {
 			if pos, ok := e.Fields[fk]; ok {
-				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed on a kind: host entry (the module uses the path but does not own it; only note is allowed)", what, fk)})
+				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed on a kind: host entry (the module uses the path but does not own it; only path and note are allowed)", what, fk)})
 			}
 		}
 	}
