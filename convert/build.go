@@ -413,8 +413,16 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 	}
 	switch {
 	case kind != declare.KindNone:
-		if evidence != declare.KindNone && kind != declare.KindHost && evidence != kind {
+		switch {
+		case kind == declare.KindHost:
+		case evidence != declare.KindNone && evidence != kind:
 			c.report(c.diag(s, "C2M004", fmt.Sprintf("declared kind: %s, but %s is a %s in the project", kind, first.source, evidenceWord(evidence))))
+		case kind == declare.KindFile && s.section == declare.SectionBinds && strings.HasSuffix(first.source, "/"):
+			c.report(c.diag(s, "C2M004", fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.source)))
+		default:
+			if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
+				c.report(c.diag(s, "C2M004", fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)))
+			}
 		}
 	case e == nil && !c.opts.Strict && s.section == declare.SectionBinds && strings.HasPrefix(s.key, "/") && wellKnownHost(s.key):
 		kind = declare.KindHost
@@ -542,8 +550,8 @@ func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, u
 	}
 	if len(fields) > 0 {
 		basis := ""
-		if row.ModeBasis == images.ModeRecommended && strings.Contains(strings.Join(fields, ","), "mode") {
-			basis = ", mode as recommended"
+		if strings.Contains(strings.Join(fields, ","), "mode") && row.ModeBasis != "" {
+			basis = ", mode " + row.ModeBasis
 		}
 		*provenance = append(*provenance, fmt.Sprintf("%s produced: image profile %s %s (%s:%d%s)",
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
@@ -589,7 +597,7 @@ func (c *converter) imageRow(s *source) (images.Row, bool, string) {
 			continue
 		}
 		if ok && (row.Owner != found.Owner || row.Mode != found.Mode || row.Intent != found.Intent || row.Kind != found.Kind) {
-			return images.Row{}, false, fmt.Sprintf("image profiles %s %s and %s %s disagree", found.Repository, found.Path, row.Repository, row.Path)
+			return images.Row{}, false, fmt.Sprintf("image table rows %s %s (%s:%d) and %s %s (%s:%d) disagree", found.Repository, found.Path, images.TableFile, found.Line, row.Repository, row.Path, images.TableFile, row.Line)
 		}
 		found, ok = row, true
 	}
