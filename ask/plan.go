@@ -103,6 +103,10 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 			}
 		}
 		it.Supplied.Key = m.Key
+		// A supplied kind is the author's: ask never changes it.
+		if m.Supplied && it.Supplied.Kind == declare.KindNone && m.Known.Kind == declare.KindHost {
+			it.Supplied.Kind = declare.KindHost
+		}
 		if row, ok := matchRow(table, m.Mounts); ok {
 			it.Row = &row
 		}

@@ -240,7 +240,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		volumeRoot = p.VolumeRoot
 	}
 	def, placed := it.landing(p.Module, hostDir, volumeRoot)
-	if sup.Path == "" && kind != declare.KindHost {
+	// A host path takes a path only where nothing else places it: it is
+	// the module's view of a path it does not own, never a relocation.
+	if sup.Path == "" && (kind != declare.KindHost || !placed) {
 		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: checkPath}
 		switch {
 		case placed && def != "":
@@ -265,10 +267,13 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			def = v
 		}
 	}
-	if kind != declare.KindHost {
-		final.Path = def
+	final.Path = def
+	if kind == declare.KindHost && def != "" {
+		s.printf("  used at %s on the target host\n", def)
 	}
-	if sup.Note == "" {
+	// A supplied entry that only lacks its location is not asked for a
+	// note: only what is missing is asked.
+	if sup.Note == "" && !(m.Supplied && m.Complete()) {
 		v, err := s.ask(question{
 			label:    "note (optional, free text; Enter for none)",
 			help:     "a short note for people, such as \"queue and mailboxes\"",

@@ -220,3 +220,64 @@ func equalEntry(a, b declare.Entry) bool {
 	a.Fields, b.Fields, a.Pos, b.Pos = nil, nil, manifest.Pos{}, manifest.Pos{}
 	return a.Key == b.Key && a.Kind == b.Kind && a.Path == b.Path && a.Owner == b.Owner && a.Mode == b.Mode && a.Intent == b.Intent && a.Note == b.Note
 }
+
+// hostItems are two relative binds declared {kind: host} whose location
+// is missing (host_project_directory unset), as convert reports them.
+func hostItems() []Item {
+	var out []Item
+	for i, key := range []string{"./shared", "./cfg.txt"} {
+		m := convert.Missing{Section: declare.SectionBinds, Key: key, Source: key, Supplied: true,
+			Mounts:                    []convert.Mount{{Service: "app", Target: "/data/" + key[2:], Pos: manifest.Pos{File: "compose.yaml", Line: 5 + i}}},
+			Known:                     declare.Entry{Key: key, Kind: declare.KindHost},
+			NeedsHostProjectDirectory: true,
+			Reason:                    "relative bind source " + key + " has no location on the target host",
+		}
+		strict := m
+		if i == 1 {
+			// A strict conversion that lost the kind must not lose it
+			// here.
+			strict.Known.Kind = declare.KindNone
+		}
+		out = append(out, NewPlan("nc", []convert.Missing{m}, []convert.Missing{strict}, "", nil).Items...)
+	}
+	return out
+}
+
+// TestSessionSuppliedHost: a bind declared {kind: host} that only lacks
+// its location stays a host path: ask asks for host_project_directory or,
+// skipped, the path, and never owner, mode, intent or a note.
+func TestSessionSuppliedHost(t *testing.T) {
+	p := &Plan{Module: "nc", Items: hostItems(), NeedsHostProjectDirectory: true}
+	a, out, err := run(t, p, "\n/srv/shared\n/srv/cfg.txt\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, s := range []string{"owner", "mode", "intent", "note", "kind ("} {
+		if strings.Contains(out, s) {
+			t.Errorf("output asks about %s:\n%s", s, out)
+		}
+	}
+	if !strings.Contains(out, "path (required, as host_project_directory is unset") {
+		t.Errorf("output does not ask for the path:\n%s", out)
+	}
+	for i, want := range []declare.Entry{
+		{Key: "./shared", Kind: declare.KindHost, Path: "/srv/shared"},
+		{Key: "./cfg.txt", Kind: declare.KindHost, Path: "/srv/cfg.txt"},
+	} {
+		if got := a.Entries[i]; !equalEntry(got.Entry, want) || !got.Write {
+			t.Errorf("Entry %d = %+v (write %v), want %+v", i, got.Entry, got.Write, want)
+		}
+	}
+
+	// With host_project_directory, nothing else is asked.
+	a, out, err = run(t, &Plan{Module: "nc", Items: hostItems(), NeedsHostProjectDirectory: true}, "/opt/nc\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "path (") || strings.Contains(out, "note") || !strings.Contains(out, "used at /opt/nc/shared on the target host") {
+		t.Errorf("output:\n%s", out)
+	}
+	if got, want := a.Entries[0].Entry, (declare.Entry{Key: "./shared", Kind: declare.KindHost}); !equalEntry(got, want) {
+		t.Errorf("Entry = %+v, want %+v", got, want)
+	}
+}

@@ -603,3 +603,58 @@ func TestWriteDeclarationsNew(t *testing.T) {
 		t.Errorf("link replaced: %v, %v", fi.Mode(), err)
 	}
 }
+
+// hostProject is a project whose two relative binds are declared
+// {kind: host}, without host_project_directory.
+func hostProject(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "nc")
+	for name, data := range map[string]string{
+		"compose.yaml":          "name: nc\nservices:\n  app:\n    image: example/app:1\n    volumes:\n      - ./shared:/shared\n      - ./cfg.txt:/etc/cfg.txt\n",
+		"compose2manifest.yaml": "version: 1\nbinds:\n  ./shared: {kind: host}\n  ./cfg.txt: {kind: host}\n",
+		"cfg.txt":               "x\n",
+		"shared/.keep":          "",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestAskTerminalSuppliedHost: binds declared {kind: host} stay host
+// paths. ask asks only where they are (host_project_directory, or each
+// one's path), never owner, mode or intent.
+func TestAskTerminalSuppliedHost(t *testing.T) {
+	dir := hostProject(t)
+	tm := startAsk(t, dir)
+	tm.answer("host_project_directory (such as /opt/nc; Enter skips", "")
+	tm.expect("[1/2] bind ./shared")
+	tm.answer("path (required, as host_project_directory is unset: an absolute host path): ", "/srv/shared")
+	tm.expect("[2/2] bind ./cfg.txt")
+	tm.answer("path (required, as host_project_directory is unset: an absolute host path): ", "/srv/cfg.txt")
+	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "")
+	tm.expect("wrote compose2manifest.yaml\n")
+	code := tm.exit()
+	scr := tm.screen()
+	for _, s := range []string{"owner (", "mode (", "intent (", "kind ("} {
+		if strings.Contains(scr, s) {
+			t.Errorf("ask asked %s; screen:\n%s", s, scr)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "version: 1\nbinds:\n  ./shared: {kind: host, path: /srv/shared}\n  ./cfg.txt: {kind: host, path: /srv/cfg.txt}\n"
+	if string(got) != want {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
+	}
+	if code != 0 {
+		t.Errorf("ask exited %d; screen:\n%s", code, scr)
+	}
+}
