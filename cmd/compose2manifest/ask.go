@@ -365,28 +365,62 @@ func displayPath(e *env, p string) string {
 	return filepath.ToSlash(p)
 }
 
-// changedLines shows the lines of data that old lacks, each prefixed
-// "+ ", with the unchanged lines around them elided.
+// changedLines shows how data differs from old, line by line: a line
+// removed or replaced is prefixed "- ", a line added "+ ", and the
+// unchanged lines between them are elided. Lines that differ only in
+// blanks (yaml.v3 writes one space before a line comment whatever the
+// file had) count as unchanged: the preview shows what ask changed, not
+// how the YAML library reflowed the rest.
 func changedLines(old, data []byte) string {
-	have := map[string]int{}
-	for _, l := range strings.Split(string(old), "\n") {
-		have[l]++
-	}
-	var b strings.Builder
-	elided := false
-	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		if have[l] > 0 {
-			have[l]--
-			if !elided {
-				b.WriteString("    …\n")
-				elided = true
-			}
-			continue
+	split := func(b []byte) []string {
+		s := strings.TrimSuffix(string(b), "\n")
+		if s == "" {
+			return nil
 		}
-		elided = false
-		b.WriteString("  + " + l + "\n")
+		return strings.Split(s, "\n")
 	}
-	return b.String()
+	a, b := split(old), split(data)
+	norm := func(l string) string { return strings.Join(strings.Fields(l), " ") }
+	// lcs[i][j] is the length of the longest common subsequence of a[i:]
+	// and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if norm(a[i]) == norm(b[j]) {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out strings.Builder
+	elided := false
+	same := func() {
+		if !elided {
+			out.WriteString("    …\n")
+			elided = true
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && norm(a[i]) == norm(b[j]):
+			same()
+			i, j = i+1, j+1
+		case j < len(b) && (i == len(a) || lcs[i][j+1] > lcs[i+1][j]):
+			out.WriteString("  + " + b[j] + "\n")
+			elided = false
+			j++
+		default:
+			out.WriteString("  - " + a[i] + "\n")
+			elided = false
+			i++
+		}
+	}
+	return out.String()
 }
 
 // nextCommand is the convert command with ask's flags.

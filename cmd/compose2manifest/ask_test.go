@@ -637,6 +637,7 @@ func TestAskTerminalSuppliedHost(t *testing.T) {
 	tm.answer("path (required, as host_project_directory is unset: an absolute host path): ", "/srv/shared")
 	tm.expect("[2/2] bind ./cfg.txt")
 	tm.answer("path (required, as host_project_directory is unset: an absolute host path): ", "/srv/cfg.txt")
+	tm.expect("    …\n  -   ./shared: {kind: host}\n  -   ./cfg.txt: {kind: host}\n  +   ./shared: {kind: host, path: /srv/shared}\n  +   ./cfg.txt: {kind: host, path: /srv/cfg.txt}\n")
 	tm.answer("Write compose2manifest.yaml? (yes or no) [yes]: ", "")
 	tm.expect("wrote compose2manifest.yaml\n")
 	code := tm.exit()
@@ -656,5 +657,20 @@ func TestAskTerminalSuppliedHost(t *testing.T) {
 	}
 	if code != 0 {
 		t.Errorf("ask exited %d; screen:\n%s", code, scr)
+	}
+}
+
+// TestChangedLines: the preview shows a replaced entry as its old line
+// removed and its new line added, and ignores a line yaml.v3 only
+// reflowed (the blanks before a comment).
+func TestChangedLines(t *testing.T) {
+	old := "version: 1\nhost_project_directory: /opt/dms   # prod host\nbinds:\n  ./shared: {kind: host}\n  ./x: {mode: \"0750\"}\n"
+	data := "version: 1\nhost_project_directory: /opt/dms # prod host\nvolume_root: /srv\nbinds:\n  ./shared: {kind: host, path: /srv/shared}\n  ./x: {mode: \"0750\"}\n"
+	want := "    …\n  + volume_root: /srv\n    …\n  -   ./shared: {kind: host}\n  +   ./shared: {kind: host, path: /srv/shared}\n    …\n"
+	if got := changedLines([]byte(old), []byte(data)); got != want {
+		t.Errorf("changedLines:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := changedLines(nil, []byte("version: 1\n")), "  + version: 1\n"; got != want {
+		t.Errorf("changedLines of a new file = %q, want %q", got, want)
 	}
 }
