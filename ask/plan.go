@@ -129,6 +129,14 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 	return p
 }
 
+// OnlyLocation reports whether every value of the item's source is known
+// (or it is a host path) and only its location is missing: a setting,
+// host_project_directory or volume_root, or its own path. convert's
+// skeleton lists no entry for such a source, only the setting.
+func (it *Item) OnlyLocation() bool {
+	return !it.Missing.NeedsPath && it.Missing.Complete()
+}
+
 // matchRow returns the first image table row a mount matches.
 func matchRow(table *images.Table, mounts []convert.Mount) (images.Row, bool) {
 	if table == nil {

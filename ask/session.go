@@ -351,7 +351,10 @@ func (s *Session) ask(q question) (string, error) {
 		case line == "" && q.optional, line == "-" && (q.optional || q.dash):
 			return "", nil
 		case line == "":
-			s.printf("  an answer is needed: %s\n", firstLine(q.help))
+			s.printf("  an answer is needed: %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
+			continue
+		case line == "-":
+			s.printf("  %s is required (- leaves out only an optional value); ? explains\n", q.name())
 			continue
 		}
 		if q.check != nil {
@@ -448,9 +451,11 @@ func (p *Plan) keys(keep func(*Item) bool) []string {
 	return out
 }
 
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
+// name is what a question asks for: the first word of its label, such as
+// "mode".
+func (q question) name() string {
+	n, _, _ := strings.Cut(q.label, " ")
+	return n
 }
 
 func plural(n int, word string) string {

@@ -281,3 +281,27 @@ func TestSessionSuppliedHost(t *testing.T) {
 		t.Errorf("Entry = %+v, want %+v", got, want)
 	}
 }
+
+// TestSessionRequiredAnswers: Enter on a required intent shows the whole
+// help; "-" on a required mode says it is required.
+func TestSessionRequiredAnswers(t *testing.T) {
+	it := spoolItem()
+	it.Intent = Suggestion{}
+	p := &Plan{Module: "mail", Items: []Item{it}, HostProjectDirectory: "/opt/mail"}
+	_, out, err := run(t, p, "\n\n-\n0750\n\nstate\n\n\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, s := range []string{
+		"mode is required (- leaves out only an optional value); ? explains",
+		"an answer is needed: what the data is, judged by what the software does with it:\n  state    data the software writes",
+		"  runtime  sockets, pid and lock files",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	if strings.Contains(out, `mode "-"`) {
+		t.Errorf("output treats - as a mode:\n%s", out)
+	}
+}

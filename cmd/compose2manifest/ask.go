@@ -129,7 +129,7 @@ func runAsk(e *env, args []string) int {
 	if !e.isTerminal {
 		plan.Directories = plan.PredictDirectories(resultModule(res))
 		e.stdout.Write(ask.Skeleton(plan))
-		errorf(e, "module %q: %s a declaration or a location, and this is not a terminal to ask on; nothing written", module, countSources(len(plan.Items), "lacks", "lack"))
+		errorf(e, "module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))
 		if _, err := os.Stat(declPath); err == nil {
 			// Saving the skeleton as the file would wipe what it declares.
 			hintf(e, "run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", declName, declName)
@@ -470,6 +470,50 @@ func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
 		}
 	}
 	return out
+}
+
+// lacking says how many of the plan's sources lack a declaration (an
+// entry in the skeleton) and how many more only their location (a
+// setting in the skeleton): "2 sources lack a declaration; 1 more only
+// needs host_project_directory".
+func lacking(p *ask.Plan) string {
+	decl, loc := 0, 0
+	var hostDir, volRoot bool
+	for i := range p.Items {
+		it := &p.Items[i]
+		if !it.OnlyLocation() {
+			decl++
+			continue
+		}
+		loc++
+		hostDir = hostDir || it.Missing.NeedsHostProjectDirectory
+		volRoot = volRoot || it.Missing.NeedsVolumeRoot
+	}
+	setting := "its location"
+	switch {
+	case hostDir && volRoot:
+		setting = "host_project_directory or volume_root"
+	case hostDir:
+		setting = "host_project_directory"
+	case volRoot:
+		setting = "volume_root"
+	}
+	switch {
+	case loc == 0:
+		return countSources(decl, "lacks", "lack") + " a declaration or a location"
+	case decl == 0 && loc == 1:
+		return "1 source only needs " + setting
+	case decl == 0:
+		return fmt.Sprintf("%d sources only need %s", loc, setting)
+	}
+	return fmt.Sprintf("%s a declaration; %d more only need%s %s", countSources(decl, "lacks", "lack"), loc, singularS(loc), setting)
+}
+
+func singularS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
 }
 
 // countSources counts n sources with the verb that agrees: "1 source
