@@ -56,7 +56,23 @@ func runAsk(e *env, args []string) int {
 		return exitUsage
 	}
 	cf.opts.Images = table
-	res, err := convert.Convert(context.Background(), cf.opts)
+	// The declarations file is the file ask writes: when it does not
+	// exist yet, or holds nothing (blank lines and comments), ask
+	// converts as if it held an empty declarations document, and creates
+	// or fills it at the end.
+	blank := false
+	if p := cf.opts.DeclarationsFile; p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.dir, p)
+		}
+		blank = blankDeclarations(p)
+	}
+	res, err := convertBlank(cf.opts, blank)
+	if err != nil && !blank && cf.opts.DeclarationsFile == "" && res != nil && res.ProjectDirectory != "" &&
+		blankDeclarations(filepath.Join(res.ProjectDirectory, declare.DefaultFile)) {
+		blank = true
+		res, err = convertBlank(cf.opts, blank)
+	}
 	if res == nil || res.Status == convert.Failed || err != nil {
 		if res != nil {
 			report.WriteText(e.stderr, &report.Report{Modules: []report.Module{{Status: string(res.Status), Diagnostics: res.Diagnostics}}})
@@ -73,7 +89,7 @@ func runAsk(e *env, args []string) int {
 	if !cf.opts.Strict {
 		so := cf.opts
 		so.Strict = true
-		sres, err := convert.Convert(context.Background(), so)
+		sres, err := convertBlank(so, blank)
 		if err != nil || sres == nil {
 			errorf(e, "ask: %v", err)
 			return exitUsage
@@ -130,7 +146,7 @@ func runAsk(e *env, args []string) int {
 		plan.Directories = plan.PredictDirectories(resultModule(res))
 		e.stdout.Write(ask.Skeleton(plan))
 		errorf(e, "module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))
-		if _, err := os.Stat(declPath); err == nil {
+		if _, err := os.Stat(declPath); err == nil && !blank {
 			// Saving the skeleton as the file would wipe what it declares.
 			hintf(e, "run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", declName, declName)
 		} else {
@@ -285,9 +301,42 @@ func interruptible[T any](interrupt <-chan os.Signal, f func() (T, error)) (v T,
 	}
 }
 
+// blankDeclarations reports whether the declarations file at p does not
+// exist or holds no YAML: only blank lines and comments.
+func blankDeclarations(p string) bool {
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+// convertBlank converts the project as o says; with blank, as if the
+// declarations file held only "version: 1".
+func convertBlank(o convert.Options, blank bool) (*convert.Result, error) {
+	if !blank {
+		return convert.Convert(context.Background(), o)
+	}
+	return convertData(o, []byte("version: 1\n"))
+}
+
 // convertWith converts the project as cf says, with data as the
 // declarations file (written to a temporary file, removed after).
 func convertWith(cf *convertFlags, data []byte) (*convert.Result, error) {
+	return convertData(cf.opts, data)
+}
+
+// convertData converts the project as o says, with data as the
+// declarations file (written to a temporary file, removed after).
+func convertData(o convert.Options, data []byte) (*convert.Result, error) {
 	f, err := os.CreateTemp("", "compose2manifest-ask-*.yaml")
 	if err != nil {
 		return nil, err
@@ -300,7 +349,6 @@ func convertWith(cf *convertFlags, data []byte) (*convert.Result, error) {
 	if err := f.Close(); err != nil {
 		return nil, err
 	}
-	o := cf.opts
 	o.DeclarationsFile = f.Name()
 	return convert.Convert(context.Background(), o)
 }

@@ -674,3 +674,45 @@ func TestChangedLines(t *testing.T) {
 		t.Errorf("changedLines of a new file = %q, want %q", got, want)
 	}
 }
+
+// TestAskTerminalNewDeclarations: --declarations names a file that does
+// not exist yet, or is empty: ask creates or fills it.
+func TestAskTerminalNewDeclarations(t *testing.T) {
+	for _, existing := range []string{"", "# written by hand\n"} {
+		dir := filepath.Join(t.TempDir(), "one")
+		if err := os.MkdirAll(filepath.Join(dir, "deploy"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("name: one\nservices:\n  app:\n    image: example/app:1\n    volumes:\n      - /srv/one/data:/data\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		decl := filepath.Join(dir, "deploy", "one.yaml")
+		if existing != "" {
+			if err := os.WriteFile(decl, []byte(existing), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tm := startAsk(t, dir, "--declarations", "deploy/one.yaml", "--write")
+		tm.expect(`Module "one": 1 source needs a declaration in deploy/one.yaml.`)
+		tm.answer("kind (directory, file or host) [directory]: ", "")
+		tm.answer("owner (USER:GROUP): ", "1000:1000")
+		tm.answer("mode (3 or 4 octal digits): ", "0750")
+		tm.answer("intent (", "state")
+		tm.answer("Enter keeps /srv/one/data): ", "")
+		tm.answer("note", "")
+		tm.answer("owner (USER:GROUP; - skips this directory) [1000:1000]: ", "-")
+		tm.expect("wrote deploy/one.yaml\n")
+		tm.expect("Run next:\n\n    compose2manifest convert --declarations deploy/one.yaml\n")
+		if code := tm.exit(); code != 0 {
+			t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+		}
+		got, err := os.ReadFile(decl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := existing + "version: 1\nbinds:\n  /srv/one/data: {owner: \"1000:1000\", mode: \"0750\", intent: state}\n"
+		if string(got) != want {
+			t.Errorf("deploy/one.yaml:\n%s\nwant:\n%s", got, want)
+		}
+	}
+}
