@@ -196,6 +196,10 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		}
 		a = got
 	}
+	// A setting a flag gives and the file does not is written into it,
+	// so convert finds it without the flag (convert --batch refuses
+	// those flags).
+	fromFlags := settingsFromFlags(cf, old, a)
 	ask.Apply(doc, a)
 	data, err := doc.Bytes()
 	if err != nil {
@@ -241,6 +245,9 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		fmt.Fprintf(e.stderr, "\n%s already says all that; nothing to write.\n", declName)
 	} else {
 		fmt.Fprintf(e.stderr, "\n%s:\n%s", declName, changedLines(old, data))
+		for _, f := range fromFlags {
+			fmt.Fprintf(e.stderr, "  (%s from %s, so that convert finds it without the flag)\n", f.setting, f.flag)
+		}
 		if !write {
 			yes, ok, err := interruptible(interrupt, func() (bool, error) { return s.Confirm("Write " + declName + "?") })
 			switch {
@@ -260,8 +267,13 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		fmt.Fprintf(e.stderr, "wrote %s\n", declName)
 	}
 
-	// Check the result as convert will see it.
-	next := nextCommand(cf)
+	// Check the result as convert will see it. The settings written into
+	// the file need no flag any more.
+	ncf := *cf
+	for _, f := range fromFlags {
+		*f.opt(&ncf.opts) = ""
+	}
+	next := nextCommand(&ncf)
 	res2, err := convert.Convert(context.Background(), cf.opts)
 	switch {
 	case err == nil && res2.Status == convert.Converted:
@@ -278,6 +290,40 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 		hintf(e, "fix them, then run: %s", next)
 		return exitFindings
 	}
+}
+
+// flagSetting is a setting a flag gave and ask writes into the file.
+type flagSetting struct {
+	setting, flag string
+	// opt returns the option the flag set.
+	opt func(*convert.Options) *string
+}
+
+// settingsFromFlags sets in a the settings --host-project-directory and
+// --volume-root give that the declarations file (old) does not set and
+// the author did not answer, and returns them.
+func settingsFromFlags(cf *convertFlags, old []byte, a *ask.Answers) []flagSetting {
+	var file declare.File
+	if f, err := declare.Parse("", old); err == nil {
+		file = *f
+	}
+	var out []flagSetting
+	for _, s := range []struct {
+		flagSetting
+		inFile string
+		answer *string
+	}{
+		{flagSetting{"host_project_directory", "--host-project-directory", func(o *convert.Options) *string { return &o.HostProjectDirectory }}, file.HostProjectDirectory, &a.HostProjectDirectory},
+		{flagSetting{"volume_root", "--volume-root", func(o *convert.Options) *string { return &o.VolumeRoot }}, file.VolumeRoot, &a.VolumeRoot},
+	} {
+		v := *s.opt(&cf.opts)
+		if v == "" || s.inFile != "" || *s.answer != "" {
+			continue
+		}
+		*s.answer = v
+		out = append(out, s.flagSetting)
+	}
+	return out
 }
 
 // interruptible runs f (a part of the conversation) until it returns or

@@ -716,3 +716,49 @@ func TestAskTerminalNewDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// TestAskTerminalSettingsFromFlags: --host-project-directory and
+// --volume-root the declarations file does not set are written into it,
+// so convert (and convert --batch, which refuses those flags) reproduces
+// the conversion without them.
+func TestAskTerminalSettingsFromFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nc")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	compose := "name: nc\nservices:\n  app:\n    image: example/app:1\n    volumes:\n      - ./data:/data\n      - cache:/cache\nvolumes:\n  cache: {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(compose), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startAsk(t, dir, "--volume-root", "/srv", "--host-project-directory", "/opt/nc", "--write")
+	tm.expect("[1/2] bind ./data")
+	for _, a := range []string{"", "33:33", "0750", "state", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[2/2] named volume cache")
+	for _, a := range []string{"33:33", "0750", "cache", "", ""} {
+		tm.next(a)
+	}
+	for range 2 {
+		tm.answer("skips this directory) [33:33]: ", "-")
+	}
+	tm.expect("  + host_project_directory: /opt/nc\n  + volume_root: /srv\n")
+	tm.expect("  (host_project_directory from --host-project-directory, so that convert finds it without the flag)\n")
+	tm.expect("  (volume_root from --volume-root, so that convert finds it without the flag)\n")
+	tm.expect("wrote compose2manifest.yaml\n")
+	tm.expect("Run next:\n\n    compose2manifest convert\n")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "version: 1\nhost_project_directory: /opt/nc\nvolume_root: /srv\nbinds:\n  ./data: {owner: \"33:33\", mode: \"0750\", intent: state}\nvolumes:\n  cache: {owner: \"33:33\", mode: \"0750\", intent: cache}\n"
+	if string(got) != want {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant:\n%s", got, want)
+	}
+	if code, _, stderr := convertIn(t, dir); code != 0 {
+		t.Errorf("convert without the flags exited %d:\n%s", code, stderr)
+	}
+}
