@@ -27,6 +27,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -58,6 +59,10 @@ type Item struct {
 	Kind, Owner, Mode, Intent Suggestion
 	// Row is the image table row the source's mounts match, if any.
 	Row *images.Row
+	// Local is what a relative bind source is in the project directory
+	// on this machine, file or directory (KindNone when it is neither,
+	// or not there): convert refuses the other kind (C2M004).
+	Local declare.Kind
 }
 
 // Plan is everything to ask about one module.
@@ -76,6 +81,56 @@ type Plan struct {
 	// Directories are the parent directories nothing declares, for
 	// Skeleton (PredictDirectories) and RunDirectories.
 	Directories []Directory
+	// Taken are the host paths the module already declares for other
+	// sources and directories (TakePaths): a relocation there would
+	// declare one path twice (C2M005).
+	Taken []TakenPath
+}
+
+// TakenPath is a host path declared already, and what declares it.
+type TakenPath struct {
+	// Path is the host path.
+	Path string
+	// What declares it, for people: "bind ./data", "directories: entry".
+	What string
+}
+
+// TakePaths records in p.Taken the declared paths of m (the converted
+// or candidate module of the conversion the plan comes from) other than
+// those of the plan's own sources, which it recognises by where they land
+// with the plan's HostProjectDirectory and VolumeRoot: set those first.
+func (p *Plan) TakePaths(m *manifest.Module) {
+	p.Taken = nil
+	if m == nil {
+		return
+	}
+	// A source the declarations place but leave incomplete is in m too.
+	type place struct{ path, source string }
+	own := map[place]int{}
+	for i := range p.Items {
+		if at, _ := p.Items[i].landing(p.Module, p.HostProjectDirectory, p.VolumeRoot); at != "" {
+			own[place{at, p.Items[i].Missing.Source}]++
+		}
+	}
+	for _, r := range m.Declared() {
+		if r.Origin != nil && own[place{r.Path, r.Origin.Source}] > 0 {
+			own[place{r.Path, r.Origin.Source}]--
+			continue
+		}
+		what := "a directories: entry"
+		switch o := r.Origin; {
+		case o == nil:
+		case strings.HasPrefix(o.Source, "/"), strings.HasPrefix(o.Source, "."), strings.HasPrefix(o.Source, "~"):
+			what = "bind " + o.Source
+		case o.Source != "":
+			what = "volume " + o.Source
+		case len(o.Services) > 0:
+			what = "an anonymous volume of service " + o.Services[0]
+		default:
+			what = "an anonymous volume"
+		}
+		p.Taken = append(p.Taken, TakenPath{Path: r.Path, What: what})
+	}
 }
 
 // NewPlan builds the plan for the sources in missing, the Missing list of
@@ -228,6 +283,9 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Intent = intentHint(m)
 	}
 
+	if m.Section == declare.SectionBinds {
+		it.Local = localEvidence(projectDir, m.Key)
+	}
 	// Kind: only a bind can be a file or a host path; a supplied entry
 	// without kind declared a directory.
 	if m.Section != declare.SectionBinds || m.Supplied {
@@ -287,6 +345,33 @@ func userFrom(mounts []convert.Mount, owner string) string {
 		return "service " + services[0] + " runs as user: " + owner
 	}
 	return "services " + strings.Join(services, ", ") + " run as user: " + owner
+}
+
+// localEvidence returns what a relative bind source inside the project
+// is on this machine, as convert sees it (without following a symbolic
+// link): file, directory, or KindNone.
+func localEvidence(projectDir, key string) declare.Kind {
+	if projectDir == "" || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") || key == ".." || strings.HasPrefix(key, "../") {
+		return declare.KindNone
+	}
+	fi, err := os.Lstat(filepath.Join(projectDir, filepath.FromSlash(key)))
+	switch {
+	case err != nil:
+		return declare.KindNone
+	case fi.Mode().IsRegular():
+		return declare.KindFile
+	case fi.IsDir():
+		return declare.KindDirectory
+	}
+	return declare.KindNone
+}
+
+// evidenceWord names a kind as the project shows it.
+func evidenceWord(k declare.Kind) string {
+	if k == declare.KindFile {
+		return "regular file"
+	}
+	return "directory"
 }
 
 // localKind looks at a relative bind source in the project directory on

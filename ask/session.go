@@ -67,6 +67,9 @@ type Answer struct {
 type question struct {
 	// label is the prompt, such as "mode (3 or 4 octal digits)".
 	label string
+	// what names the answer in "… is required"; "" for the label's
+	// first word.
+	what string
 	// help is printed for "?" and when an answer is needed.
 	help string
 	// sugg is accepted by Enter.
@@ -175,8 +178,12 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			help:  "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
 			sugg:  it.Kind,
 			check: func(v string) error {
-				if k := declare.Kind(v); k == declare.KindNone || !k.Valid() {
+				k := declare.Kind(v)
+				switch {
+				case k == declare.KindNone || !k.Valid():
 					return fmt.Errorf("kind %q: want directory, file or host", v)
+				case it.Local != declare.KindNone && k != declare.KindHost && k != it.Local:
+					return fmt.Errorf("kind %s: evidence: %s is a %s in the project, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, evidenceWord(it.Local), v, it.Local)
 				}
 				return nil
 			},
@@ -240,11 +247,48 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		volumeRoot = p.VolumeRoot
 	}
 	def, placed := it.landing(p.Module, hostDir, volumeRoot)
+	// takenBy names what else lands at a path: a path declared for
+	// another source or directory, a source answered above, or where a
+	// source still to come lands with the settings.
+	takenBy := func(at string) string {
+		for _, t := range p.Taken {
+			if t.Path == at {
+				return t.What
+			}
+		}
+		for _, e := range a.Entries {
+			if e.Final.Path == at {
+				return p.find(e.Section, e.Key).What() + " (answered above)"
+			}
+		}
+		for j := range p.Items {
+			if o := &p.Items[j]; o != it && !answered(a, o) {
+				if to, _ := o.landing(p.Module, hostDir, volumeRoot); to == at {
+					return o.What()
+				}
+			}
+		}
+		return ""
+	}
 	// A host path takes a path only where nothing else places it: it is
 	// the module's view of a path it does not own, never a relocation.
-	if sup.Path == "" && (kind != declare.KindHost || !placed) {
-		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: checkPath}
+	clash := ""
+	if def != "" && sup.Path == "" {
+		clash = takenBy(def)
+	}
+	if sup.Path == "" && (kind != declare.KindHost || !placed || clash != "") {
+		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: func(v string) error {
+			if err := checkPath(v); err != nil {
+				return err
+			}
+			if who := takenBy(v); who != "" {
+				return fmt.Errorf("path %s: %s lands there already, and convert refuses a path declared twice (C2M005)", v, who)
+			}
+			return nil
+		}}
 		switch {
+		case clash != "":
+			q.label = "path (required, as " + clash + " lands at " + def + " already: another absolute host path)"
 		case placed && def != "":
 			q.label = "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
 			q.optional = true
@@ -291,11 +335,22 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	return ans, nil
 }
 
+// answered reports whether a holds the answer for it.
+func answered(a *Answers, it *Item) bool {
+	for _, e := range a.Entries {
+		if e.Section == it.Missing.Section && e.Key == it.Missing.Key {
+			return true
+		}
+	}
+	return false
+}
+
 // Confirm asks a yes-or-no question; Enter answers yes.
 func (s *Session) Confirm(prompt string) (bool, error) {
 	s.init()
 	v, err := s.ask(question{
 		label: prompt + " (yes or no)",
+		what:  "an answer",
 		help:  "yes or no",
 		sugg:  Suggestion{Value: "yes"},
 		check: func(v string) error {
@@ -454,6 +509,9 @@ func (p *Plan) keys(keep func(*Item) bool) []string {
 // name is what a question asks for: the first word of its label, such as
 // "mode".
 func (q question) name() string {
+	if q.what != "" {
+		return q.what
+	}
 	n, _, _ := strings.Cut(q.label, " ")
 	return n
 }

@@ -305,3 +305,98 @@ func TestSessionRequiredAnswers(t *testing.T) {
 		t.Errorf("output treats - as a mode:\n%s", out)
 	}
 }
+
+// TestSessionRefusesWhatConvertRefuses: a kind against the project's
+// evidence (C2M004) and a path where another source lands (C2M005) are
+// asked again with the reason.
+func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
+	bind := func(key, target string, local declare.Kind) Item {
+		it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: key, Source: key,
+			Mounts: []convert.Mount{{Service: "app", Target: target}}}}
+		it.suggest("", true)
+		it.Local = local
+		return it
+	}
+	cache := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", Source: "cache", NeedsVolumeRoot: true,
+		Mounts: []convert.Mount{{Service: "app", Target: "/cache"}}}}
+	cache.suggest("", true)
+	p := &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", NeedsVolumeRoot: true,
+		Items: []Item{bind("./main.cf", "/etc/main.cf", declare.KindFile), bind("./conf", "/etc/conf", declare.KindDirectory), cache},
+		Taken: []TakenPath{{Path: "/srv/p2/data", What: "bind /srv/p2/data"}}}
+	in := "\n" + // volume_root skipped
+		"directory\nfile\n0:0\n0644\n\n/srv/p2/data\n/opt/p2/conf\n\n\n" +
+		"file\n\n0:0\n0755\n\n/opt/p2/main.cf\n\n\n" +
+		"0:0\n0755\ncache\n/opt/p2/conf\n/srv/p2/cache\n\n"
+	a, out, err := run(t, p, in)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, s := range []string{
+		"kind directory: evidence: ./main.cf is a regular file in the project, and convert refuses a directory declared for it (C2M004); answer file, or host; try again",
+		"kind file: evidence: ./conf is a directory in the project, and convert refuses a file declared for it (C2M004); answer directory, or host; try again",
+		"path /srv/p2/data: bind /srv/p2/data lands there already, and convert refuses a path declared twice (C2M005); try again",
+		"path /opt/p2/conf: bind ./conf lands there already",
+		"path /opt/p2/main.cf: bind ./main.cf (answered above) lands there already",
+		"path /opt/p2/conf: bind ./conf (answered above) lands there already",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	for i, want := range []string{"/opt/p2/main.cf", "/opt/p2/conf", "/srv/p2/cache"} {
+		if got := a.Entries[i].Final.Path; got != want {
+			t.Errorf("entry %d lands at %s, want %s", i, got, want)
+		}
+	}
+	if k := a.Entries[0].Final.Kind; k != declare.KindFile {
+		t.Errorf("./main.cf kind = %q, want file", k)
+	}
+
+	// A source whose place is declared already for something else must
+	// be relocated.
+	p = &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", Items: []Item{bind("./conf", "/etc/conf", declare.KindNone)},
+		Taken: []TakenPath{{Path: "/opt/p2/conf", What: "a directories: entry"}}}
+	a, out, err = run(t, p, "\n0:0\n0755\n\n\n/opt/p2/conf\n/opt/p2/etc\n\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "path (required, as a directories: entry lands at /opt/p2/conf already: another absolute host path)") ||
+		!strings.Contains(out, "an answer is needed") || a.Entries[0].Entry.Path != "/opt/p2/etc" {
+		t.Errorf("entry %+v; output:\n%s", a.Entries[0].Entry, out)
+	}
+}
+
+// TestTakePaths: the declared paths of the module other than the plan's
+// own sources.
+func TestTakePaths(t *testing.T) {
+	it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "./data", Source: "./data", Supplied: true}}
+	p := &Plan{Module: "m", HostProjectDirectory: "/opt/m", Items: []Item{it}}
+	m := &manifest.Module{Resources: []manifest.Resource{
+		{Kind: manifest.KindDirectory, Path: "/opt/m/data", Origin: &manifest.Origin{Source: "./data"}},
+		{Kind: manifest.KindDirectory, Path: "/opt/m/data", Origin: &manifest.Origin{Source: "db"}},
+		{Kind: manifest.KindDirectory, Path: "/opt/m"},
+		{Kind: manifest.KindHost, Path: "/etc/localtime", Origin: &manifest.Origin{Source: "/etc/localtime"}},
+		{Kind: manifest.KindDirectory, Path: "/srv/m/app/tmp", Origin: &manifest.Origin{Services: []string{"app"}}},
+	}}
+	p.TakePaths(m)
+	want := []TakenPath{{"/opt/m/data", "volume db"}, {"/opt/m", "a directories: entry"}, {"/etc/localtime", "bind /etc/localtime"}, {"/srv/m/app/tmp", "an anonymous volume of service app"}}
+	if len(p.Taken) != len(want) {
+		t.Fatalf("Taken = %v, want %v", p.Taken, want)
+	}
+	for i := range want {
+		if p.Taken[i] != want[i] {
+			t.Errorf("Taken[%d] = %v, want %v", i, p.Taken[i], want[i])
+		}
+	}
+}
+
+func TestConfirmDash(t *testing.T) {
+	var out bytes.Buffer
+	s := &Session{In: strings.NewReader("-\nno\n"), Out: &out}
+	if got, err := s.Confirm("Write?"); err != nil || got {
+		t.Errorf("Confirm = %v, %v; want false", got, err)
+	}
+	if !strings.Contains(out.String(), "an answer is required") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

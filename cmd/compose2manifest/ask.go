@@ -122,6 +122,9 @@ func runAsk(e *env, args []string) int {
 		}
 	}
 
+	// The paths declared already, where no answer may relocate a source.
+	plan.TakePaths(resultModule(res))
+
 	// Every source declared, but parent directories are not: on a
 	// terminal, offer them.
 	if len(plan.Items) == 0 && e.isTerminal && cf.format == "text" && len(res.UndeclaredAncestors) > 0 {

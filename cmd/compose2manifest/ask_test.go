@@ -762,3 +762,34 @@ func TestAskTerminalSettingsFromFlags(t *testing.T) {
 		t.Errorf("convert without the flags exited %d:\n%s", code, stderr)
 	}
 }
+
+// TestAskTerminalPathTaken: a relocation to where a declared source
+// lands is asked again (C2M005), and a kind the project contradicts too
+// (C2M004).
+func TestAskTerminalPathTaken(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p2")
+	for name, data := range map[string]string{
+		"compose.yaml":          "name: p2\nservices:\n  app:\n    image: example/app:1\n    volumes:\n      - ./main.cf:/etc/main.cf\n      - /srv/p2/data:/data\n",
+		"compose2manifest.yaml": "version: 1\nhost_project_directory: /opt/p2\nbinds:\n  /srv/p2/data: {owner: \"0:0\", mode: \"0750\", intent: state}\n",
+		"main.cf":               "x\n",
+	} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := startAsk(t, dir)
+	tm.answer("kind (directory, file or host) [file]: ", "directory")
+	tm.expect("kind directory: evidence: ./main.cf is a regular file in the project, and convert refuses a directory declared for it (C2M004)")
+	tm.answer("kind (directory, file or host) [file]: ", "")
+	tm.answer("owner (USER:GROUP): ", "0:0")
+	tm.answer("mode (3 or 4 octal digits): ", "0644")
+	tm.answer("[config]: ", "")
+	tm.answer("Enter keeps /opt/p2/main.cf): ", "/srv/p2/data")
+	tm.expect("path /srv/p2/data: bind /srv/p2/data lands there already, and convert refuses a path declared twice (C2M005); try again")
+	tm.answer("Enter keeps /opt/p2/main.cf): ", "")
+	tm.key("\x04")
+	tm.exit()
+}
