@@ -182,8 +182,13 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 				switch {
 				case k == declare.KindNone || !k.Valid():
 					return fmt.Errorf("kind %q: want directory, file or host", v)
-				case it.Local != declare.KindNone && k != declare.KindHost && k != it.Local:
+				case k == declare.KindHost:
+				case it.Local != declare.KindNone && k != it.Local:
 					return fmt.Errorf("kind %s: evidence: %s is a %s in the project, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, evidenceWord(it.Local), v, it.Local)
+				case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
+					return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
+				case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:
+					return fmt.Errorf("kind %s: evidence: %s, which keeps a %s there, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, rowFrom(it.Row, false), it.Row.Kind, v, it.Row.Kind)
 				}
 				return nil
 			},

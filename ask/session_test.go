@@ -9,6 +9,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -398,5 +399,34 @@ func TestConfirmDash(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "an answer is required") {
 		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestSessionKindAgainstRowAndSlash: convert also refuses a kind the
+// image table row contradicts, and a file written with a trailing slash
+// (C2M004); ask asks again.
+func TestSessionKindAgainstRowAndSlash(t *testing.T) {
+	db := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/db", Source: "/srv/db",
+		Mounts: []convert.Mount{{Service: "db", Image: "postgres:16", Target: "/var/lib/postgresql/data"}}},
+		Row: &images.Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory", Line: 30}}
+	db.suggest("", true)
+	slash := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/x", Source: "/srv/x/",
+		Mounts: []convert.Mount{{Service: "app", Target: "/x"}}}}
+	slash.suggest("", true)
+	p := &Plan{Module: "m", Items: []Item{db, slash}}
+	a, out, err := run(t, p, "file\ndirectory\n0:0\n0700\nstate\n\n\nfile\n\n0:0\n0755\nstate\n\n\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, s := range []string{
+		"kind file: evidence: image table row postgres /var/lib/postgresql/data (table.yaml:30), which keeps a directory there, and convert refuses a file declared for it (C2M004); answer directory, or host; try again",
+		"kind file: the compose file writes /srv/x/ with a trailing slash, a directory, and convert refuses a file declared for it (C2M004)",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	if a.Entries[0].Final.Kind != declare.KindDirectory || a.Entries[1].Final.Kind != declare.KindDirectory {
+		t.Errorf("kinds %q, %q; want directory", a.Entries[0].Final.Kind, a.Entries[1].Final.Kind)
 	}
 }
