@@ -247,3 +247,21 @@ func TestWriteGitHub(t *testing.T) {
 		t.Errorf("escaping is wrong")
 	}
 }
+
+// TestWriteGitHubSuppliedHost: a bind declared {kind: host} only needs
+// its location; the annotation asks nothing else.
+func TestWriteGitHubSuppliedHost(t *testing.T) {
+	p := &Plan{Module: "nc", Items: hostItems(), NeedsHostProjectDirectory: true}
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, p, "compose2manifest.yaml", func(pos manifest.Pos) string { return pos.File }); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"owner?", "mode?", "intent?", "kind?"} {
+		if strings.Contains(b.String(), s) {
+			t.Errorf("annotations ask %s:\n%s", s, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "bind ./shared needs a location in compose2manifest.yaml") || !strings.Contains(b.String(), "%0A- host_project_directory? ") {
+		t.Errorf("annotations:\n%s", b.String())
+	}
+}

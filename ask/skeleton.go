@@ -117,9 +117,12 @@ func (it *Item) questions(p *Plan) []string {
 	if it.Missing.Section == declare.SectionBinds {
 		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
 	}
-	ask("owner", sup.Owner, "USER:GROUP on the target host", it.Owner)
-	ask("mode", sup.Mode, "3 or 4 octal digits, quoted", it.Mode)
-	ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
+	// A declared host path has no owner, mode or intent.
+	if sup.Kind != declare.KindHost && it.Missing.Known.Kind != declare.KindHost {
+		ask("owner", sup.Owner, "USER:GROUP on the target host", it.Owner)
+		ask("mode", sup.Mode, "3 or 4 octal digits, quoted", it.Mode)
+		ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
+	}
 	switch {
 	case it.Missing.NeedsPath:
 		out = append(out, "path? the legacy host's home is unknown here: an absolute path on the target host")
@@ -155,7 +158,11 @@ func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.P
 			}
 		}
 		props = append(props, "title="+escapeProperty("declare "+it.What()))
-		msg := fmt.Sprintf("%s needs a declaration in %s (service %q → %s; data today: %s):", it.What(), declarations, first.Service, first.Target, it.Today())
+		needs := "a declaration"
+		if it.OnlyLocation() {
+			needs = "a location"
+		}
+		msg := fmt.Sprintf("%s needs %s in %s (service %q → %s; data today: %s):", it.What(), needs, declarations, first.Service, first.Target, it.Today())
 		for _, q := range it.questions(p) {
 			msg += "\n- " + q
 		}
