@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,7 +202,10 @@ func (c *converter) environment(svc types.ServiceConfig, defs []rawService, pos 
 		}
 		ct.Environment[k] = *v
 		if rules.LooksLikeSecret(k, *v) {
-			p := envVarPos(defs, k, envPos)
+			p := envVarPos(defs, k, manifest.Pos{})
+			if p.File == "" {
+				p = c.envFilePos(svc, k, envPos)
+			}
 			c.report(rules.Diagnostic{Rule: "C2M015", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
 				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, rules.Mask(*v))})
 		}
@@ -230,6 +234,25 @@ func envVarPos(defs []rawService, name string, def manifest.Pos) manifest.Pos {
 		}
 	}
 	return def
+}
+
+// envFilePos returns where an env_file of svc sets the variable name (the
+// last file that does, as compose reads them), or def.
+func (c *converter) envFilePos(svc types.ServiceConfig, name string, def manifest.Pos) manifest.Pos {
+	found := def
+	for _, ef := range svc.EnvFiles {
+		data, err := os.ReadFile(ef.Path)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
+			if k, _, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == name {
+				found = manifest.Pos{File: c.l.rel(ef.Path), Line: i + 1}
+			}
+		}
+	}
+	return found
 }
 
 // writes reports whether any definition of a service writes key.
