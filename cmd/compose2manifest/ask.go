@@ -17,7 +17,6 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
-	"github.com/spf13/pflag"
 )
 
 // runAsk implements "ask": on a terminal it asks for what convert is
@@ -27,21 +26,8 @@ func runAsk(e *env, args []string) int {
 	fs, cf := newConvertFlags("ask", e)
 	write := fs.Bool("write", false, "write the declarations file without asking for a final confirmation")
 	fs.StringVar(&cf.format, "format", "text", "off a terminal: text (a skeleton) or github (workflow annotations)")
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: compose2manifest ask [convert's flags] [--write] [--format text|github]\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		errorf(e, "ask: %v", err)
-		hintf(e, "run compose2manifest ask --help for its flags")
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		errorf(e, "ask: unexpected argument %q", fs.Arg(0))
-		hintf(e, "name compose files with -f FILE")
-		return exitUsage
+	if code, ok := parseFlags(e, fs, "ask", "ask [convert's flags] [--write] [--format text|github]", args); !ok {
+		return code
 	}
 	if cf.format != "text" && cf.format != "github" {
 		errorf(e, "ask: --format %q: want text or github", cf.format)

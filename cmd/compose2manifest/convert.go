@@ -48,20 +48,8 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
 	bf := addBatchFlags(fs)
-	fs.Usage = func() {} // printed below, on stdout, for --help only
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintf(e.stdout, "usage: compose2manifest convert [flags]\n\n%s", fs.FlagUsages())
-			return exitOK
-		}
-		errorf(e, "convert: %v", err)
-		hintf(e, "run compose2manifest convert --help for its flags")
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		errorf(e, "convert: unexpected argument %q", fs.Arg(0))
-		hintf(e, "name compose files with -f FILE")
-		return exitUsage
+	if code, ok := parseFlags(e, fs, "convert", "convert [flags]", args); !ok {
+		return code
 	}
 	if cf.format != "text" && cf.format != "json" {
 		errorf(e, "convert: --format %q: want text or json", cf.format)
@@ -180,4 +168,28 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	return filepath.ToSlash(filepath.Join(cf.output, name)), nil
+}
+
+// parseFlags parses the flags of command name. --help prints the usage
+// (synopsis, then the flags) on stdout; a bad flag or a stray argument is
+// a named error with a hint on stderr. ok is false when the command should
+// stop, with code its exit code.
+func parseFlags(e *env, fs *pflag.FlagSet, name, synopsis string, args []string) (code int, ok bool) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintf(e.stdout, "usage: compose2manifest %s\n\n%s", synopsis, fs.FlagUsages())
+			return exitOK, false
+		}
+		errorf(e, "%s: %v", name, err)
+		hintf(e, "run compose2manifest %s --help for its flags", name)
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		errorf(e, "%s: unexpected argument %q", name, fs.Arg(0))
+		hintf(e, "name compose files with -f FILE")
+		return exitUsage, false
+	}
+	return exitOK, true
 }
