@@ -20,7 +20,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -305,10 +304,6 @@ func (it *Item) suggest(projectDir string, produced bool) {
 	}
 }
 
-// wellKnownHost lists the host paths convert produces kind host for
-// without --strict (SPEC section 6); paths under /proc, /sys and /dev too.
-var wellKnownHost = []string{"/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules"}
-
 // hostKind suggests kind host for an absolute bind source that is a
 // well-known host path (SPEC section 6) or one no module may own (C2M006,
 // rules.HostPath): a suggestion, not evidence, since with --strict convert
@@ -322,11 +317,7 @@ func hostKind(key string) Suggestion {
 	if !owned {
 		return Suggestion{}
 	}
-	known := slices.Contains(wellKnownHost, p)
-	for _, root := range []string{"/proc", "/sys", "/dev"} {
-		known = known || p == root || strings.HasPrefix(p, root+"/")
-	}
-	if known {
+	if rules.WellKnownHost(p) {
 		return Suggestion{Value: string(declare.KindHost), From: p + " is a well-known host path the module uses and does not own (convert produces kind host for it without --strict)"}
 	}
 	return Suggestion{Value: string(declare.KindHost), From: p + " is a host path the module must not own (" + why + "; C2M006)"}

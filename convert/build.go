@@ -424,7 +424,7 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 				c.report(c.diag(s, "C2M004", fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)))
 			}
 		}
-	case e == nil && !c.opts.Strict && s.section == declare.SectionBinds && strings.HasPrefix(s.key, "/") && wellKnownHost(s.key):
+	case e == nil && !c.opts.Strict && s.section == declare.SectionBinds && strings.HasPrefix(s.key, "/") && rules.WellKnownHost(s.key):
 		kind = declare.KindHost
 		provenance = append(provenance, "produced: well-known host path")
 	case evidence == declare.KindFile && !c.opts.Strict:

@@ -159,21 +159,6 @@ func (mt *matcher) unused() []rules.Diagnostic {
 	return out
 }
 
-// wellKnownHost reports whether p is on the built-in list of host paths a
-// module uses but never owns (SPEC section 6).
-func wellKnownHost(p string) bool {
-	switch p {
-	case "/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules":
-		return true
-	}
-	for _, root := range []string{"/proc", "/sys", "/dev"} {
-		if p == root || strings.HasPrefix(p, root+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // userOwner returns the owner the services mounting s agree on through a
 // numeric user: UID:GID, with the evidence, or why there is none.
 func userOwner(s *source, users map[string]string) (owner, evidence, conflict string) {

@@ -653,3 +653,18 @@ func checkPlaintextSecret(p *Pass) {
 		}
 	}
 }
+
+// WellKnownHost reports whether p is on the built-in list of host paths a
+// module uses but never owns (SPEC section 6).
+func WellKnownHost(p string) bool {
+	switch p {
+	case "/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules":
+		return true
+	}
+	for _, root := range []string{"/proc", "/sys", "/dev"} {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
+}
