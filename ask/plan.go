@@ -345,16 +345,7 @@ func localEvidence(projectDir, key string) declare.Kind {
 	if projectDir == "" || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") || key == ".." || strings.HasPrefix(key, "../") {
 		return declare.KindNone
 	}
-	fi, err := os.Lstat(filepath.Join(projectDir, filepath.FromSlash(key)))
-	switch {
-	case err != nil:
-		return declare.KindNone
-	case fi.Mode().IsRegular():
-		return declare.KindFile
-	case fi.IsDir():
-		return declare.KindDirectory
-	}
-	return declare.KindNone
+	return convert.FileEvidence(filepath.Join(projectDir, filepath.FromSlash(key)))
 }
 
 // evidenceWord names a kind as the project shows it.

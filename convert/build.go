@@ -381,7 +381,7 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 				r.Owner, r.Mode, r.Intent = "", "", ""
 			}
 		}
-		if (e == nil || e.Kind == declare.KindNone) && !c.opts.Strict && s.section == declare.SectionBinds && fileEvidence(first.local) == declare.KindFile {
+		if (e == nil || e.Kind == declare.KindNone) && !c.opts.Strict && s.section == declare.SectionBinds && FileEvidence(first.local) == declare.KindFile {
 			r.Kind = manifest.KindFile
 		}
 		conflict := ""
@@ -405,7 +405,7 @@ func (c *converter) declare(s *source, users map[string]string) *manifest.Resour
 	// Kind: supplied, or produced from evidence.
 	evidence := declare.KindNone
 	if s.section == declare.SectionBinds {
-		evidence = fileEvidence(first.local)
+		evidence = FileEvidence(first.local)
 	}
 	kind := declare.KindNone
 	if e != nil {

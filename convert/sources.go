@@ -208,11 +208,11 @@ func numeric(s string) bool {
 	return err == nil
 }
 
-// fileEvidence says what a bind source inside the project is on this
+// FileEvidence says what a bind source inside the project is on this
 // machine: declare.KindFile for a regular file, KindDirectory for a
 // directory, KindNone when it is missing, outside the project, or a
 // symbolic link (whose target on the legacy host is not evidence here).
-func fileEvidence(local string) declare.Kind {
+func FileEvidence(local string) declare.Kind {
 	if local == "" {
 		return declare.KindNone
 	}
