@@ -641,26 +641,11 @@ func writeDeclarations(path string, data []byte, crlf bool) error {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if owned && os.Geteuid() == 0 {
-		tmp.Chown(uid, gid) // best effort: the content matters more than its owner
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), target)
+	return replaceFile(target, data, perm, func(tmp *os.File) {
+		if owned && os.Geteuid() == 0 {
+			tmp.Chown(uid, gid) // best effort: the content matters more than its owner
+		}
+	})
 }
 
 // linkTarget returns the file a write to path should replace: path

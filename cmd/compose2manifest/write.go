@@ -26,6 +26,14 @@ func writeAtomic(path string, data []byte, force bool) error {
 	case err != nil && !os.IsNotExist(err):
 		return err
 	}
+	return replaceFile(path, data, 0o644, nil)
+}
+
+// replaceFile writes data to a temporary file beside path, gives it the
+// permission bits perm, lets prepare (when not nil) adjust it further
+// (its owner, say), and renames it over path: a reader sees the old file
+// or the new one, never a part.
+func replaceFile(path string, data []byte, perm os.FileMode, prepare func(*os.File)) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -35,9 +43,12 @@ func writeAtomic(path string, data []byte, force bool) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
+	}
+	if prepare != nil {
+		prepare(tmp)
 	}
 	if err := tmp.Close(); err != nil {
 		return err
