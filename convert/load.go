@@ -102,7 +102,7 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		return nil, nil, err
 	}
 	l := &loaded{dir: projectDir, env: po.Environment, files: files, envFiles: po.EnvFiles}
-	l.raw = readRaw(files, l.rel)
+	l.raw = readRaw(files, l.rel, l.subst)
 	if l.raw.problem != "" {
 		return nil, nil, errors.New(l.raw.problem)
 	}

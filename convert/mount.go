@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/format"
-	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -30,6 +29,10 @@ const (
 	Anonymous     MountKind = "anonymous"       // a volume with no source
 	Tmpfs         MountKind = "tmpfs"
 	Unsupported   MountKind = "unsupported" // npipe, cluster, image, other drivers
+	// Unread is a bind whose compose file was not read a second time, so
+	// how it writes the source (relative, "~", absolute) is unknown and
+	// compose-go's resolution against this machine would be a guess.
+	Unread MountKind = "unread"
 )
 
 // mount is one volume of one service, classified.
@@ -69,13 +72,7 @@ type rawVolume struct {
 // them, later files overriding earlier ones by target.
 func (l *loaded) rawVolumes(service string) map[string]rawVolume {
 	out := map[string]rawVolume{}
-	subst := func(s string) string {
-		v, err := template.SubstituteWithOptions(s, func(k string) (string, bool) { v, ok := l.env[k]; return v, ok }, template.WithoutLogging)
-		if err != nil {
-			return s
-		}
-		return v
-	}
+	subst := l.subst
 	for _, def := range l.serviceDefs(service) {
 		for _, item := range seqItems(get(def.node, "volumes")) {
 			rv := rawVolume{pos: manifest.Pos{File: def.file.name, Line: item.Line}}
@@ -100,28 +97,39 @@ func (l *loaded) rawVolumes(service string) map[string]rawVolume {
 	return out
 }
 
-// serviceDefs returns the definitions of a service in file order, with the
-// definitions it extends first.
+// serviceDefs returns the definitions of a service in file order, each
+// preceded by the definitions it extends (from the file extends.file
+// names, or its own).
 func (l *loaded) serviceDefs(service string) []rawService {
 	var out []rawService
-	seen := map[string]bool{}
-	var walk func(name string)
-	walk = func(name string) {
-		if seen[name] {
+	seen := map[*yaml.Node]bool{}
+	var add func(d rawService)
+	add = func(d rawService) {
+		if seen[d.node] {
 			return
 		}
-		seen[name] = true
-		defs := l.raw.service(name)
-		for _, d := range defs {
-			if base := scalar(get(get(d.node, "extends"), "service")); base != "" {
-				walk(base)
-			} else if e := get(d.node, "extends"); e != nil && e.Kind == yaml.ScalarNode {
-				walk(e.Value)
+		seen[d.node] = true
+		base, file := "", d.file
+		switch ext := get(d.node, "extends"); {
+		case ext == nil:
+		case ext.Kind == yaml.ScalarNode:
+			base = ext.Value
+		default:
+			base = scalar(get(ext, "service"))
+			if f := scalar(get(ext, "file")); f != "" {
+				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), l.subst(f)))
 			}
 		}
-		out = append(out, defs...)
+		if base != "" && file != nil {
+			if n := get(get(file.root, "services"), base); n != nil {
+				add(rawService{file: file, node: n})
+			}
+		}
+		out = append(out, d)
 	}
-	walk(service)
+	for _, d := range l.raw.service(service) {
+		add(d)
+	}
 	return out
 }
 
@@ -164,6 +172,10 @@ func (l *loaded) classify(svc types.ServiceConfig) ([]mount, []rules.Diagnostic)
 		switch v.Type {
 		case types.VolumeTypeBind:
 			m.kind = BindDirectory
+			if !haveRaw {
+				m.kind, m.source = Unread, v.Source
+				break
+			}
 			m.source, m.bindPath, m.local = l.bindSource(v.Source, raw, haveRaw)
 			if v.Bind != nil {
 				if v.Bind.Propagation != "" && !haveRaw {
@@ -253,6 +265,13 @@ func (l *loaded) classify(svc types.ServiceConfig) ([]mount, []rules.Diagnostic)
 				Rule: "C2M012", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,
 				Service: m.service, Source: displaySource(m), Target: m.target,
 				Message: fmt.Sprintf("volume option %q cannot be carried by the manifest", o),
+			})
+		}
+		if m.kind == Unread {
+			diags = append(diags, rules.Diagnostic{
+				Rule: "C2M013", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,
+				Service: m.service, Target: m.target,
+				Message: "the compose file that writes this bind was not found or not read, so whether its source is relative, in a home directory or absolute is unknown; name the file with -f",
 			})
 		}
 		if m.kind == Unsupported {

@@ -14,10 +14,13 @@ import (
 // compose-go's typed model loses: line numbers, short-syntax volume options,
 // "~" in a source, and which keys a service writes.
 type rawFile struct {
-	path string // absolute path on this machine
-	name string // path relative to the project directory, for positions
-	root *yaml.Node
-	data []byte
+	// extended is set for a file read only as the base of an extends:
+	// its services are not the project's, only bases to merge.
+	extended bool
+	path     string // absolute path on this machine
+	name     string // path relative to the project directory, for positions
+	root     *yaml.Node
+	data     []byte
 }
 
 // rawIndex is every compose file of a project that could be read: the -f
@@ -37,11 +40,11 @@ type rawIndex struct {
 // readRaw parses the compose files and, recursively, files named by
 // include and extends.file. A file that cannot be read or parsed is left
 // out: compose-go reports it with its own error.
-func readRaw(paths []string, rel func(string) string) *rawIndex {
+func readRaw(paths []string, rel func(string) string, subst func(string) string) *rawIndex {
 	ix := &rawIndex{}
 	seen := map[string]bool{}
-	var add func(p string)
-	add = func(p string) {
+	var add func(p string, extended bool)
+	add = func(p string, extended bool) {
 		if seen[p] {
 			return
 		}
@@ -58,7 +61,7 @@ func readRaw(paths []string, rel func(string) string) *rawIndex {
 			}
 			return
 		}
-		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data}
+		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended}
 		ix.files = append(ix.files, f)
 		var next yaml.Node
 		if err := dec.Decode(&next); err == nil && ix.problem == "" {
@@ -69,23 +72,17 @@ func readRaw(paths []string, rel func(string) string) *rawIndex {
 		}
 		dir := filepath.Dir(p)
 		for _, inc := range includePaths(get(f.root, "include")) {
-			if !filepath.IsAbs(inc) {
-				inc = filepath.Join(dir, inc)
-			}
-			add(inc)
+			add(resolveRef(dir, subst(inc)), extended)
 		}
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
 			if file := scalar(get(get(svc, "extends"), "file")); file != "" {
-				if !filepath.IsAbs(file) {
-					file = filepath.Join(dir, file)
-				}
-				add(file)
+				add(resolveRef(dir, subst(file)), true)
 			}
 		}
 	}
 	for _, p := range paths {
-		add(p)
+		add(p, false)
 	}
 	return ix
 }
@@ -113,6 +110,9 @@ func includePaths(n *yaml.Node) []string {
 func (ix *rawIndex) service(name string) []rawService {
 	var out []rawService
 	for _, f := range ix.files {
+		if f.extended {
+			continue // a base file's services are not the project's
+		}
 		if n := get(get(f.root, "services"), name); n != nil {
 			out = append(out, rawService{file: f, node: n})
 		}
@@ -328,4 +328,23 @@ func mergeCycle(n *yaml.Node) int {
 		return line
 	}
 	return 0
+}
+
+// resolveRef returns the path an include or extends.file entry names,
+// relative to the folder of the file that writes it.
+func resolveRef(dir, ref string) string {
+	if filepath.IsAbs(ref) {
+		return filepath.Clean(ref)
+	}
+	return filepath.Join(dir, ref)
+}
+
+// file returns the indexed file at path, or nil.
+func (ix *rawIndex) file(path string) *rawFile {
+	for _, f := range ix.files {
+		if f.path == path {
+			return f
+		}
+	}
+	return nil
 }
