@@ -657,7 +657,7 @@ func (c *converter) place(s *source) (hostPath, legacy, problem string) {
 		case c.volumeRoot == "":
 			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.volume)
 		default:
-			return path.Join(c.volumeRoot, c.module, first.volume), legacy, ""
+			return c.underRoot(path.Join(c.volumeRoot, c.module, first.volume), fmt.Sprintf("named volume %q", first.volume), legacy)
 		}
 	default: // anonymous
 		legacy = "anonymous Docker volume of service " + first.service
@@ -667,9 +667,19 @@ func (c *converter) place(s *source) (hostPath, legacy, problem string) {
 		case c.volumeRoot == "":
 			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.target)
 		default:
-			return path.Join(c.volumeRoot, c.module, first.service, targetName(first.target)), legacy, ""
+			return c.underRoot(path.Join(c.volumeRoot, c.module, first.service, targetName(first.target)), fmt.Sprintf("anonymous volume of service %q", first.service), legacy)
 		}
 	}
+}
+
+// underRoot returns p when it lies below VOLUME_ROOT/MODULE, or why not:
+// a volume or service named "." or ".." would otherwise land on the volume
+// root itself or in another module's folder.
+func (c *converter) underRoot(p, what, legacy string) (string, string, string) {
+	if !manifest.IsAncestor(path.Join(c.volumeRoot, c.module), p) {
+		return "", "", fmt.Sprintf("%s would land at %s, outside %s: declare its path", what, p, path.Join(c.volumeRoot, c.module))
+	}
+	return p, legacy, ""
 }
 
 // targetName turns a container path into one path element:
