@@ -507,6 +507,12 @@ func (c *converter) produce(s *source, r *manifest.Resource, e *declare.Entry, u
 		userOwnerValue, userEvidence, conflict = userOwner(s, users)
 	}
 	row, rowOK, rowConflict := c.imageRow(s)
+	if s.section == declare.SectionBinds && (strings.HasPrefix(s.key, "/") || strings.HasPrefix(s.key, "~")) {
+		// An absolute host path exists on the host with an owner and a
+		// mode of its own (/etc/ssh, /home/alice): what an image wants
+		// inside is no evidence of what the host directory should be.
+		row, rowOK, rowConflict = images.Row{}, false, ""
+	}
 	if rowConflict != "" && conflict == "" {
 		conflict = rowConflict
 	}

@@ -540,12 +540,22 @@ func SystemPaths() []string {
 // hostTrees are host paths that no module may own, with everything below
 // them: kernel and device file systems, the boot partition, the container
 // runtimes' own state and sockets, and the kernel's modules.
-var hostTrees = []string{"/proc", "/sys", "/dev", "/boot", "/var/lib/docker", "/var/lib/containerd",
-	"/run/docker.sock", "/var/run/docker.sock", "/lib/modules"}
+var hostTrees = []string{"/proc", "/sys", "/dev", "/boot", "/root",
+	"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr",
+	"/var/lib/docker", "/var/lib/containerd", "/var/lib/containers", "/var/lib/kubelet",
+	"/var/lib/dpkg", "/var/lib/apt", "/var/lib/rpm", "/var/lib/systemd", "/var/spool/cron",
+	"/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/var/run/containerd",
+	"/run/podman", "/var/run/podman", "/run/crio", "/run/systemd", "/run/user", "/var/run/user",
+	"/etc/ssh", "/etc/pam.d", "/etc/sudoers.d", "/etc/security", "/etc/systemd", "/etc/cron.d",
+	"/etc/ssl", "/etc/pki", "/etc/apt", "/etc/default", "/etc/init.d", "/etc/ld.so.conf.d",
+	"/etc/sysctl.d", "/etc/modprobe.d", "/etc/udev", "/etc/network", "/etc/NetworkManager",
+	"/lib/modules"}
 
 // hostFiles are the host's identity and credential files, which no module
 // may own.
 var hostFiles = []string{"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers",
+	"/etc/passwd-", "/etc/shadow-", "/etc/group-", "/etc/gshadow-", "/etc/ld.so.preload",
+	"/etc/fstab", "/etc/crontab", "/etc/environment", "/etc/profile",
 	"/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/etc/localtime", "/etc/timezone"}
 
 // HostPath reports whether no module may own p as a directory or file
@@ -572,6 +582,9 @@ func HostPath(p string) (why string, ok bool) {
 		if p == f {
 			return "a host identity or credential file", true
 		}
+	}
+	if dir, name := path.Split(p); dir == "/home/" && name != "" {
+		return "a user's home directory", true
 	}
 	return "", false
 }
