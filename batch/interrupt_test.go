@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,4 +120,35 @@ func deadPID(t *testing.T) string {
 	}
 	t.Skip("no free process ID found")
 	return ""
+}
+
+// A folder with a staging folder's name but a person's files in it is
+// never removed, however old.
+func TestRunKeepsPersonsFolderNamedLikeStaging(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, project("a", "a", "/opt/a"))
+	out := t.TempDir()
+	ancient := time.Now().Add(-staleAnyAge - time.Hour)
+	dead := deadPID(t)
+	folders := map[string]map[string]string{
+		stagingPrefix + "notes":          {"todo.txt": "buy milk\n"},
+		stagingPrefix + dead + "-mine":   {"data.txt": "mine\n"},
+		stagingPrefix + dead + "-yaml":   {"0.yaml": "version: 1\nmodule: mine\n"},
+		stagingPrefix + dead + "-staged": {"0.yaml": GeneratedMarker + "\n", "1.yaml": ""},
+	}
+	for name, files := range folders {
+		for f, content := range files {
+			writeTree(t, out, map[string]string{name + "/" + f: content})
+		}
+		if err := os.Chtimes(filepath.Join(out, name), ancient, ancient); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, root, out, 1)
+	for name := range folders {
+		_, err := os.Stat(filepath.Join(out, name))
+		if staged := strings.HasSuffix(name, "-staged"); staged != os.IsNotExist(err) {
+			t.Errorf("%s: exists=%v after the run; want removed only if it held nothing but staged manifests", name, err == nil)
+		}
+	}
 }

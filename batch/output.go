@@ -72,10 +72,51 @@ func removeStale(outAbs string, now time.Time) {
 		pidText, _, hasPID := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
 		dead := hasPID && err == nil && pid > 0 && pid != os.Getpid() && !processRunning(pid)
-		if (dead && idle >= staleDeadAge) || idle >= staleAnyAge {
-			os.RemoveAll(filepath.Join(outAbs, name))
+		dir := filepath.Join(outAbs, name)
+		if ((dead && idle >= staleDeadAge) || idle >= staleAnyAge) && onlyStaged(dir) {
+			os.RemoveAll(dir)
 		}
 	}
+}
+
+// onlyStaged reports whether dir holds nothing but what a batch stages:
+// regular files named N.yaml that hold a generated manifest, or the
+// start of one (a run killed while writing). A folder with anything else
+// in it is a person's, whatever its name, and is never removed.
+func onlyStaged(dir string) bool {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, de := range des {
+		num, ok := strings.CutSuffix(de.Name(), ".yaml")
+		if !ok || !de.Type().IsRegular() {
+			return false
+		}
+		if _, err := strconv.Atoi(num); err != nil {
+			return false
+		}
+		data, err := readPrefix(filepath.Join(dir, de.Name()), len(GeneratedMarker))
+		if err != nil || !strings.HasPrefix(GeneratedMarker, string(data)) {
+			return false
+		}
+	}
+	return true
+}
+
+// readPrefix returns at most n bytes from the start of the file at p.
+func readPrefix(p string, n int) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	m, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:m], err
 }
 
 // output creates the output folder and the staging folder inside it when
