@@ -179,7 +179,39 @@ func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := hostOverridden(ext, side); err != nil {
+		return nil, nil, err
+	}
 	return declare.Merge(ext, side), []string{p}, nil
+}
+
+// hostOverridden returns an error when the sidecar file declares as owned
+// a bind source the compose file's x-compose2manifest declares kind: host
+// (or the reverse): the sidecar would win, and a path the author said the
+// module never owns would become owned, or the reverse, without a word.
+func hostOverridden(ext, side *declare.File) error {
+	if ext == nil || side == nil {
+		return nil
+	}
+	var errs declare.Errors
+	for _, e := range ext.Binds {
+		s := side.Bind(e.Key)
+		if s == nil || (e.Kind == declare.KindHost) == (s.Kind == declare.KindHost) {
+			continue
+		}
+		errs = append(errs, &declare.Error{Pos: s.Pos, Msg: fmt.Sprintf("binds: %q is kind: %s here but kind: %s in %s (%s): declare it in one place", s.Key, kindWord(s.Kind), kindWord(e.Kind), ExtensionKey, e.Pos)})
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func kindWord(k declare.Kind) string {
+	if k == declare.KindNone {
+		return "directory"
+	}
+	return string(k)
 }
 
 func contains(list []string, s string) bool {
