@@ -12,6 +12,8 @@ import (
 	_ "embed"
 	"fmt"
 	"path"
+	"strconv"
+	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -48,6 +50,10 @@ type Row struct {
 	// ModeRecommended (the research's mode for a directory the image's
 	// process owns, from the row's source; the software does not check it).
 	ModeBasis string
+	// MaxMajor, when not 0, is the last major version of the image the row
+	// holds for: a tag whose leading number is larger, or that names no
+	// version ("latest", "alpine"), matches no such row.
+	MaxMajor int
 	// Intent is what the data is (SPEC section 4); "" when not established.
 	Intent manifest.Intent
 	// Source is the https URL of the Dockerfile or documentation that states
@@ -121,8 +127,28 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 	variant := Variant(repo, tag)
 	for _, r := range t.Rows {
 		if r.Repository == repo && r.Variant == variant && path.Clean(r.Path) == target {
+			if r.MaxMajor > 0 {
+				if major, ok := leadingMajor(tag); !ok || major > r.MaxMajor {
+					continue
+				}
+			}
 			return r, true
 		}
 	}
 	return Row{}, false
+}
+
+// leadingMajor returns the number a tag starts with ("16" in
+// "16.4-alpine"), and whether it starts with one.
+func leadingMajor(tag string) (int, bool) {
+	tag = strings.TrimPrefix(tag, "v")
+	end := 0
+	for end < len(tag) && tag[end] >= '0' && tag[end] <= '9' {
+		end++
+	}
+	if end == 0 || end > 6 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(tag[:end])
+	return n, err == nil
 }

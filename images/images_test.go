@@ -215,7 +215,9 @@ func TestMatch(t *testing.T) {
 		{"postgres:16", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
 		{"postgres:16-alpine", "/var/lib/postgresql/data", true, "70:70", "0700", manifest.IntentState, "directory"},
 		{"postgres:16.4-alpine3.20", "/var/lib/postgresql/data/", true, "70:70", "0700", manifest.IntentState, "directory"},
-		{"postgres", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
+		{"postgres", "/var/lib/postgresql/data", false, "", "", "", ""},    // latest is 18+: PGDATA moved
+		{"postgres:18", "/var/lib/postgresql/data", false, "", "", "", ""}, // past max_major 17
+		{"postgres:17.2-alpine", "/var/lib/postgresql/data", true, "70:70", "0700", manifest.IntentState, "directory"},
 		{"docker.io/library/postgres:17-bookworm", "/var/lib/postgresql/data", true, "999:999", "0700", manifest.IntentState, "directory"},
 		{"postgres:16@sha256:0123456789abcdef", "/var/lib/postgresql/./data", true, "999:999", "0700", manifest.IntentState, "directory"},
 		{"postgres:16-alpine@sha256:0123456789abcdef", "/var/lib/postgresql/data", true, "70:70", "0700", manifest.IntentState, "directory"},
@@ -277,5 +279,17 @@ func TestMatchNilTable(t *testing.T) {
 	var tab *Table
 	if _, ok := tab.Match("postgres", "/var/lib/postgresql/data"); ok {
 		t.Fatal("nil table matched")
+	}
+}
+
+func TestLeadingMajor(t *testing.T) {
+	for tag, want := range map[string]int{"16": 16, "16.4-alpine": 16, "v3.1": 3, "17-bookworm": 17, "latest": 0, "alpine": 0, "": 0} {
+		got, ok := leadingMajor(tag)
+		if got != want || ok != (want != 0) {
+			t.Errorf("leadingMajor(%q) = %d, %v; want %d", tag, got, ok, want)
+		}
+	}
+	if _, err := Parse("t.yaml", []byte("- repository: postgres\n  path: /x\n  kind: directory\n  intent: state\n  max_major: \"17\"\n  source: https://example.org\n")); err == nil {
+		t.Error("a quoted max_major was accepted")
 	}
 }

@@ -102,6 +102,18 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 		if k.Kind != yaml.ScalarNode {
 			return fail(k.Line, "a row's keys must be plain names")
 		}
+		if k.Value == "max_major" {
+			if prev, dup := lines[k.Value]; dup {
+				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+			}
+			lines[k.Value] = k.Line
+			n, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || err != nil || n < 1 {
+				return fail(v.Line, "max_major must be a positive integer")
+			}
+			r.MaxMajor = n
+			continue
+		}
 		dst, ok := fields[k.Value]
 		if !ok {
 			return fail(k.Line, "unknown key %q", k.Value)
