@@ -32,7 +32,6 @@ import (
 	"io"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -245,19 +244,10 @@ type Error = manifest.Error
 // Errors is every problem found in a document, in file order, one per line.
 type Errors = manifest.Errors
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // syntaxError turns an error of yaml.v3's parser into an Error, keeping the
 // line yaml reports.
 func syntaxError(name string, err error) *Error {
-	msg := err.Error()
-	line := 0
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
+	line, msg := manifest.YAMLErrorLine(err)
 	return &Error{Pos: manifest.Pos{File: name, Line: line}, Msg: "YAML syntax error: " + msg}
 }
 
@@ -289,7 +279,7 @@ func ParseNode(name string, n *yaml.Node) (*File, error) {
 	p := &parser{name: name}
 	f := p.file(n)
 	if len(p.errs) > 0 {
-		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Pos.Line < p.errs[j].Pos.Line })
+		p.errs.SortByLine()
 		return nil, p.errs
 	}
 	return f, nil

@@ -76,7 +76,7 @@ func Decode(name string, data []byte) (*Module, error) {
 	d := &decoder{file: name}
 	m := d.module(data)
 	if len(d.errs) > 0 {
-		sort.SliceStable(d.errs, func(i, j int) bool { return d.errs[i].Pos.Line < d.errs[j].Pos.Line })
+		d.errs.SortByLine()
 		return nil, d.errs
 	}
 	return m, nil
@@ -101,15 +101,24 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // syntaxError records an error of the YAML parser.
 func (d *decoder) syntaxError(err error) {
-	msg := err.Error()
-	line := 0
+	line, msg := YAMLErrorLine(err)
+	d.errs = append(d.errs, &Error{Pos: Pos{File: d.file, Line: line}, Msg: "YAML syntax: " + msg})
+}
+
+// YAMLErrorLine splits an error of yaml.v3's parser ("yaml: line 3: did
+// not find …") into the line it names (0 when none) and the message.
+func YAMLErrorLine(err error) (line int, msg string) {
+	msg = err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
+		return line, m[2]
 	}
-	d.errs = append(d.errs, &Error{Pos: Pos{File: d.file, Line: line}, Msg: "YAML syntax: " + msg})
+	return 0, strings.TrimPrefix(msg, "yaml: ")
+}
+
+// SortByLine orders es by line, keeping the order of errors on one line.
+func (es Errors) SortByLine() {
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Pos.Line < es[j].Pos.Line })
 }
 
 func (d *decoder) module(data []byte) *Module {
