@@ -749,17 +749,7 @@ func (c *converter) diag(s *source, rule, msg string) rules.Diagnostic {
 	if s.section == declare.SectionBinds && declare.NormalizeBind(first.source) != s.key {
 		d.Message += fmt.Sprintf("; its key in binds: is %s", s.key)
 	}
-	if fix := lookupFix(rule); fix != "" {
-		d.Fix = fix
-	}
 	return d
-}
-
-func lookupFix(id string) string {
-	if r := rules.Lookup(rules.All(), id); r != nil {
-		return r.Fix()
-	}
-	return ""
 }
 
 func (c *converter) addMissingResource(s *source, r *manifest.Resource, reason string) {
@@ -783,10 +773,8 @@ func sortDiagnostics(ds []rules.Diagnostic, module string) []rules.Diagnostic {
 		if ds[i].Module == "" {
 			ds[i].Module = module
 		}
-		if ds[i].Fix == "" && ds[i].Rule != "" {
-			ds[i].Fix = lookupFix(ds[i].Rule)
-		}
 	}
+	rules.FillFixes(rules.All(), ds)
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
 		if a.File != b.File {

@@ -363,7 +363,10 @@ func (c *converter) notCarried(svc types.ServiceConfig, defs []rawService, build
 			case known && f.Carried:
 				continue
 			}
-			reason, _ := NotCarried(name)
+			reason := f.Reason
+			if !known {
+				reason = unknownAttribute
+			}
 			if c.acknowledged(svc.Name, name) || !report {
 				continue
 			}

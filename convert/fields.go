@@ -217,6 +217,10 @@ func lookupField(section, name string) (Field, bool) {
 	return Field{}, false
 }
 
+// unknownAttribute is the reason given for an attribute the
+// compose-spec schema this converter knows does not have.
+const unknownAttribute = "not an attribute of the compose specification this converter knows"
+
 // NotCarried returns the reason the manifest does not carry the service
 // attribute name (dotted for a nested one, such as "deploy.placement"),
 // and whether it is one it does not carry. An attribute compose-spec does
@@ -225,7 +229,7 @@ func NotCarried(name string) (reason string, ok bool) {
 	f, known := lookupField("services", name)
 	switch {
 	case !known:
-		return "not an attribute of the compose specification this converter knows", true
+		return unknownAttribute, true
 	case f.Carried:
 		return "", false
 	}

@@ -287,7 +287,7 @@ func (c *converter) topLevelNotCarried() {
 					}
 					reason := fd.Reason
 					if !known {
-						reason = "not an attribute of the compose specification this converter knows"
+						reason = unknownAttribute
 					}
 					if c.acknowledged(section+"."+name, k) {
 						continue

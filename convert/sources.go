@@ -160,36 +160,33 @@ func (mt *matcher) unused() []rules.Diagnostic {
 }
 
 // userOwner returns the owner the services mounting s agree on through a
-// numeric user: UID:GID, with the evidence, or why there is none.
+// numeric user: UID:GID, with the evidence, or why there is none: every
+// service must have one, and all must be the same.
 func userOwner(s *source, users map[string]string) (owner, evidence, conflict string) {
-	var first, firstSvc string
-	for _, svc := range s.services() {
+	services := s.services()
+	var without []string
+	firstSvc := ""
+	for _, svc := range services {
 		u := users[svc]
 		uid, gid, ok := strings.Cut(u, ":")
-		if !ok || !numeric(uid) || !numeric(gid) {
-			if len(s.services()) > 1 && first != "" {
-				return "", "", fmt.Sprintf("service %q has no numeric user: UID:GID", svc)
-			}
-			if u != "" && len(s.services()) > 1 {
-				return "", "", fmt.Sprintf("service %q has user %q, not a numeric UID:GID", svc, u)
-			}
-			return "", "", ""
-		}
-		if first == "" {
-			first, firstSvc = u, svc
-			continue
-		}
-		if u != first {
-			return "", "", fmt.Sprintf("services %q (user %s) and %q (user %s) disagree", firstSvc, first, svc, u)
+		switch {
+		case !ok || !numeric(uid) || !numeric(gid):
+			without = append(without, svc)
+		case owner == "":
+			owner, firstSvc = u, svc
+		case u != owner:
+			return "", "", fmt.Sprintf("services %q (user %s) and %q (user %s) disagree", firstSvc, owner, svc, u)
 		}
 	}
-	if first == "" {
-		return "", "", ""
+	switch {
+	case owner == "":
+		return "", "", "" // no evidence at all
+	case len(without) > 0:
+		return "", "", fmt.Sprintf("service %q has no numeric user: UID:GID", without[0])
+	case len(services) == 1:
+		return owner, fmt.Sprintf("service %q user: %s", firstSvc, owner), ""
 	}
-	if len(s.services()) == 1 {
-		return first, fmt.Sprintf("service %q user: %s", firstSvc, first), ""
-	}
-	return first, fmt.Sprintf("services %s user: %s", quoteList(s.services()), first), ""
+	return owner, fmt.Sprintf("services %s user: %s", quoteList(services), owner), ""
 }
 
 func quoteList(s []string) string {
