@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -131,7 +132,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(got.Modules[0].Diagnostics[0], &d); err != nil {
 		t.Fatal(err)
 	}
-	if d != sample().Modules[0].Diagnostics[0] {
+	if !reflect.DeepEqual(d, sample().Modules[0].Diagnostics[0]) {
 		t.Errorf("diagnostic round trip: got %+v", d)
 	}
 	if err := WriteJSON(&b, &Report{}); err != nil {

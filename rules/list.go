@@ -70,6 +70,7 @@ source is.`,
 			ID:       "C2M005",
 			Title:    "a path declared twice, or by two modules",
 			Severity: Error,
+			Also:     Warning,
 			Check:    checkDuplicate,
 			CheckSet: checkDuplicateSet,
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
@@ -103,6 +104,7 @@ the module owns (/var/lib/MODULE).`,
 			ID:       "C2M007",
 			Title:    "a compose field the manifest cannot carry, not acknowledged",
 			Severity: Warning,
+			Also:     Error,
 			Doc: `The container shape of a manifest cannot carry this compose field, so
 the converted service would run differently. It is never dropped
 silently: convert warns, naming the service, the field and the reason it
@@ -165,6 +167,7 @@ Declare the parent directory too, with its owner, mode and intent
 			ID:       "C2M012",
 			Title:    "a volume option the manifest cannot carry",
 			Severity: Error,
+			Also:     Warning,
 			Doc: `Volume options such as :U (chown), :z and :Z (SELinux relabel), bind
 propagation, nocopy, subpath and consistency change how the runtime
 mounts the path, and the manifest's volume shape cannot express them.
@@ -190,6 +193,7 @@ declaration its own path.`,
 			ID:       "C2M014",
 			Title:    "a variable used in the compose file is unset and has no default",
 			Severity: Warning,
+			Also:     Error,
 			Doc: `An unset variable without a default becomes an empty string, and the
 failure then surfaces far away (":/data", an empty image). It is an
 error where it feeds a volume source, a target or an image.

@@ -42,6 +42,17 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	// Fix says what to do about it.
 	Fix string `json:"fix,omitempty"`
+	// Related are other places the finding involves (the declaration a
+	// conversion took a value from, the other module's path), each with
+	// what it is; empty for most findings.
+	Related []Related `json:"related,omitempty"`
+}
+
+// Related is a secondary position of a Diagnostic.
+type Related struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
 }
 
 // Pos returns the diagnostic's position.
@@ -92,21 +103,63 @@ type SetPass struct {
 	Report  func(Diagnostic)
 }
 
-// Rule is one check. Check and CheckSet may be nil: a rule without either
-// is reported by the converter alone, which sees the compose project.
+// Scope names what a rule's check function runs over, as the Requires of
+// an x/tools analyzer names what it needs.
+type Scope string
+
+// Scopes, in the order a driver meets them.
+const (
+	// ScopeProject is a compose project and its placements: what
+	// convert judges before it writes a manifest.
+	ScopeProject Scope = "project"
+	// ScopeModule is one module manifest.
+	ScopeModule Scope = "module"
+	// ScopeModules is every module manifest checked together.
+	ScopeModules Scope = "modules"
+	// ScopeAgainst is a fresh conversion held against the manifest
+	// committed for it (check --against).
+	ScopeAgainst Scope = "against"
+)
+
+// Rule is one check: a plain value, registered nowhere; drivers take a
+// list of them (All). Each check function may be nil; a rule has at least
+// one, and runs in the scope of each it has.
 type Rule struct {
 	// ID is stable across versions: "C2M001".
 	ID string
 	// Title is a one-line summary.
 	Title string
-	// Doc explains the failure and the fix.
+	// Doc explains the failure and the fix; its last paragraph is the fix.
 	Doc string
-	// Severity is the default severity of its diagnostics.
+	// Severity is the severity of its diagnostics.
 	Severity Severity
+	// Also is the one other severity some of its diagnostics have, or ""
+	// when all have Severity; Doc says when. A check function asks for it
+	// by setting Diagnostic.Severity to Also; any other value is replaced
+	// by Severity.
+	Also Severity
 	// Check runs over one module.
 	Check func(*Pass)
 	// CheckSet runs over every module checked together.
 	CheckSet func(*SetPass)
+}
+
+// Scopes returns the scopes r runs in, in the order of the Scope
+// constants.
+func (r *Rule) Scopes() []Scope {
+	var out []Scope
+	for _, s := range []struct {
+		scope Scope
+		has   bool
+	}{
+		{ScopeModule, r.Check != nil},
+		{ScopeModules, r.CheckSet != nil},
+	} {
+		if s.has {
+			out = append(out, s.scope)
+		}
+	}
+	return out
 }
 
 // Lookup returns the rule with the given ID from list, or nil.
@@ -147,7 +200,7 @@ func RunSet(list []*Rule, modules []*manifest.Module) []Diagnostic {
 func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
 	return func(d Diagnostic) {
 		d.Rule = r.ID
-		if d.Severity == "" {
+		if d.Severity == "" || d.Severity != r.Also {
 			d.Severity = r.Severity
 		}
 		if d.Module == "" {
