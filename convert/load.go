@@ -13,7 +13,6 @@ import (
 	"github.com/compose-spec/compose-go/v2/errdefs"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -245,11 +244,6 @@ func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 			walkScalars(c, append(append([]string(nil), path...), fmt.Sprintf("[%d]", i)), fn)
 		}
 	}
-}
-
-// positionOf returns where a compose file's path is given to the user.
-func (l *loaded) composePos(file string) manifest.Pos {
-	return manifest.Pos{File: l.rel(file)}
 }
 
 // MaxInputSize is the largest compose, env or declarations file read, in

@@ -249,15 +249,6 @@ func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-// keys returns the keys of mapping n, merge keys applied.
-func keys(n *yaml.Node) []string {
-	var out []string
-	for _, p := range pairs(n) {
-		out = append(out, p[0].Value)
-	}
-	return out
-}
-
 func mapValues(n *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
 	for _, p := range pairs(n) {
