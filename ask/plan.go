@@ -27,6 +27,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -317,7 +318,7 @@ func hostKind(key string) Suggestion {
 	if !owned {
 		return Suggestion{}
 	}
-	if rules.WellKnownHost(p) {
+	if project.WellKnownHost(p) {
 		return Suggestion{Value: string(declare.KindHost), From: p + " is a well-known host path the module uses and does not own (convert produces kind host for it without --strict)"}
 	}
 	return Suggestion{Value: string(declare.KindHost), From: p + " is a host path the module must not own (" + why + "; C2M006)"}
@@ -345,7 +346,7 @@ func localEvidence(projectDir, key string) declare.Kind {
 	if projectDir == "" || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") || key == ".." || strings.HasPrefix(key, "../") {
 		return declare.KindNone
 	}
-	return convert.FileEvidence(filepath.Join(projectDir, filepath.FromSlash(key)))
+	return project.Evidence(filepath.Join(projectDir, filepath.FromSlash(key)))
 }
 
 // evidenceWord names a kind as the project shows it.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // ErrEndOfInput is returned by Session.Run and Session.Confirm when the
@@ -448,14 +447,14 @@ cache    data the software can rebuild (thumbnails, proxy caches); removed with 
 runtime  sockets, pid and lock files; removed with the module`
 
 func checkOwner(v string) error {
-	if !rules.ValidOwner(v) {
+	if !manifest.ValidOwner(v) {
 		return fmt.Errorf("owner %q: want USER:GROUP, names or numeric ids (0 to 4294967295), both parts, such as 5000:5000", v)
 	}
 	return nil
 }
 
 func checkMode(v string) error {
-	if !rules.ValidMode(v) {
+	if !manifest.ValidMode(v) {
 		return fmt.Errorf("mode %q: want 3 or 4 octal digits (0-7), such as 0750", v)
 	}
 	return nil

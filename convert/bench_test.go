@@ -2,12 +2,13 @@ package convert_test
 
 import (
 	"context"
-	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose2manifest/compose2manifest/batch"

@@ -9,8 +9,8 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
-	"go.yaml.in/yaml/v3"
 )
 
 // Carried reports whether the container shape carries the compose service
@@ -24,11 +24,11 @@ func Carried(name string) bool {
 // container maps one service to a container resource. hostPaths gives the
 // declared host path of each source by section and key; a volume whose
 // source has none is left out (its refusal is already reported).
-func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths map[string]string) *manifest.Resource {
-	defs := c.l.serviceDefs(svc.Name)
+func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, hostPaths map[string]string) *manifest.Resource {
+	defs := c.l.ServiceDefs(svc.Name)
 	pos := manifest.Pos{}
 	if len(defs) > 0 {
-		pos = defs[len(defs)-1].pos("")
+		pos = defs[len(defs)-1].Pos("")
 	}
 	ct := &manifest.Container{
 		Name:            svc.Name,
@@ -96,8 +96,8 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
 	}
 	for _, m := range mounts {
-		if m.kind == Tmpfs {
-			ct.Tmpfs = append(ct.Tmpfs, *m.tmpfs)
+		if m.Kind == project.Tmpfs {
+			ct.Tmpfs = append(ct.Tmpfs, *m.Tmpfs)
 			continue
 		}
 		section, key, ok := sourceKey(m)
@@ -108,7 +108,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 		if !ok {
 			continue
 		}
-		ct.Volumes = append(ct.Volumes, manifest.Volume{Source: hp, Target: m.target, ReadOnly: m.readOnly})
+		ct.Volumes = append(ct.Volumes, manifest.Volume{Source: hp, Target: m.Target, ReadOnly: m.ReadOnly})
 	}
 	for _, d := range svc.Devices {
 		ct.Devices = append(ct.Devices, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
@@ -183,11 +183,11 @@ func (c *converter) container(svc types.ServiceConfig, mounts []mount, hostPaths
 // resolved by compose-go. A variable with no value is left out (C2M014);
 // a literal value of a secret-looking name is carried and reported masked
 // (C2M015).
-func (c *converter) environment(svc types.ServiceConfig, defs []rawService, pos manifest.Pos, ct *manifest.Container) {
+func (c *converter) environment(svc types.ServiceConfig, defs []project.ServiceDef, pos manifest.Pos, ct *manifest.Container) {
 	envPos := pos
 	for _, d := range defs {
-		if get(d.node, "environment") != nil {
-			envPos = d.pos("environment")
+		if d.Writes("environment") {
+			envPos = d.Pos("environment")
 		}
 	}
 	var unset []string
@@ -218,19 +218,10 @@ func (c *converter) environment(svc types.ServiceConfig, defs []rawService, pos 
 
 // envVarPos returns the line that sets variable name in the service's
 // environment, or def when none does (it came from an env_file).
-func envVarPos(defs []rawService, name string, def manifest.Pos) manifest.Pos {
+func envVarPos(defs []project.ServiceDef, name string, def manifest.Pos) manifest.Pos {
 	for i := len(defs) - 1; i >= 0; i-- {
-		env := get(defs[i].node, "environment")
-		if env == nil {
-			continue
-		}
-		if k := keyNode(env, name); k != nil {
-			return manifest.Pos{File: defs[i].file.name, Line: k.Line}
-		}
-		for _, item := range seqItems(env) {
-			if k, _, _ := strings.Cut(scalar(item), "="); k == name {
-				return manifest.Pos{File: defs[i].file.name, Line: item.Line}
-			}
+		if p, ok := defs[i].EnvPos(name); ok {
+			return p
 		}
 	}
 	return def
@@ -248,7 +239,7 @@ func (c *converter) envFilePos(svc types.ServiceConfig, name string, def manifes
 		for i, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
 			if k, _, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == name {
-				found = manifest.Pos{File: c.l.rel(ef.Path), Line: i + 1}
+				found = manifest.Pos{File: c.l.Rel(ef.Path), Line: i + 1}
 			}
 		}
 	}
@@ -256,9 +247,9 @@ func (c *converter) envFilePos(svc types.ServiceConfig, name string, def manifes
 }
 
 // writes reports whether any definition of a service writes key.
-func writes(defs []rawService, key string) bool {
+func writes(defs []project.ServiceDef, key string) bool {
 	for _, d := range defs {
-		if keyNode(d.node, key) != nil {
+		if d.Writes(key) {
 			return true
 		}
 	}
@@ -344,38 +335,32 @@ func sortedEnvKeys(m types.MappingWithEquals) []string {
 // acknowledged. Fields carried in part (deploy) are looked into. With
 // report false (a service left out by profiles) it only marks the
 // acknowledgements that match as used.
-func (c *converter) notCarried(svc types.ServiceConfig, defs []rawService, buildCovered, report bool) {
+func (c *converter) notCarried(svc types.ServiceConfig, defs []project.ServiceDef, buildCovered, report bool) {
 	seen := map[string]bool{}
-	var walk func(def rawService, n *yaml.Node, prefix string)
-	walk = func(def rawService, n *yaml.Node, prefix string) {
-		for _, p := range pairs(n) {
-			k := p[0].Value
-			name := prefix + k
-			if seen[name] || strings.HasPrefix(k, "x-") || (name == "build" && buildCovered) {
+	descend := func(name string) bool {
+		f, known := c.fields.lookup("services", name)
+		return known && f.Partly
+	}
+	for i := len(defs) - 1; i >= 0; i-- {
+		for _, u := range defs[i].Fields(descend) {
+			if seen[u.Name] || (u.Name == "build" && buildCovered) {
 				continue
 			}
-			seen[name] = true
-			f, known := c.fields.lookup("services", name)
-			switch {
-			case known && f.Partly:
-				walk(def, resolve(p[1]), name+".")
-				continue
-			case known && f.Carried:
+			seen[u.Name] = true
+			f, known := c.fields.lookup("services", u.Name)
+			if known && f.Carried {
 				continue
 			}
 			reason := f.Reason
 			if !known {
 				reason = unknownAttribute
 			}
-			if c.acknowledged(svc.Name, name) || !report {
+			if c.acknowledged(svc.Name, u.Name) || !report {
 				continue
 			}
-			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: def.file.name, Line: p[0].Line, Service: svc.Name,
-				Message: fmt.Sprintf("field %s is not carried by the manifest: %s", name, reason)})
+			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: u.Pos.File, Line: u.Pos.Line, Service: svc.Name,
+				Message: fmt.Sprintf("field %s is not carried by the manifest: %s", u.Name, reason)})
 		}
-	}
-	for i := len(defs) - 1; i >= 0; i-- {
-		walk(defs[i], defs[i].node, "")
 	}
 	if report {
 		c.fileConfigOptions(svc, defs)
@@ -421,9 +406,9 @@ func (c *converter) unusedAcks() []rules.Diagnostic {
 			Message: fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", a)})
 	}
 	for _, im := range c.decl.Images {
-		svc, ok := c.l.project.Services[im.Service]
+		svc, ok := c.l.Compose.Services[im.Service]
 		if !ok {
-			svc, ok = c.l.project.DisabledServices[im.Service]
+			svc, ok = c.l.Compose.DisabledServices[im.Service]
 		}
 		if !ok || svc.Image != "" {
 			out = append(out, rules.Diagnostic{Rule: "C2M009", Severity: rules.Error, File: im.Pos.File, Line: im.Pos.Line, Service: im.Service,

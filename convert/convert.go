@@ -10,6 +10,7 @@ package convert
 import (
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -91,4 +92,18 @@ type Result struct {
 	ProjectDirectory string
 	// ProjectName is the compose project name.
 	ProjectName string
+}
+
+// projectOptions returns the options that say which compose project to
+// read.
+func (o Options) projectOptions() project.Options {
+	return project.Options{
+		ConfigFiles:      o.ConfigFiles,
+		ProjectDirectory: o.ProjectDirectory,
+		WorkingDirectory: o.WorkingDirectory,
+		EnvFiles:         o.EnvFiles,
+		Profiles:         o.Profiles,
+		ProjectName:      o.ProjectName,
+		Environ:          o.Environ,
+	}
 }

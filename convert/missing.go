@@ -6,6 +6,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 )
 
 // Missing describes one source whose declaration is missing or incomplete:
@@ -19,7 +20,7 @@ type Missing struct {
 	// anonymous volume).
 	Source string
 	// Kind is how the mount was classified.
-	Kind MountKind
+	Kind project.MountKind
 	// Mounts lists every service mounting it, in order.
 	Mounts []Mount
 	// Legacy is where the data lives under Docker today: the Docker volume
@@ -56,8 +57,8 @@ func (c *converter) missingList() []Missing {
 		x := Missing{
 			Section:  m.src.section,
 			Key:      m.src.key,
-			Source:   displaySource(first),
-			Kind:     first.kind,
+			Source:   first.Display(),
+			Kind:     first.Kind,
 			Supplied: m.src.entry != nil,
 			Known:    m.entry,
 			Reason:   m.reason,
@@ -69,7 +70,7 @@ func (c *converter) missingList() []Missing {
 			x.Known.Key = x.Key
 		}
 		if m.src.section == declare.SectionVolumes {
-			x.Legacy = c.dockerVolumeName(first.volume)
+			x.Legacy = c.dockerVolumeName(first.Volume)
 		}
 		if m.entry.Path == "" {
 			switch {
@@ -83,10 +84,10 @@ func (c *converter) missingList() []Missing {
 		}
 		for _, mt := range m.src.mounts {
 			img := ""
-			if svc, ok := c.l.project.Services[mt.service]; ok {
+			if svc, ok := c.l.Compose.Services[mt.Service]; ok {
 				img = svc.Image
 			}
-			x.Mounts = append(x.Mounts, Mount{Service: mt.service, Image: img, Target: mt.target, ReadOnly: mt.readOnly, Pos: mt.pos})
+			x.Mounts = append(x.Mounts, Mount{Service: mt.Service, Image: img, Target: mt.Target, ReadOnly: mt.ReadOnly, Pos: mt.Pos})
 		}
 		sort.SliceStable(x.Mounts, func(i, j int) bool { return x.Mounts[i].Service < x.Mounts[j].Service })
 		out = append(out, x)

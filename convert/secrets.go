@@ -8,8 +8,8 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
-	"go.yaml.in/yaml/v3"
 )
 
 // Secrets, configs, devices and services left out: the parts of a compose
@@ -61,7 +61,7 @@ func fileMode(m *types.FileMode) string {
 func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 	var out []manifest.FileRef
 	for _, ref := range svc.Configs {
-		cfg, ok := c.l.project.Configs[ref.Source]
+		cfg, ok := c.l.Compose.Configs[ref.Source]
 		if !ok || cfg.File != "" || bool(cfg.External) {
 			continue
 		}
@@ -80,9 +80,9 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 // fileConfigOptions reports (C2M007) uid, gid and mode given to a file
 // config: it is a bind of a declared file, whose declared owner and mode
 // apply.
-func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []rawService) {
+func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []project.ServiceDef) {
 	for _, ref := range svc.Configs {
-		cfg, ok := c.l.project.Configs[ref.Source]
+		cfg, ok := c.l.Compose.Configs[ref.Source]
 		if !ok || cfg.File == "" || (ref.UID == "" && ref.GID == "" && ref.Mode == nil) {
 			continue
 		}
@@ -91,62 +91,15 @@ func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []rawService
 		}
 		p := manifest.Pos{}
 		if len(defs) > 0 {
-			p = defs[len(defs)-1].pos("configs")
+			p = defs[len(defs)-1].Pos("configs")
 		}
 		c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
 			Message: fmt.Sprintf("field configs: uid, gid and mode of config %s are not carried: a file config is a read-only bind of the declared file, whose declared owner and mode apply", ref.Source)})
 	}
 }
 
-// configMounts returns a read-only bind mount for each config of svc that
-// has a file:, so that it is declared like any bind file.
-func (l *loaded) configMounts(svc types.ServiceConfig) []mount {
-	var out []mount
-	defPos := manifest.Pos{}
-	defs := l.serviceDefs(svc.Name)
-	if len(defs) > 0 {
-		defPos = defs[len(defs)-1].pos("configs")
-	}
-	for _, ref := range svc.Configs {
-		cfg, ok := l.project.Configs[ref.Source]
-		if !ok || cfg.File == "" || bool(cfg.External) {
-			continue
-		}
-		raw := rawVolume{}
-		have := false
-		if n, _ := l.raw.topLevelNode("configs", ref.Source); n != nil {
-			if f := scalar(get(n, "file")); f != "" {
-				raw.source, have = l.subst(f), true
-			}
-		}
-		m := mount{service: svc.Name, kind: BindDirectory, target: path.Clean(configTarget(ref)), readOnly: true, pos: defPos}
-		m.source, m.bindPath, m.local = l.bindSource(cfg.File, raw, have)
-		out = append(out, m)
-	}
-	return out
-}
-
-// subst interpolates s with the project's environment, or returns it as
-// it is when that fails.
-func (l *loaded) subst(s string) string {
-	mt := matcher{env: l.env}
-	return mt.subst(s)
-}
-
-// topLevelNode returns the value node of a top-level section entry, such as
-// configs.NAME, from the last file that defines it.
-func (ix *rawIndex) topLevelNode(section, name string) (*yaml.Node, *rawFile) {
-	for i := len(ix.files) - 1; i >= 0; i-- {
-		f := ix.files[i]
-		if n := get(get(f.root, section), name); n != nil {
-			return n, f
-		}
-	}
-	return nil, nil
-}
-
 func (c *converter) topPos(section, name string) manifest.Pos {
-	p, _ := c.l.raw.topLevel(section, name)
+	p, _ := c.l.TopLevel(section, name)
 	return p
 }
 
@@ -156,7 +109,7 @@ func (c *converter) topPos(section, name string) manifest.Pos {
 func (c *converter) credentials(names []string) []manifest.Resource {
 	targets := map[string][]string{}
 	for _, name := range names {
-		for _, s := range c.l.project.Services[name].Secrets {
+		for _, s := range c.l.Compose.Services[name].Secrets {
 			t := secretTarget(s)
 			if !contains(targets[s.Source], t) {
 				targets[s.Source] = append(targets[s.Source], t)
@@ -174,7 +127,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 		if len(targets[k]) == 1 {
 			r.Target = targets[k][0]
 		}
-		cfg := c.l.project.Secrets[k]
+		cfg := c.l.Compose.Secrets[k]
 		var legacy []string
 		switch {
 		case bool(cfg.External):
@@ -183,12 +136,12 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 			legacy = append(legacy, "environment variable "+cfg.Environment+" (not read)")
 		case cfg.File != "":
 			file := cfg.File
-			if n, _ := c.l.raw.topLevelNode("secrets", k); n != nil && scalar(get(n, "file")) != "" {
-				file = c.l.subst(scalar(get(n, "file")))
+			if f := c.l.TopLevelValue("secrets", k, "file"); f != "" {
+				file = f
 			}
 			legacy = append(legacy, "file "+file+" (not read)")
 		}
-		if n, _ := c.l.raw.topLevelNode("secrets", k); n != nil && scalar(get(n, "name")) != "" {
+		if c.l.TopLevelValue("secrets", k, "name") != "" {
 			legacy = append(legacy, "Docker name "+cfg.Name)
 		}
 		r.Comment = "compose secret"
@@ -213,7 +166,7 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 	users := map[string][]string{}
 	var paths []string
 	for _, name := range names {
-		for _, d := range c.l.project.Services[name].Devices {
+		for _, d := range c.l.Compose.Services[name].Devices {
 			p := path.Clean(d.Source)
 			if !strings.HasPrefix(d.Source, "/") || !manifest.ValidPath(p) || declared[p] {
 				continue
@@ -229,8 +182,8 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 	var out []manifest.Resource
 	for _, p := range paths {
 		pos := manifest.Pos{}
-		if defs := c.l.serviceDefs(users[p][0]); len(defs) > 0 {
-			pos = defs[len(defs)-1].pos("devices")
+		if defs := c.l.ServiceDefs(users[p][0]); len(defs) > 0 {
+			pos = defs[len(defs)-1].Pos("devices")
 		}
 		out = append(out, manifest.Resource{Kind: manifest.KindHost, Path: p, Pos: pos,
 			Comment: fmt.Sprintf("produced: device of service %s", quoteList(users[p])),
@@ -242,13 +195,13 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 // leftOut reports each service that does not run because of its profiles
 // (C2M019), so that a manifest never lacks a service without a word.
 func (c *converter) leftOut() {
-	p := c.l.project
+	p := c.l.Compose
 	for _, name := range sortedKeys(p.DisabledServices) {
 		svc := p.DisabledServices[name]
 		pos := manifest.Pos{}
-		defs := c.l.serviceDefs(name)
+		defs := c.l.ServiceDefs(name)
 		if len(defs) > 0 {
-			pos = defs[len(defs)-1].pos("profiles")
+			pos = defs[len(defs)-1].Pos("profiles")
 		}
 		c.notCarried(svc, defs, true, false)
 		flags := make([]string, len(svc.Profiles))
@@ -267,35 +220,26 @@ func (c *converter) topLevelNotCarried() {
 	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config"}
 	for _, section := range []string{"volumes", "secrets", "configs"} {
 		seen := map[string]bool{}
-		for i := len(c.l.raw.files) - 1; i >= 0; i-- {
-			f := c.l.raw.files[i]
-			for _, entry := range pairs(get(f.root, section)) {
-				name := entry[0].Value
-				if strings.HasPrefix(name, "x-") {
-					continue
-				}
-				for _, kv := range pairs(entry[1]) {
-					k := kv[0].Value
-					id := name + "\x00" + k
-					if seen[id] || strings.HasPrefix(k, "x-") {
-						continue
-					}
-					seen[id] = true
-					fd, known := c.fields.lookup(section, k)
-					if known && fd.Carried {
-						continue
-					}
-					reason := fd.Reason
-					if !known {
-						reason = unknownAttribute
-					}
-					if c.acknowledged(section+"."+name, k) {
-						continue
-					}
-					c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: f.name, Line: kv[0].Line,
-						Message: fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[section], name, k, reason)})
-				}
+		for _, u := range c.l.TopLevelFields(section) {
+			name, k := u.Entry, u.Name
+			id := name + "\x00" + k
+			if seen[id] {
+				continue
 			}
+			seen[id] = true
+			fd, known := c.fields.lookup(section, k)
+			if known && fd.Carried {
+				continue
+			}
+			reason := fd.Reason
+			if !known {
+				reason = unknownAttribute
+			}
+			if c.acknowledged(section+"."+name, k) {
+				continue
+			}
+			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: u.Pos.File, Line: u.Pos.Line,
+				Message: fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[section], name, k, reason)})
 		}
 	}
 }

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -18,18 +18,18 @@ import (
 type source struct {
 	section string // declare.SectionBinds, SectionVolumes or SectionAnonymous
 	key     string // the declaration key that names it
-	mounts  []mount
+	mounts  []project.Mount
 	entry   *declare.Entry // the supplied declaration, or nil
 }
 
-func (s *source) first() mount { return s.mounts[0] }
+func (s *source) first() project.Mount { return s.mounts[0] }
 
 // services returns the names of the services mounting s, sorted, unique.
 func (s *source) services() []string {
 	var out []string
 	for _, m := range s.mounts {
-		if len(out) == 0 || out[len(out)-1] != m.service {
-			out = append(out, m.service)
+		if len(out) == 0 || out[len(out)-1] != m.Service {
+			out = append(out, m.Service)
 		}
 	}
 	sort.Strings(out)
@@ -48,21 +48,21 @@ func compact(s []string) []string {
 
 // sourceKey returns the declarations section and key of a mount, or ok
 // false for a mount that needs no declaration (tmpfs) or cannot have one.
-func sourceKey(m mount) (section, key string, ok bool) {
-	switch m.kind {
-	case BindDirectory, NamedBind:
-		return declare.SectionBinds, m.bindPath, true
-	case NamedVolume, ExternalNamed:
-		return declare.SectionVolumes, m.volume, true
-	case Anonymous:
-		return declare.SectionAnonymous, declare.AnonymousKey(m.service, m.target), true
+func sourceKey(m project.Mount) (section, key string, ok bool) {
+	switch m.Kind {
+	case project.BindDirectory, project.NamedBind:
+		return declare.SectionBinds, m.Key, true
+	case project.NamedVolume, project.ExternalNamed:
+		return declare.SectionVolumes, m.Volume, true
+	case project.Anonymous:
+		return declare.SectionAnonymous, declare.AnonymousKey(m.Service, m.Target), true
 	}
 	return "", "", false
 }
 
 // groupSources groups mounts by their declaration key, in the order first
 // seen (services sorted, then volumes in order).
-func groupSources(mounts []mount) []*source {
+func groupSources(mounts []project.Mount) []*source {
 	var out []*source
 	index := map[string]*source{}
 	for _, m := range mounts {
@@ -203,24 +203,4 @@ func numeric(s string) bool {
 	}
 	_, err := strconv.ParseUint(s, 10, 32)
 	return err == nil
-}
-
-// FileEvidence says what a bind source inside the project is on this
-// machine: declare.KindFile for a regular file, KindDirectory for a
-// directory, KindNone when it is missing, outside the project, or a
-// symbolic link (whose target on the legacy host is not evidence here).
-func FileEvidence(local string) declare.Kind {
-	if local == "" {
-		return declare.KindNone
-	}
-	fi, err := os.Lstat(local)
-	switch {
-	case err != nil:
-		return declare.KindNone
-	case fi.Mode().IsRegular():
-		return declare.KindFile
-	case fi.IsDir():
-		return declare.KindDirectory
-	}
-	return declare.KindNone
 }

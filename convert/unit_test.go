@@ -1,15 +1,13 @@
 package convert
 
 import (
-	"errors"
 	"reflect"
 	"sort"
 	"testing"
 
-	"github.com/compose-spec/compose-go/v2/format"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"go.yaml.in/yaml/v3"
+	"github.com/compose2manifest/compose2manifest/project"
 )
 
 func TestTargetName(t *testing.T) {
@@ -24,37 +22,11 @@ func TestTargetName(t *testing.T) {
 	}
 }
 
-func TestShortOptions(t *testing.T) {
-	tests := []struct {
-		spec string
-		want []string
-	}{
-		{"./data:/data", nil},
-		{"./data:/data:ro", nil},
-		{"./data:/data:rw", nil},
-		{"./data:/data:z", []string{"z"}},
-		{"./data:/data:ro,Z", []string{"Z"}},
-		{"./test:/test:U", []string{"U"}},
-		{"vol:/v:nocopy", []string{"nocopy"}},
-		{"./d:/d:rshared,ro", []string{"rshared"}},
-		{"/app-temp", nil},
-	}
-	for _, tc := range tests {
-		v, err := format.ParseVolume(tc.spec)
-		if err != nil {
-			t.Fatalf("ParseVolume(%q): %v", tc.spec, err)
-		}
-		if got := shortOptions(tc.spec, v); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("shortOptions(%q) = %q, want %q", tc.spec, got, tc.want)
-		}
-	}
-}
-
 func TestUserOwner(t *testing.T) {
 	src := func(services ...string) *source {
 		s := &source{}
 		for _, svc := range services {
-			s.mounts = append(s.mounts, mount{service: svc})
+			s.mounts = append(s.mounts, project.Mount{Service: svc})
 		}
 		return s
 	}
@@ -84,13 +56,13 @@ func TestUserOwner(t *testing.T) {
 }
 
 func TestGroupSources(t *testing.T) {
-	mounts := []mount{
-		{service: "a", kind: BindDirectory, bindPath: "./data", target: "/data"},
-		{service: "b", kind: BindDirectory, bindPath: "./data", target: "/srv"},
-		{service: "a", kind: NamedVolume, volume: "db", target: "/db"},
-		{service: "b", kind: NamedVolume, volume: "db", target: "/db"},
-		{service: "a", kind: Anonymous, target: "/tmp/x"},
-		{service: "a", kind: Tmpfs, target: "/run"},
+	mounts := []project.Mount{
+		{Service: "a", Kind: project.BindDirectory, Key: "./data", Target: "/data"},
+		{Service: "b", Kind: project.BindDirectory, Key: "./data", Target: "/srv"},
+		{Service: "a", Kind: project.NamedVolume, Volume: "db", Target: "/db"},
+		{Service: "b", Kind: project.NamedVolume, Volume: "db", Target: "/db"},
+		{Service: "a", Kind: project.Anonymous, Target: "/tmp/x"},
+		{Service: "a", Kind: project.Tmpfs, Target: "/run"},
 	}
 	got := groupSources(mounts)
 	var keys []string
@@ -111,9 +83,9 @@ func TestGroupSources(t *testing.T) {
 
 func TestPlace(t *testing.T) {
 	c := &converter{module: "mail", hostDir: "/opt/mail", volumeRoot: "/srv"}
-	c.l = &loaded{}
+	c.l = &project.Project{}
 	bind := func(key string, e *declare.Entry) *source {
-		return &source{section: declare.SectionBinds, key: key, entry: e, mounts: []mount{{source: key, bindPath: key}}}
+		return &source{section: declare.SectionBinds, key: key, entry: e, mounts: []project.Mount{{Source: key, Key: key}}}
 	}
 	tests := []struct {
 		name string
@@ -126,7 +98,7 @@ func TestPlace(t *testing.T) {
 		{"relocated", bind("./data", &declare.Entry{Path: "/srv/elsewhere"}), "/srv/elsewhere", false},
 		{"home", bind("~/x", nil), "", true},
 		{"home relocated", bind("~/x", &declare.Entry{Path: "/srv/x"}), "/srv/x", false},
-		{"anonymous", &source{section: declare.SectionAnonymous, key: "postfix:/var/lib/postfix", mounts: []mount{{service: "postfix", target: "/var/lib/postfix"}}}, "/srv/mail/postfix/var-lib-postfix", false},
+		{"anonymous", &source{section: declare.SectionAnonymous, key: "postfix:/var/lib/postfix", mounts: []project.Mount{{Service: "postfix", Target: "/var/lib/postfix"}}}, "/srv/mail/postfix/var-lib-postfix", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,7 +112,7 @@ func TestPlace(t *testing.T) {
 	if _, _, problem := c.place(bind("./data", nil)); problem == "" {
 		t.Error("a relative bind without host_project_directory was placed")
 	}
-	if _, _, problem := c.place(&source{section: declare.SectionAnonymous, key: "a:/x", mounts: []mount{{service: "a", target: "/x"}}}); problem == "" {
+	if _, _, problem := c.place(&source{section: declare.SectionAnonymous, key: "a:/x", mounts: []project.Mount{{Service: "a", Target: "/x"}}}); problem == "" {
 		t.Error("an anonymous volume without volume_root was placed")
 	}
 }
@@ -151,39 +123,5 @@ func TestParentFirstOrder(t *testing.T) {
 	want := []string{"/opt/a", "/srv", "/srv/mail", "/srv/mail/spool", "/srv/mail-b"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("order = %q, want %q", paths, want)
-	}
-}
-
-func TestMergeCycle(t *testing.T) {
-	tests := []struct {
-		yaml string
-		line int
-	}{
-		{"x: &a {b: 1, <<: *a}\n", 1},
-		{"a: &a\n  k: 1\nb: &b\n  <<: *a\nc:\n  <<: [*a, *b]\n", 0},
-		{"a: &a\n  <<: *b\nb: &b\n  k: 1\n", 0},
-		{"a: &a\n  k: 1\n  n:\n    <<: *a\n", 4},
-		{"services:\n  s: &s\n    image: x\n    volumes: [*s]\n", 0}, // a plain alias cycle is compose-go's to report
-	}
-	for _, tc := range tests {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
-			// yaml.v3 may reject forward aliases; such input never reaches mergeCycle.
-			continue
-		}
-		if got := mergeCycle(doc.Content[0]); got != tc.line {
-			t.Errorf("mergeCycle(%q) = %d, want %d", tc.yaml, got, tc.line)
-		}
-	}
-}
-
-func TestStableError(t *testing.T) {
-	a := stableError(errors.New("decoding failed:\n'b' invalid\n'a' invalid"))
-	b := stableError(errors.New("decoding failed:\n'a' invalid\n'b' invalid"))
-	if a.Error() != b.Error() || a.Error() != "decoding failed:\n'a' invalid\n'b' invalid" {
-		t.Errorf("stableError gives %q and %q", a, b)
-	}
-	if one := errors.New("one line"); stableError(one) != one {
-		t.Error("a one-line error was wrapped")
 	}
 }

@@ -38,7 +38,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // DefaultFile is the name of the sidecar declarations file in the project
@@ -666,7 +665,7 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			}
 			e.Path = s
 		case FieldOwner:
-			if !rules.ValidOwner(s) {
+			if !manifest.ValidOwner(s) {
 				p.errorf(f.v, "%s: %q is not \"USER:GROUP\" (both parts, names or numeric ids, such as \"0:0\")", fw, s)
 				continue
 			}
@@ -717,7 +716,7 @@ func (p *parser) mode(n *yaml.Node, what string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if s != "" && !rules.ValidMode(s) {
+	if s != "" && !manifest.ValidMode(s) {
 		p.errorf(n, "%s: %q is not a mode; want 3 or 4 octal digits, quoted, such as \"0750\"", what, s)
 		return "", false
 	}

@@ -3,9 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -140,9 +138,10 @@ Correct the key so it names the source as the compose file writes it, or
 delete it.`,
 		},
 		{
-			ID:       "C2M010",
-			Title:    "a volume kind the mesh cannot express",
-			Severity: Error,
+			ID:           "C2M010",
+			Title:        "a volume kind the mesh cannot express",
+			Severity:     Error,
+			CheckProject: checkUnsupportedMount,
 			Doc: `The mesh mounts declared host paths and tmpfs only. Windows named pipes
 (npipe), cluster volumes, image volumes, volume drivers other than local,
 and driver_opts other than a local bind (type: none, o: bind, device:
@@ -164,10 +163,11 @@ Declare the parent directory too, with its owner, mode and intent
 (under directories: in compose2manifest.yaml).`,
 		},
 		{
-			ID:       "C2M012",
-			Title:    "a volume option the manifest cannot carry",
-			Severity: Error,
-			Also:     Warning,
+			ID:           "C2M012",
+			Title:        "a volume option the manifest cannot carry",
+			Severity:     Error,
+			Also:         Warning,
+			CheckProject: checkMountOptions,
 			Doc: `Volume options such as :U (chown), :z and :Z (SELinux relabel), bind
 propagation, nocopy, subpath and consistency change how the runtime
 mounts the path, and the manifest's volume shape cannot express them.
@@ -177,9 +177,10 @@ Remove the option from the compose file, and express ownership with the
 declaration's owner and mode instead.`,
 		},
 		{
-			ID:       "C2M013",
-			Title:    "a source with no location on the target host",
-			Severity: Error,
+			ID:           "C2M013",
+			Title:        "a source with no location on the target host",
+			Severity:     Error,
+			CheckProject: checkNoLocation,
 			Doc: `A relative bind source is resolved against the directory where the
 project lives on the target host, never the converting machine's; a ~
 path names the legacy host's home, which the converter cannot know; a
@@ -190,10 +191,11 @@ binds, volume_root (or --volume-root) for volumes, or give the
 declaration its own path.`,
 		},
 		{
-			ID:       "C2M014",
-			Title:    "a variable used in the compose file is unset and has no default",
-			Severity: Warning,
-			Also:     Error,
+			ID:           "C2M014",
+			Title:        "a variable used in the compose file is unset and has no default",
+			Severity:     Warning,
+			Also:         Error,
+			CheckProject: checkUnsetVariables,
 			Doc: `An unset variable without a default becomes an empty string, and the
 failure then surfaces far away (":/data", an empty image). It is an
 error where it feeds a volume source, a target or an image.
@@ -301,33 +303,6 @@ func nearestDeclared(m *manifest.Module, path string) string {
 	return best
 }
 
-var (
-	modeRE  = regexp.MustCompile(`^[0-7]{3,4}$`)
-	ownerRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$`)
-)
-
-// ValidOwner reports whether s is "USER:GROUP" with both parts names or
-// numeric ids. A part of digits only is an id and must fit in 32 bits
-// (uid_t and gid_t): "99999999999:1" is refused.
-func ValidOwner(s string) bool {
-	u, g, ok := strings.Cut(s, ":")
-	return ok && validOwnerPart(u) && validOwnerPart(g)
-}
-
-func validOwnerPart(s string) bool {
-	if !ownerRE.MatchString(s) {
-		return false
-	}
-	if strings.Trim(s, "0123456789") == "" {
-		_, err := strconv.ParseUint(s, 10, 32)
-		return err == nil
-	}
-	return true
-}
-
-// ValidMode reports whether s is 3 or 4 octal digits.
-func ValidMode(s string) bool { return modeRE.MatchString(s) }
-
 func checkIncomplete(p *Pass) {
 	for _, r := range p.Module.Declared() {
 		if r.Kind == manifest.KindHost {
@@ -337,13 +312,13 @@ func checkIncomplete(p *Pass) {
 		switch {
 		case r.Owner == "":
 			missing = append(missing, "owner")
-		case !ValidOwner(r.Owner):
+		case !manifest.ValidOwner(r.Owner):
 			invalid = append(invalid, "owner "+quote(r.Owner)+` (want "USER:GROUP")`)
 		}
 		switch {
 		case r.Mode == "":
 			missing = append(missing, "mode")
-		case !ValidMode(r.Mode):
+		case !manifest.ValidMode(r.Mode):
 			invalid = append(invalid, "mode "+quote(r.Mode)+` (want 3 or 4 octal digits, quoted: "0750")`)
 		}
 		switch {
@@ -669,19 +644,4 @@ func checkPlaintextSecret(p *Pass) {
 			}
 		}
 	}
-}
-
-// WellKnownHost reports whether p is on the built-in list of host paths a
-// module uses but never owns (SPEC section 6).
-func WellKnownHost(p string) bool {
-	switch p {
-	case "/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules":
-		return true
-	}
-	for _, root := range []string{"/proc", "/sys", "/dev"} {
-		if p == root || strings.HasPrefix(p, root+"/") {
-			return true
-		}
-	}
-	return false
 }

@@ -111,31 +111,3 @@ func TestSameModuleNamesOtherFiles(t *testing.T) {
 		}
 	}
 }
-
-func TestValidOwnerMode(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want bool
-	}{
-		{"0:0", true}, {"root:root", true}, {"www-data:adm", true}, {"user$:grp", true}, {"a.b:c_d", true},
-		{"", false}, {"0", false}, {"0:", false}, {":0", false}, {"0:0:0", false}, {"a b:c", false}, {"-x:y", false},
-		// Numeric ids fit in 32 bits; names that start with a digit stay names.
-		{"4294967295:4294967295", true}, {"1000:0100", true}, {"1abc:2x", true},
-		{"99999999999:1", false}, {"1:4294967296", false}, {"18446744073709551616:0", false},
-	} {
-		if got := rules.ValidOwner(tc.s); got != tc.want {
-			t.Errorf("ValidOwner(%q) = %v, want %v", tc.s, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		s    string
-		want bool
-	}{
-		{"0750", true}, {"750", true}, {"1777", true}, {"0000", true},
-		{"", false}, {"75", false}, {"07500", false}, {"0758", false}, {"0o750", false}, {"rwx", false}, {" 750", false},
-	} {
-		if got := rules.ValidMode(tc.s); got != tc.want {
-			t.Errorf("ValidMode(%q) = %v, want %v", tc.s, got, tc.want)
-		}
-	}
-}

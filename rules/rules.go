@@ -142,6 +142,9 @@ type Rule struct {
 	Check func(*Pass)
 	// CheckSet runs over every module checked together.
 	CheckSet func(*SetPass)
+	// CheckProject runs over a compose project and what convert built
+	// of it, before a manifest is written.
+	CheckProject func(*ProjectPass)
 }
 
 // Scopes returns the scopes r runs in, in the order of the Scope
@@ -152,6 +155,7 @@ func (r *Rule) Scopes() []Scope {
 		scope Scope
 		has   bool
 	}{
+		{ScopeProject, r.CheckProject != nil},
 		{ScopeModule, r.Check != nil},
 		{ScopeModules, r.CheckSet != nil},
 	} {

@@ -1,4 +1,4 @@
-package convert
+package project
 
 import (
 	"context"
@@ -13,29 +13,65 @@ import (
 	"github.com/compose-spec/compose-go/v2/errdefs"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
 
-// loaded is a compose project as compose-go loads it, with the raw files
-// beside it.
-type loaded struct {
-	project  *types.Project
-	raw      *rawIndex
-	dir      string            // absolute project directory on this machine
-	env      map[string]string // the environment interpolation used
-	files    []string          // absolute paths of the -f files, in order
-	envFiles []string          // absolute paths of the env files read
+// Options says which compose project to read and how. Names follow
+// docker compose's flags.
+type Options struct {
+	// ConfigFiles are the compose files (-f), merged in order. Empty means
+	// compose.yaml / docker-compose.yml in ProjectDirectory or the working
+	// directory, with their override file, as docker compose finds them
+	// (compose-go's cli.DefaultFileNames and DefaultOverrideFileNames).
+	ConfigFiles []string
+	// ProjectDirectory (--project-directory) is where relative paths of the
+	// compose files resolve on this machine. Empty: the first file's folder.
+	ProjectDirectory string
+	// WorkingDirectory is the directory relative paths in ConfigFiles and
+	// EnvFiles are taken from. Empty: the process's.
+	WorkingDirectory string
+	// EnvFiles (--env-file) replace the project's .env.
+	EnvFiles []string
+	// Profiles (--profile) enable services with those profiles.
+	Profiles []string
+	// ProjectName (-p) overrides the project name.
+	ProjectName string
+	// Environ is the environment used for interpolation, as KEY=VALUE
+	// strings; nil means none (callers pass os.Environ()).
+	Environ []string
 }
 
-// rel returns p relative to the project directory, slash-separated, or p
-// itself when it lies outside.
-func (l *loaded) rel(p string) string { return relTo(l.dir, p) }
+// Project is a compose project read once: compose-go's typed model, and
+// every compose file read a second time with yaml.v3 for what that model
+// loses (positions, short-syntax options, "~", the keys each service
+// writes). It holds facts with positions, never diagnostics.
+type Project struct {
+	// Compose is the project as compose-go loads it, with paths resolved
+	// against this machine. Nil when loading failed (see Load).
+	Compose *types.Project
+	// Dir is the absolute project directory on this machine.
+	Dir string
+	// Environment is the environment interpolation used: the process's
+	// and the env files', as compose-go merged them.
+	Environment map[string]string
+	// ConfigFiles are the absolute paths of the -f files (or the ones
+	// found by default), in order; EnvFiles those of the env files read.
+	ConfigFiles, EnvFiles []string
+	// UnsetVariables lists every use of a variable that has no value and
+	// no default, in file order.
+	UnsetVariables []VariableUse
+	raw            *rawIndex
+}
 
-// relTo returns p relative to dir, slash-separated, with ".." for a file
-// outside dir (a manifest names its sources relative to the project, never
-// by this machine's absolute paths); p itself when there is no relative
-// path (another volume).
+// Rel returns p relative to the project directory, slash-separated, with
+// ".." for a file outside it (a manifest names its sources relative to
+// the project, never by this machine's absolute paths); p itself when
+// there is no relative path (another volume).
+func (p *Project) Rel(path string) string { return relTo(p.Dir, path) }
+
+// relTo returns p relative to dir, slash-separated, or p itself when
+// there is no relative path.
 func relTo(dir, p string) string {
 	r, err := filepath.Rel(dir, p)
 	if err != nil {
@@ -44,14 +80,22 @@ func relTo(dir, p string) string {
 	return filepath.ToSlash(r)
 }
 
-// load reads the compose project with compose-go. It returns the variables
-// used without a value as diagnostics, also when loading fails.
-func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error) {
+// Load reads the compose project opts names with compose-go, then reads
+// the same compose files (and the files they include or extend) once more
+// with yaml.v3. A non-nil error means the project could not be read: a
+// missing or unreadable file, a YAML or schema error, an inconsistent
+// project, or input compose-go would mishandle (a second YAML document,
+// a merge key that merges a mapping into itself, a file that is not
+// regular or is over MaxInputSize bytes). When the compose files could be
+// read but compose-go failed, the Project is still returned, with Compose
+// nil and UnsetVariables filled, so the unset variables behind a failure
+// can be reported; otherwise it is nil.
+func Load(ctx context.Context, opts Options) (*Project, error) {
 	wd := opts.WorkingDirectory
 	if wd == "" {
 		var err error
 		if wd, err = os.Getwd(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	abs := func(p string) string {
@@ -73,16 +117,16 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		}
 		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(search), cli.WithDefaultConfigPath)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(found.ConfigPaths) == 0 {
-			return nil, nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", search, strings.Join(cli.DefaultFileNames, ", "))
+			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", search, strings.Join(cli.DefaultFileNames, ", "))
 		}
 		files = found.ConfigPaths
 	}
 	for _, f := range files {
-		if err := checkInputFile("compose file", f); err != nil {
-			return nil, nil, err
+		if err := CheckInputFile("compose file", f); err != nil {
+			return nil, err
 		}
 	}
 	if projectDir == "" {
@@ -91,21 +135,21 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 	envFiles := make([]string, len(opts.EnvFiles))
 	for i, f := range opts.EnvFiles {
 		envFiles[i] = abs(f)
-		if err := checkInputFile("env file", envFiles[i]); err != nil {
-			return nil, nil, err
+		if err := CheckInputFile("env file", envFiles[i]); err != nil {
+			return nil, err
 		}
 	}
 
 	po, err := projectOptions(files, projectDir, envFiles, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	l := &loaded{dir: projectDir, env: po.Environment, files: files, envFiles: po.EnvFiles}
-	l.raw = readRaw(files, l.rel, l.subst)
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: po.EnvFiles}
+	l.raw = readRaw(files, l.Rel, l.Subst)
 	if l.raw.problem != "" {
-		return nil, nil, errors.New(l.raw.problem)
+		return nil, errors.New(l.raw.problem)
 	}
-	vars := unsetVariables(l.raw, l.env)
+	l.UnsetVariables = unsetVariables(l.raw, l.Environment)
 
 	p, err := po.LoadProject(ctx)
 	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
@@ -120,27 +164,41 @@ func load(ctx context.Context, opts Options) (*loaded, []rules.Diagnostic, error
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = fmt.Errorf("%s: %w", f, err)
 		}
-		if names := neededVariables(vars); len(names) > 0 {
+		if names := l.neededVariables(); len(names) > 0 {
 			// compose-go stops at the first symptom of an empty value,
 			// and which one it meets first varies from run to run; the
 			// cause is the same and stable.
 			err = fmt.Errorf("the project does not load with %s unset (see the C2M014 errors): set them in .env or with --env-file", strings.Join(names, ", "))
 		}
-		return nil, vars, stableError(err)
+		return l, stableError(err)
 	}
-	l.project = p
-	return l, vars, nil
+	l.Compose = p
+	return l, nil
+}
+
+// VariableUse is one use, in a compose file, of a variable that has no
+// value and no default.
+type VariableUse struct {
+	// Name is the variable's name.
+	Name string
+	// Pos is the scalar that uses it.
+	Pos manifest.Pos
+	// Path is the key path of that scalar: "services", "db", "volumes",
+	// "[0]".
+	Path []string
+	// Service is the service whose definition uses it, "" outside
+	// services.
+	Service string
+	// FeedsMount reports whether the value feeds a volume source or target,
+	// a tmpfs or an image: an empty value there changes what is mounted or
+	// run.
+	FeedsMount bool
 }
 
 // unsetVariables finds every ${VAR} or $VAR in the raw compose files that
-// has no value in env and no default. One diagnostic per variable and place;
-// an error where the value feeds a volume source or target, or an image.
-func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
-	var out []rules.Diagnostic
-	// Warnings are grouped per variable and file, at its first use;
-	// errors are reported at each use.
-	grouped := map[string]int{}
-	uses := map[string][]string{}
+// has no value in env and no default, in file order.
+func unsetVariables(ix *rawIndex, env map[string]string) []VariableUse {
+	var out []VariableUse
 	for _, f := range ix.files {
 		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
 			if !strings.Contains(n.Value, "$") {
@@ -157,32 +215,11 @@ func unsetVariables(ix *rawIndex, env map[string]string) []rules.Diagnostic {
 				if _, ok := env[name]; ok || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
 					continue
 				}
-				where := strings.Join(path, ".")
-				d := rules.Diagnostic{
-					Rule:     "C2M014",
-					Severity: rules.Warning,
-					File:     f.name,
-					Line:     n.Line,
-					Message:  fmt.Sprintf("variable %s is not set and has no default (used in %s)", name, where),
-				}
+				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path)}
 				if len(path) >= 2 && path[0] == "services" {
-					d.Service = path[1]
+					u.Service = path[1]
 				}
-				if feedsVolumeOrImage(path) {
-					d.Severity = rules.Error
-					out = append(out, d)
-					continue
-				}
-				id := f.name + "\x00" + name
-				if i, ok := grouped[id]; ok {
-					uses[id] = append(uses[id], where)
-					out[i].Service = ""
-					out[i].Message = fmt.Sprintf("variable %s is not set and has no default (used in %s and %d more)", name, uses[id][0], len(uses[id])-1)
-					continue
-				}
-				grouped[id] = len(out)
-				uses[id] = []string{where}
-				out = append(out, d)
+				out = append(out, u)
 			}
 		})
 	}
@@ -251,10 +288,10 @@ func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 // device or a runaway file from exhausting memory.
 const MaxInputSize = 16 << 20
 
-// checkInputFile returns an error unless path is a regular file (after
+// CheckInputFile returns an error unless path is a regular file (after
 // symbolic links) of at most MaxInputSize bytes. what names the file's
 // role in the error.
-func checkInputFile(what, path string) error {
+func CheckInputFile(what, path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -292,18 +329,14 @@ func (e *stableErr) Error() string { return e.msg }
 func (e *stableErr) Unwrap() error { return e.err }
 
 // neededVariables returns the names of the unset variables that feed a
-// volume or an image (C2M014 errors), sorted and unique.
-func neededVariables(vars []rules.Diagnostic) []string {
+// volume or an image, sorted and unique.
+func (p *Project) neededVariables() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, d := range vars {
-		if d.Severity != rules.Error {
-			continue
-		}
-		name, _, _ := strings.Cut(strings.TrimPrefix(d.Message, "variable "), " ")
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
+	for _, u := range p.UnsetVariables {
+		if u.FeedsMount && !seen[u.Name] {
+			seen[u.Name] = true
+			out = append(out, u.Name)
 		}
 	}
 	sort.Strings(out)
@@ -376,4 +409,14 @@ func projectOptions(files []string, dir string, envFiles []string, opts Options,
 		cli.WithProfiles(opts.Profiles),
 		cli.WithResolvedPaths(true),
 	}, more...)...)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

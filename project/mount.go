@@ -1,4 +1,4 @@
-package convert
+package project
 
 import (
 	"fmt"
@@ -11,7 +11,6 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/rules"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -35,28 +34,40 @@ const (
 	Unread MountKind = "unread"
 )
 
-// mount is one volume of one service, classified.
-type mount struct {
-	service string
-	kind    MountKind
-	// source is the source as the compose file writes it, interpolated:
+// Mount is one volume of one service, classified: a fact with its
+// position, judged by the rules (C2M010, C2M012, C2M013) and placed by
+// convert.
+type Mount struct {
+	// Service is the service that mounts it.
+	Service string
+	// Kind is how the volume is classified.
+	Kind MountKind
+	// Source is the source as the compose file writes it, interpolated:
 	// "./data", "/etc/x", "~/x", a volume name, or "" for anonymous.
-	source string
-	// bindPath is, for a bind (or a named bind), the source as a
-	// declaration key: declare.NormalizeBind of the written source.
-	bindPath string
-	// local is, for a bind inside the project, its absolute path on this
+	Source string
+	// Key is, for a bind (or a named bind), the source as a declaration
+	// key: declare.NormalizeBind of the written source, relative to the
+	// project for a relative source.
+	Key string
+	// Local is, for a bind inside the project, its absolute path on this
 	// machine (for file evidence only; never written).
-	local    string
-	volume   string // the named volume's key in the top-level volumes:
-	target   string
-	readOnly bool
-	tmpfs    *manifest.Tmpfs
-	why      string // for Unsupported: what cannot be expressed
-	options  []string
-	// createHostPath is false when the long syntax said create_host_path: false.
-	noCreate bool
-	pos      manifest.Pos
+	Local string
+	// Volume is the named volume's key in the top-level volumes:.
+	Volume string
+	// Target is the path in the container, cleaned.
+	Target   string
+	ReadOnly bool
+	// Tmpfs is set for a tmpfs mount.
+	Tmpfs *manifest.Tmpfs
+	// Why says, for Unsupported, what cannot be expressed.
+	Why string
+	// Options are the volume options the manifest cannot carry, as
+	// written: ":U", "z", "propagation: rshared", "nocopy", …
+	Options []string
+	// NoCreate is set when the long syntax says create_host_path: false.
+	NoCreate bool
+	// Pos is the volume's entry in the compose file.
+	Pos manifest.Pos
 }
 
 // rawVolume is one entry of a service's volumes: list, as written.
@@ -70,9 +81,9 @@ type rawVolume struct {
 
 // rawVolumes returns the volumes of a service as its definitions write
 // them, later files overriding earlier ones by target.
-func (l *loaded) rawVolumes(service string) map[string]rawVolume {
+func (l *Project) rawVolumes(service string) map[string]rawVolume {
 	out := map[string]rawVolume{}
-	subst := l.subst
+	subst := l.Subst
 	for _, def := range l.serviceDefs(service) {
 		for _, item := range seqItems(get(def.node, "volumes")) {
 			rv := rawVolume{pos: manifest.Pos{File: def.file.name, Line: item.Line}}
@@ -100,7 +111,7 @@ func (l *loaded) rawVolumes(service string) map[string]rawVolume {
 // serviceDefs returns the definitions of a service in file order, each
 // preceded by the definitions it extends (from the file extends.file
 // names, or its own).
-func (l *loaded) serviceDefs(service string) []rawService {
+func (l *Project) serviceDefs(service string) []rawService {
 	var out []rawService
 	seen := map[*yaml.Node]bool{}
 	var add func(d rawService)
@@ -117,7 +128,7 @@ func (l *loaded) serviceDefs(service string) []rawService {
 		default:
 			base = scalar(get(ext, "service"))
 			if f := scalar(get(ext, "file")); f != "" {
-				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), l.subst(f)))
+				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), l.Subst(f)))
 			}
 		}
 		if base != "" && file != nil {
@@ -152,85 +163,84 @@ func shortOptions(spec string, v types.ServiceVolumeConfig) []string {
 	return out
 }
 
-// classify returns the mounts of one service, in the order of its volumes
-// and then its tmpfs entries, with diagnostics for what cannot be carried.
-func (l *loaded) classify(svc types.ServiceConfig) ([]mount, []rules.Diagnostic) {
-	var out []mount
-	var diags []rules.Diagnostic
+// Mounts returns the mounts of one service, in the order of its volumes
+// and then its tmpfs entries.
+func (l *Project) Mounts(svc types.ServiceConfig) []Mount {
+	var out []Mount
 	raws := l.rawVolumes(svc.Name)
 	defPos := manifest.Pos{}
 	if defs := l.serviceDefs(svc.Name); len(defs) > 0 {
 		defPos = defs[len(defs)-1].pos("volumes")
 	}
 	for _, v := range svc.Volumes {
-		m := mount{service: svc.Name, target: path.Clean(v.Target), readOnly: v.ReadOnly, pos: defPos}
-		raw, haveRaw := raws[m.target]
+		m := Mount{Service: svc.Name, Target: path.Clean(v.Target), ReadOnly: v.ReadOnly, Pos: defPos}
+		raw, haveRaw := raws[m.Target]
 		if haveRaw {
-			m.pos = raw.pos
-			m.options = append(m.options, raw.options...)
+			m.Pos = raw.pos
+			m.Options = append(m.Options, raw.options...)
 		}
 		switch v.Type {
 		case types.VolumeTypeBind:
-			m.kind = BindDirectory
+			m.Kind = BindDirectory
 			if !haveRaw {
-				m.kind, m.source = Unread, v.Source
+				m.Kind, m.Source = Unread, v.Source
 				break
 			}
-			m.source, m.bindPath, m.local = l.bindSource(v.Source, raw, haveRaw)
+			m.Source, m.Key, m.Local = l.bindSource(v.Source, raw, haveRaw)
 			if v.Bind != nil {
 				if v.Bind.Propagation != "" && !haveRaw {
-					m.options = append(m.options, "propagation="+v.Bind.Propagation)
+					m.Options = append(m.Options, "propagation="+v.Bind.Propagation)
 				}
 				if v.Bind.SELinux != "" && !haveRaw {
-					m.options = append(m.options, v.Bind.SELinux)
+					m.Options = append(m.Options, v.Bind.SELinux)
 				}
 				if haveRaw && raw.spec == "" {
 					if v.Bind.Propagation != "" {
-						m.options = append(m.options, "propagation: "+v.Bind.Propagation)
+						m.Options = append(m.Options, "propagation: "+v.Bind.Propagation)
 					}
 					if v.Bind.SELinux != "" {
-						m.options = append(m.options, "selinux: "+v.Bind.SELinux)
+						m.Options = append(m.Options, "selinux: "+v.Bind.SELinux)
 					}
 					if v.Bind.Recursive != "" {
-						m.options = append(m.options, "recursive: "+v.Bind.Recursive)
+						m.Options = append(m.Options, "recursive: "+v.Bind.Recursive)
 					}
-					m.noCreate = !bool(v.Bind.CreateHostPath)
+					m.NoCreate = !bool(v.Bind.CreateHostPath)
 				}
 			}
 		case types.VolumeTypeVolume:
 			if v.Source == "" {
-				m.kind = Anonymous
+				m.Kind = Anonymous
 			} else {
-				m.volume = v.Source
-				m.source = v.Source
+				m.Volume = v.Source
+				m.Source = v.Source
 				l.classifyNamed(&m)
 			}
 			if v.Volume != nil && haveRaw && raw.spec == "" {
 				if v.Volume.NoCopy {
-					m.options = append(m.options, "nocopy")
+					m.Options = append(m.Options, "nocopy")
 				}
 				if v.Volume.Subpath != "" {
-					m.options = append(m.options, "subpath: "+v.Volume.Subpath)
+					m.Options = append(m.Options, "subpath: "+v.Volume.Subpath)
 				}
 			}
 		case types.VolumeTypeTmpfs:
-			m.kind = Tmpfs
-			m.tmpfs = &manifest.Tmpfs{Target: m.target}
+			m.Kind = Tmpfs
+			m.Tmpfs = &manifest.Tmpfs{Target: m.Target}
 			if v.Tmpfs != nil {
 				if v.Tmpfs.Size != 0 {
-					m.tmpfs.Size = fmt.Sprint(int64(v.Tmpfs.Size))
+					m.Tmpfs.Size = fmt.Sprint(int64(v.Tmpfs.Size))
 				}
 				if v.Tmpfs.Mode != 0 {
-					m.tmpfs.Mode = fmt.Sprintf("%o", v.Tmpfs.Mode)
+					m.Tmpfs.Mode = fmt.Sprintf("%o", v.Tmpfs.Mode)
 				}
 			}
 		default:
-			m.kind = Unsupported
-			m.source = v.Source
-			m.why = "volume type " + v.Type
+			m.Kind = Unsupported
+			m.Source = v.Source
+			m.Why = "volume type " + v.Type
 		}
 		if v.Consistency != "" {
-			m.options = append(m.options, "consistency: "+v.Consistency)
+			m.Options = append(m.Options, "consistency: "+v.Consistency)
 		}
 		out = append(out, m)
 	}
@@ -250,55 +260,25 @@ func (l *loaded) classify(svc types.ServiceConfig) ([]mount, []rules.Diagnostic)
 			}
 		}
 		tm.Options = strings.Join(rest, ",")
-		out = append(out, mount{service: svc.Name, kind: Tmpfs, target: tm.Target, tmpfs: tm, pos: defPos})
+		out = append(out, Mount{Service: svc.Name, Kind: Tmpfs, Target: tm.Target, Tmpfs: tm, Pos: defPos})
 	}
-	for _, m := range out {
-		if m.noCreate {
-			diags = append(diags, rules.Diagnostic{
-				Rule: "C2M012", Severity: rules.Warning, File: m.pos.File, Line: m.pos.Line,
-				Service: m.service, Source: displaySource(m), Target: m.target,
-				Message: "bind create_host_path: false wanted a failure when the source is missing; the mesh host creates every declared directory instead",
-			})
-		}
-		for _, o := range m.options {
-			diags = append(diags, rules.Diagnostic{
-				Rule: "C2M012", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,
-				Service: m.service, Source: displaySource(m), Target: m.target,
-				Message: fmt.Sprintf("volume option %q cannot be carried by the manifest", o),
-			})
-		}
-		if m.kind == Unread {
-			diags = append(diags, rules.Diagnostic{
-				Rule: "C2M013", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,
-				Service: m.service, Target: m.target,
-				Message: "the compose file that writes this bind was not found or not read, so whether its source is relative, in a home directory or absolute is unknown; name the file with -f",
-			})
-		}
-		if m.kind == Unsupported {
-			diags = append(diags, rules.Diagnostic{
-				Rule: "C2M010", Severity: rules.Error, File: m.pos.File, Line: m.pos.Line,
-				Service: m.service, Source: displaySource(m), Target: m.target,
-				Message: m.why + " cannot be expressed by the mesh",
-			})
-		}
-	}
-	return out, diags
+	return out
 }
 
 // classifyNamed sorts a named volume into plain, external, local bind or
 // unsupported, from the project's top-level volumes.
-func (l *loaded) classifyNamed(m *mount) {
-	m.kind = NamedVolume
-	cfg, ok := l.project.Volumes[m.volume]
+func (l *Project) classifyNamed(m *Mount) {
+	m.Kind = NamedVolume
+	cfg, ok := l.Compose.Volumes[m.Volume]
 	if !ok {
 		return
 	}
 	if cfg.External {
-		m.kind = ExternalNamed
+		m.Kind = ExternalNamed
 		return
 	}
 	if cfg.Driver != "" && cfg.Driver != "local" {
-		m.kind, m.why = Unsupported, fmt.Sprintf("volume %q uses driver %q", m.volume, cfg.Driver)
+		m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q uses driver %q", m.Volume, cfg.Driver)
 		return
 	}
 	if len(cfg.DriverOpts) == 0 {
@@ -313,21 +293,21 @@ func (l *loaded) classifyNamed(m *mount) {
 			isBind = true
 		case "ro":
 			// A read-only bind volume is mounted read-only everywhere.
-			m.readOnly = true
+			m.ReadOnly = true
 		case "rw", "":
 		default:
 			rest = append(rest, x)
 		}
 	}
 	if o["type"] == "none" && isBind && o["device"] != "" && len(o) == 3 {
-		m.kind = NamedBind
-		m.source = o["device"]
-		m.bindPath = declare.NormalizeBind(o["device"])
-		if !strings.HasPrefix(m.bindPath, "/") {
-			m.local = filepath.Join(l.dir, filepath.FromSlash(m.bindPath))
+		m.Kind = NamedBind
+		m.Source = o["device"]
+		m.Key = declare.NormalizeBind(o["device"])
+		if !strings.HasPrefix(m.Key, "/") {
+			m.Local = filepath.Join(l.Dir, filepath.FromSlash(m.Key))
 		}
 		for _, x := range rest {
-			m.options = append(m.options, "driver_opts o="+x)
+			m.Options = append(m.Options, "driver_opts o="+x)
 		}
 		return
 	}
@@ -336,7 +316,7 @@ func (l *loaded) classifyNamed(m *mount) {
 		keys = append(keys, k+"="+o[k])
 	}
 	sort.Strings(keys)
-	m.kind, m.why = Unsupported, fmt.Sprintf("volume %q has driver_opts %s (only a local bind, type=none o=bind device=PATH, can be expressed)", m.volume, strings.Join(keys, " "))
+	m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q has driver_opts %s (only a local bind, type=none o=bind device=PATH, can be expressed)", m.Volume, strings.Join(keys, " "))
 }
 
 // bindSource returns a bind's source as written, as a declaration key, and
@@ -344,7 +324,7 @@ func (l *loaded) classifyNamed(m *mount) {
 // made a relative source absolute against the folder of the file that
 // writes it and expanded "~" with this machine's home; the raw text says
 // what was meant.
-func (l *loaded) bindSource(resolved string, raw rawVolume, haveRaw bool) (written, key, local string) {
+func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (written, key, local string) {
 	written = resolved
 	if haveRaw && raw.source != "" {
 		written = raw.source
@@ -355,7 +335,7 @@ func (l *loaded) bindSource(resolved string, raw rawVolume, haveRaw bool) (writt
 	// A relative source: compose-go resolved it against the folder of the
 	// file that writes it (an included or extended file may live in a
 	// subfolder), so the key is that path relative to the project.
-	r, err := filepath.Rel(l.dir, resolved)
+	r, err := filepath.Rel(l.Dir, resolved)
 	if err != nil {
 		return written, declare.NormalizeBind(written), ""
 	}
@@ -366,13 +346,13 @@ func (l *loaded) bindSource(resolved string, raw rawVolume, haveRaw bool) (writt
 	return written, key, local
 }
 
-// displaySource is the source of m as a person reads it in a report.
-func displaySource(m mount) string {
-	switch m.kind {
+// Display returns the source of m as a person reads it in a report.
+func (m Mount) Display() string {
+	switch m.Kind {
 	case Anonymous, Tmpfs:
 		return ""
 	case NamedBind:
-		return m.volume
+		return m.Volume
 	}
-	return m.source
+	return m.Source
 }

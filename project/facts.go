@@ -1,0 +1,330 @@
+package project
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"go.yaml.in/yaml/v3"
+)
+
+// Subst interpolates s with the project's environment, as compose does,
+// or returns it as it is when that fails.
+func (p *Project) Subst(s string) string {
+	v, err := template.SubstituteWithOptions(s, func(k string) (string, bool) { v, ok := p.Environment[k]; return v, ok }, template.WithoutLogging)
+	if err != nil {
+		return s
+	}
+	return v
+}
+
+// ServiceDef is one definition of a service in one compose file, as
+// written: a project's service may be defined in several files (an
+// override, the base of an extends), each a ServiceDef.
+type ServiceDef struct {
+	file *rawFile
+	node *yaml.Node
+}
+
+// ServiceDefs returns the definitions of a service in file order, each
+// preceded by the definitions it extends (from the file extends.file
+// names, or its own). Later definitions override earlier ones.
+func (p *Project) ServiceDefs(service string) []ServiceDef {
+	defs := p.serviceDefs(service)
+	out := make([]ServiceDef, len(defs))
+	for i, d := range defs {
+		out[i] = ServiceDef(d)
+	}
+	return out
+}
+
+// File returns the compose file of the definition, relative to the
+// project directory.
+func (d ServiceDef) File() string { return d.file.name }
+
+// Pos returns the position of key in the definition, or of the
+// definition itself when key is empty or not written there.
+func (d ServiceDef) Pos(key string) manifest.Pos { return rawService(d).pos(key) }
+
+// Writes reports whether the definition writes key (merge keys applied).
+func (d ServiceDef) Writes(key string) bool { return keyNode(d.node, key) != nil }
+
+// EnvPos returns the line that sets variable name in the definition's
+// environment:, in its mapping or list form.
+func (d ServiceDef) EnvPos(name string) (manifest.Pos, bool) {
+	env := get(d.node, "environment")
+	if env == nil {
+		return manifest.Pos{}, false
+	}
+	if k := keyNode(env, name); k != nil {
+		return manifest.Pos{File: d.file.name, Line: k.Line}, true
+	}
+	for _, item := range seqItems(env) {
+		if k, _, _ := strings.Cut(scalar(item), "="); k == name {
+			return manifest.Pos{File: d.file.name, Line: item.Line}, true
+		}
+	}
+	return manifest.Pos{}, false
+}
+
+// FieldUse is a key a definition writes, named by its dotted path
+// ("deploy.placement"), with its position.
+type FieldUse struct {
+	Name string
+	Pos  manifest.Pos
+}
+
+// Fields returns the keys the definition writes, in the order written,
+// merge keys applied; x- extension keys are left out. For a key where
+// descend returns true, the keys below it are returned instead, named
+// KEY.SUBKEY.
+func (d ServiceDef) Fields(descend func(name string) bool) []FieldUse {
+	return fieldsOf(d.file, d.node, "", descend)
+}
+
+func fieldsOf(f *rawFile, n *yaml.Node, prefix string, descend func(string) bool) []FieldUse {
+	var out []FieldUse
+	for _, p := range pairs(n) {
+		k := p[0].Value
+		if strings.HasPrefix(k, "x-") {
+			continue
+		}
+		name := prefix + k
+		if descend != nil && descend(name) {
+			out = append(out, fieldsOf(f, resolve(p[1]), name+".", descend)...)
+			continue
+		}
+		out = append(out, FieldUse{Name: name, Pos: manifest.Pos{File: f.name, Line: p[0].Line}})
+	}
+	return out
+}
+
+// TopLevelFields returns, for each entry of a top-level section
+// (volumes, secrets, configs) in each compose file, last file first, the
+// keys the entry writes; x- entries and keys are left out.
+func (p *Project) TopLevelFields(section string) []TopLevelField {
+	var out []TopLevelField
+	for i := len(p.raw.files) - 1; i >= 0; i-- {
+		f := p.raw.files[i]
+		for _, entry := range pairs(get(f.root, section)) {
+			name := entry[0].Value
+			if strings.HasPrefix(name, "x-") {
+				continue
+			}
+			for _, kv := range pairs(entry[1]) {
+				if k := kv[0].Value; !strings.HasPrefix(k, "x-") {
+					out = append(out, TopLevelField{Entry: name, FieldUse: FieldUse{Name: k, Pos: manifest.Pos{File: f.name, Line: kv[0].Line}}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TopLevelField is a key that an entry of a top-level section writes.
+type TopLevelField struct {
+	// Entry is the entry's name: the volume, secret or config.
+	Entry string
+	FieldUse
+}
+
+// TopLevel returns the position of a top-level section entry, such as
+// volumes.NAME, from the last file that defines it.
+func (p *Project) TopLevel(section, name string) (manifest.Pos, bool) {
+	return p.raw.topLevel(section, name)
+}
+
+// TopLevelValue returns the interpolated scalar a top-level entry writes
+// under key (configs.NAME.file), from the last file that defines the
+// entry, or "".
+func (p *Project) TopLevelValue(section, name, key string) string {
+	n, _ := p.raw.topLevelNode(section, name)
+	if v := scalar(get(n, key)); v != "" {
+		return p.Subst(v)
+	}
+	return ""
+}
+
+// topLevelNode returns the value node of a top-level section entry, such as
+// configs.NAME, from the last file that defines it.
+func (ix *rawIndex) topLevelNode(section, name string) (*yaml.Node, *rawFile) {
+	for i := len(ix.files) - 1; i >= 0; i-- {
+		f := ix.files[i]
+		if n := get(get(f.root, section), name); n != nil {
+			return n, f
+		}
+	}
+	return nil, nil
+}
+
+// Extension is a top-level x- extension of one of the -f compose files.
+type Extension struct {
+	// File is the compose file, relative to the project directory.
+	File string
+	// Node is its value as written.
+	Node *yaml.Node
+}
+
+// Extensions returns the top-level extension key of each -f compose file
+// that writes it, in file order.
+func (p *Project) Extensions(key string) []Extension {
+	var out []Extension
+	for _, f := range p.raw.files {
+		if !contains(p.ConfigFiles, f.path) {
+			continue
+		}
+		if n := get(f.root, key); n != nil {
+			out = append(out, Extension{File: f.name, Node: n})
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Input is a file the project was read from.
+type Input struct {
+	// Path is its absolute path on this machine.
+	Path string
+	// SHA256 is the hex sha256 of its bytes as read.
+	SHA256 string
+}
+
+// Inputs returns every file the project was read from, with its sha256:
+// the compose files read (the -f files, then files they include or
+// extend), the env files, and each service's env_file and label_file
+// that exists, services in name order. Compose files are hashed as read;
+// the others are read now.
+func (p *Project) Inputs() ([]Input, error) {
+	var paths []string
+	for _, f := range p.raw.files {
+		paths = append(paths, f.path)
+	}
+	for _, f := range p.ConfigFiles {
+		if !contains(paths, f) {
+			paths = append(paths, f)
+		}
+	}
+	for _, f := range p.EnvFiles {
+		if !contains(paths, f) {
+			paths = append(paths, f)
+		}
+	}
+	// Files a service reads its environment or labels from feed the
+	// conversion too: a change to one changes what it reads.
+	if p.Compose != nil {
+		names := make([]string, 0, len(p.Compose.Services))
+		for name := range p.Compose.Services {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			svc := p.Compose.Services[name]
+			var files []string
+			for _, ef := range svc.EnvFiles {
+				files = append(files, ef.Path)
+			}
+			files = append(files, svc.LabelFiles...)
+			for _, f := range files {
+				if _, err := os.Stat(f); err == nil && !contains(paths, f) {
+					paths = append(paths, f)
+				}
+			}
+		}
+	}
+	read := map[string][]byte{} // the compose files, read once already
+	for _, f := range p.raw.files {
+		read[f.path] = f.data
+	}
+	out := make([]Input, 0, len(paths))
+	for _, path := range paths {
+		data, ok := read[path]
+		if !ok {
+			var err error
+			if data, err = os.ReadFile(path); err != nil {
+				return nil, err
+			}
+		}
+		sum := sha256.Sum256(data)
+		out = append(out, Input{Path: path, SHA256: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
+}
+
+// ConfigMounts returns a read-only bind mount for each config of svc that
+// has a file:, so that it is declared like any bind file. configTarget
+// gives the path a config lands at in the container.
+func (p *Project) ConfigMounts(svc types.ServiceConfig, configTarget func(types.ServiceConfigObjConfig) string) []Mount {
+	var out []Mount
+	defPos := manifest.Pos{}
+	if defs := p.serviceDefs(svc.Name); len(defs) > 0 {
+		defPos = defs[len(defs)-1].pos("configs")
+	}
+	for _, ref := range svc.Configs {
+		cfg, ok := p.Compose.Configs[ref.Source]
+		if !ok || cfg.File == "" || bool(cfg.External) {
+			continue
+		}
+		raw := rawVolume{}
+		have := false
+		if f := p.TopLevelValue("configs", ref.Source, "file"); f != "" {
+			raw.source, have = f, true
+		}
+		m := Mount{Service: svc.Name, Kind: BindDirectory, Target: path.Clean(configTarget(ref)), ReadOnly: true, Pos: defPos}
+		m.Source, m.Key, m.Local = p.bindSource(cfg.File, raw, have)
+		out = append(out, m)
+	}
+	return out
+}
+
+// Evidence says what a bind source inside the project is on this
+// machine, from os.Lstat: declare.KindFile for a regular file,
+// KindDirectory for a directory, KindNone when local is "", missing, or a
+// symbolic link (whose target on the legacy host is not evidence here).
+// Convert and ask both take file evidence from here.
+func Evidence(local string) declare.Kind {
+	if local == "" {
+		return declare.KindNone
+	}
+	fi, err := os.Lstat(local)
+	switch {
+	case err != nil:
+		return declare.KindNone
+	case fi.Mode().IsRegular():
+		return declare.KindFile
+	case fi.IsDir():
+		return declare.KindDirectory
+	}
+	return declare.KindNone
+}
+
+// WellKnownHost reports whether p is on the built-in list of host paths a
+// module uses but never owns (SPEC section 6): /etc/localtime,
+// /etc/timezone, the Docker socket, /lib/modules, and paths under /proc,
+// /sys and /dev.
+func WellKnownHost(p string) bool {
+	switch p {
+	case "/etc/localtime", "/etc/timezone", "/var/run/docker.sock", "/run/docker.sock", "/lib/modules":
+		return true
+	}
+	for _, root := range []string{"/proc", "/sys", "/dev"} {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
+}
