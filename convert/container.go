@@ -2,15 +2,14 @@ package convert
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Carried reports whether the container shape carries the compose service
@@ -80,17 +79,10 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	}
 	if ct.Image == "" {
 		if ref, ok := c.decl.ImageFor(svc.Name); ok {
-			ct.Image = ref
-		} else {
-			msg := "has no image"
-			if svc.Build != nil {
-				msg = "has build: and no image; the mesh runs images, it does not build them"
-			}
-			c.report(rules.Diagnostic{Rule: "C2M016", Severity: rules.Error, File: pos.File, Line: pos.Line,
-				Service: svc.Name, Message: msg})
+			ct.Image = ref // else C2M016 refuses the module
 		}
 	}
-	c.environment(svc, defs, pos, ct)
+	c.environment(svc, ct)
 	for _, p := range svc.Ports {
 		ct.Ports = append(ct.Ports, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
 			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
@@ -180,70 +172,20 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 }
 
 // environment sets the container's environment: env_file and environment
-// resolved by compose-go. A variable with no value is left out (C2M014);
-// a literal value of a secret-looking name is carried and reported masked
-// (C2M015).
-func (c *converter) environment(svc types.ServiceConfig, defs []project.ServiceDef, pos manifest.Pos, ct *manifest.Container) {
-	envPos := pos
-	for _, d := range defs {
-		if d.Writes("environment") {
-			envPos = d.Pos("environment")
-		}
-	}
-	var unset []string
+// resolved by compose-go. A variable with no value is left out (C2M014
+// says so); a literal value of a secret-looking name is carried (C2M015
+// warns).
+func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container) {
 	for _, k := range sortedEnvKeys(svc.Environment) {
 		v := svc.Environment[k]
 		if v == nil {
-			unset = append(unset, k)
 			continue
 		}
 		if ct.Environment == nil {
 			ct.Environment = map[string]string{}
 		}
 		ct.Environment[k] = *v
-		if rules.LooksLikeSecret(k, *v) {
-			p := envVarPos(defs, k, manifest.Pos{})
-			if p.File == "" {
-				p = c.envFilePos(svc, k, envPos)
-			}
-			c.report(rules.Diagnostic{Rule: "C2M015", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
-				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, rules.Mask(*v))})
-		}
 	}
-	if len(unset) > 0 {
-		c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Warning, File: envPos.File, Line: envPos.Line, Service: svc.Name,
-			Message: fmt.Sprintf("environment %s: no value in the compose file or the environment; left out", abbreviate(unset, 5))})
-	}
-}
-
-// envVarPos returns the line that sets variable name in the service's
-// environment, or def when none does (it came from an env_file).
-func envVarPos(defs []project.ServiceDef, name string, def manifest.Pos) manifest.Pos {
-	for i := len(defs) - 1; i >= 0; i-- {
-		if p, ok := defs[i].EnvPos(name); ok {
-			return p
-		}
-	}
-	return def
-}
-
-// envFilePos returns where an env_file of svc sets the variable name (the
-// last file that does, as compose reads them), or def.
-func (c *converter) envFilePos(svc types.ServiceConfig, name string, def manifest.Pos) manifest.Pos {
-	found := def
-	for _, ef := range svc.EnvFiles {
-		data, err := os.ReadFile(ef.Path)
-		if err != nil {
-			continue
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
-			if k, _, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == name {
-				found = manifest.Pos{File: c.l.Rel(ef.Path), Line: i + 1}
-			}
-		}
-	}
-	return found
 }
 
 // writes reports whether any definition of a service writes key.
@@ -355,11 +297,10 @@ func (c *converter) notCarried(svc types.ServiceConfig, defs []project.ServiceDe
 			if !known {
 				reason = unknownAttribute
 			}
-			if c.acknowledged(svc.Name, u.Name) || !report {
-				continue
+			ack := c.acknowledged(svc.Name, u.Name)
+			if report {
+				c.uncarried = append(c.uncarried, placement.Field{Service: svc.Name, Name: u.Name, Reason: reason, Acknowledged: ack, Pos: u.Pos})
 			}
-			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: u.Pos.File, Line: u.Pos.Line, Service: svc.Name,
-				Message: fmt.Sprintf("field %s is not carried by the manifest: %s", u.Name, reason)})
 		}
 	}
 	if report {
@@ -391,19 +332,19 @@ func (c *converter) acknowledged(service, field string) bool {
 	return found
 }
 
-// unusedAcks reports C2M009 for each acknowledge item that matched no
-// field present in the input.
-func (c *converter) unusedAcks() []rules.Diagnostic {
+// unusedAcks returns each acknowledge item that matched no field present
+// in the input, and each images: entry for a service that has an image or
+// none of that name.
+func (c *converter) unusedAcks() []placement.Unmatched {
 	if c.decl == nil {
 		return nil
 	}
-	var out []rules.Diagnostic
+	var out []placement.Unmatched
 	for i, a := range c.decl.Acknowledge {
 		if c.usedAcks[i] {
 			continue
 		}
-		out = append(out, rules.Diagnostic{Rule: "C2M009", Severity: rules.Error, File: a.Pos.File, Line: a.Pos.Line,
-			Message: fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", a)})
+		out = append(out, placement.Unmatched{What: placement.UnmatchedAcknowledge, Item: a.String(), Pos: a.Pos})
 	}
 	for _, im := range c.decl.Images {
 		svc, ok := c.l.Compose.Services[im.Service]
@@ -411,17 +352,8 @@ func (c *converter) unusedAcks() []rules.Diagnostic {
 			svc, ok = c.l.Compose.DisabledServices[im.Service]
 		}
 		if !ok || svc.Image != "" {
-			out = append(out, rules.Diagnostic{Rule: "C2M009", Severity: rules.Error, File: im.Pos.File, Line: im.Pos.Line, Service: im.Service,
-				Message: fmt.Sprintf("images: %s names no service that lacks an image", im.Service)})
+			out = append(out, placement.Unmatched{What: placement.UnmatchedImage, Item: im.Service, Pos: im.Pos})
 		}
 	}
 	return out
-}
-
-// abbreviate joins the first n items of list and counts the rest.
-func abbreviate(list []string, n int) string {
-	if len(list) <= n {
-		return strings.Join(list, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }

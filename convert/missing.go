@@ -53,36 +53,36 @@ type Mount struct {
 func (c *converter) missingList() []Missing {
 	var out []Missing
 	for _, m := range c.missing {
-		first := m.src.first()
+		first := m.src.First()
 		x := Missing{
-			Section:  m.src.section,
-			Key:      m.src.key,
+			Section:  m.src.Section,
+			Key:      m.src.Key,
 			Source:   first.Display(),
 			Kind:     first.Kind,
-			Supplied: m.src.entry != nil,
+			Supplied: m.src.Entry != nil,
 			Known:    m.entry,
 			Reason:   m.reason,
 		}
-		if m.src.entry != nil {
-			x.Key = m.src.entry.Key
+		if m.src.Entry != nil {
+			x.Key = m.src.Entry.Key
 		}
 		if x.Known.Key == "" {
 			x.Known.Key = x.Key
 		}
-		if m.src.section == declare.SectionVolumes {
+		if m.src.Section == declare.SectionVolumes {
 			x.Legacy = c.dockerVolumeName(first.Volume)
 		}
 		if m.entry.Path == "" {
 			switch {
-			case m.src.section == declare.SectionBinds && strings.HasPrefix(m.src.key, "~"):
+			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
 				x.NeedsPath = true
-			case m.src.section == declare.SectionBinds && !strings.HasPrefix(m.src.key, "/"):
+			case m.src.Section == declare.SectionBinds && !strings.HasPrefix(m.src.Key, "/"):
 				x.NeedsHostProjectDirectory = c.hostDir == ""
-			case m.src.section != declare.SectionBinds:
+			case m.src.Section != declare.SectionBinds:
 				x.NeedsVolumeRoot = c.volumeRoot == ""
 			}
 		}
-		for _, mt := range m.src.mounts {
+		for _, mt := range m.src.Mounts {
 			img := ""
 			if svc, ok := c.l.Compose.Services[mt.Service]; ok {
 				img = svc.Image

@@ -8,8 +8,8 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Secrets, configs, devices and services left out: the parts of a compose
@@ -66,10 +66,7 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 			continue
 		}
 		if cfg.Content == "" && cfg.Environment != "" {
-			c.report(rules.Diagnostic{Rule: "C2M014", Severity: rules.Error, Service: svc.Name,
-				File: c.topPos("configs", ref.Source).File, Line: c.topPos("configs", ref.Source).Line,
-				Message: fmt.Sprintf("config %s: variable %s is not set; the config has no content", ref.Source, cfg.Environment)})
-			continue
+			continue // its variable is unset: C2M014
 		}
 		out = append(out, manifest.FileRef{Source: ref.Source, Target: configTarget(ref), UID: ref.UID, GID: ref.GID,
 			Mode: fileMode(ref.Mode), Content: cfg.Content})
@@ -77,7 +74,7 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 	return out
 }
 
-// fileConfigOptions reports (C2M007) uid, gid and mode given to a file
+// fileConfigOptions records (for C2M007) uid, gid and mode given to a file
 // config: it is a bind of a declared file, whose declared owner and mode
 // apply.
 func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []project.ServiceDef) {
@@ -86,15 +83,12 @@ func (c *converter) fileConfigOptions(svc types.ServiceConfig, defs []project.Se
 		if !ok || cfg.File == "" || (ref.UID == "" && ref.GID == "" && ref.Mode == nil) {
 			continue
 		}
-		if c.acknowledged(svc.Name, "configs") {
-			continue
-		}
+		ack := c.acknowledged(svc.Name, "configs")
 		p := manifest.Pos{}
 		if len(defs) > 0 {
 			p = defs[len(defs)-1].Pos("configs")
 		}
-		c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: p.File, Line: p.Line, Service: svc.Name,
-			Message: fmt.Sprintf("field configs: uid, gid and mode of config %s are not carried: a file config is a read-only bind of the declared file, whose declared owner and mode apply", ref.Source)})
+		c.uncarried = append(c.uncarried, placement.Field{Service: svc.Name, Name: "configs", Config: ref.Source, Acknowledged: ack, Pos: p})
 	}
 }
 
@@ -192,24 +186,13 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 	return out
 }
 
-// leftOut reports each service that does not run because of its profiles
-// (C2M019), so that a manifest never lacks a service without a word.
+// leftOut marks the acknowledgements that match fields of the services
+// left out by profiles as used: a key for them is not a typo. C2M019
+// reports the services themselves.
 func (c *converter) leftOut() {
 	p := c.l.Compose
 	for _, name := range sortedKeys(p.DisabledServices) {
-		svc := p.DisabledServices[name]
-		pos := manifest.Pos{}
-		defs := c.l.ServiceDefs(name)
-		if len(defs) > 0 {
-			pos = defs[len(defs)-1].Pos("profiles")
-		}
-		c.notCarried(svc, defs, true, false)
-		flags := make([]string, len(svc.Profiles))
-		for i, pr := range svc.Profiles {
-			flags[i] = "--profile " + pr
-		}
-		c.report(rules.Diagnostic{Rule: "C2M019", Severity: rules.Warning, File: pos.File, Line: pos.Line, Service: name,
-			Message: fmt.Sprintf("not converted: left out by profiles %s (%s brings it in)", strings.Join(svc.Profiles, ", "), strings.Join(flags, " or "))})
+		c.notCarried(p.DisabledServices[name], c.l.ServiceDefs(name), true, false)
 	}
 }
 
@@ -217,7 +200,6 @@ func (c *converter) leftOut() {
 // volume, secret or config that the manifest does not carry, unless
 // acknowledged as SECTION.NAME.FIELD.
 func (c *converter) topLevelNotCarried() {
-	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config"}
 	for _, section := range []string{"volumes", "secrets", "configs"} {
 		seen := map[string]bool{}
 		for _, u := range c.l.TopLevelFields(section) {
@@ -235,11 +217,8 @@ func (c *converter) topLevelNotCarried() {
 			if !known {
 				reason = unknownAttribute
 			}
-			if c.acknowledged(section+"."+name, k) {
-				continue
-			}
-			c.report(rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: u.Pos.File, Line: u.Pos.Line,
-				Message: fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[section], name, k, reason)})
+			c.uncarried = append(c.uncarried, placement.Field{Section: section, Entry: name, Name: k, Reason: reason,
+				Acknowledged: c.acknowledged(section+"."+name, k), Pos: u.Pos})
 		}
 	}
 }

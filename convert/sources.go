@@ -3,48 +3,14 @@ package convert
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
-
-// source is one host source that needs a declaration: every mount of the
-// same bind path, named volume or anonymous volume, across services.
-type source struct {
-	section string // declare.SectionBinds, SectionVolumes or SectionAnonymous
-	key     string // the declaration key that names it
-	mounts  []project.Mount
-	entry   *declare.Entry // the supplied declaration, or nil
-}
-
-func (s *source) first() project.Mount { return s.mounts[0] }
-
-// services returns the names of the services mounting s, sorted, unique.
-func (s *source) services() []string {
-	var out []string
-	for _, m := range s.mounts {
-		if len(out) == 0 || out[len(out)-1] != m.Service {
-			out = append(out, m.Service)
-		}
-	}
-	sort.Strings(out)
-	return compact(out)
-}
-
-func compact(s []string) []string {
-	var out []string
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
 
 // sourceKey returns the declarations section and key of a mount, or ok
 // false for a mount that needs no declaration (tmpfs) or cannot have one.
@@ -62,9 +28,9 @@ func sourceKey(m project.Mount) (section, key string, ok bool) {
 
 // groupSources groups mounts by their declaration key, in the order first
 // seen (services sorted, then volumes in order).
-func groupSources(mounts []project.Mount) []*source {
-	var out []*source
-	index := map[string]*source{}
+func groupSources(mounts []project.Mount) []*placement.Placement {
+	var out []*placement.Placement
+	index := map[string]*placement.Placement{}
 	for _, m := range mounts {
 		section, key, ok := sourceKey(m)
 		if !ok {
@@ -73,11 +39,11 @@ func groupSources(mounts []project.Mount) []*source {
 		id := section + "\x00" + key
 		s := index[id]
 		if s == nil {
-			s = &source{section: section, key: key}
+			s = &placement.Placement{Section: section, Key: key}
 			index[id] = s
 			out = append(out, s)
 		}
-		s.mounts = append(s.mounts, m)
+		s.Mounts = append(s.Mounts, m)
 	}
 	return out
 }
@@ -139,21 +105,17 @@ func (mt *matcher) lookup(section, key string) *declare.Entry {
 	return nil
 }
 
-// unused returns a C2M009 diagnostic for every supplied entry that matched
-// no source of the project, across all profiles.
-func (mt *matcher) unused() []rules.Diagnostic {
-	var out []rules.Diagnostic
+// unused returns every supplied entry that matched no source of the
+// project, across all profiles.
+func (mt *matcher) unused() []placement.Unmatched {
+	var out []placement.Unmatched
 	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
 		es := mt.entries(section)
 		for i := range es {
 			if mt.used[&es[i]] {
 				continue
 			}
-			out = append(out, rules.Diagnostic{
-				Rule: "C2M009", Severity: rules.Error, File: es[i].Pos.File, Line: es[i].Pos.Line,
-				Source:  es[i].Key,
-				Message: fmt.Sprintf("%s key %q matches nothing in the compose project", section, es[i].Key),
-			})
+			out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: section, Item: es[i].Key, Pos: es[i].Pos})
 		}
 	}
 	return out
@@ -162,8 +124,8 @@ func (mt *matcher) unused() []rules.Diagnostic {
 // userOwner returns the owner the services mounting s agree on through a
 // numeric user: UID:GID, with the evidence, or why there is none: every
 // service must have one, and all must be the same.
-func userOwner(s *source, users map[string]string) (owner, evidence, conflict string) {
-	services := s.services()
+func userOwner(s *placement.Placement, users map[string]string) (owner, evidence, conflict string) {
+	services := s.Services()
 	var without []string
 	firstSvc := ""
 	for _, svc := range services {

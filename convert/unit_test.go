@@ -7,6 +7,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 )
 
@@ -23,16 +24,16 @@ func TestTargetName(t *testing.T) {
 }
 
 func TestUserOwner(t *testing.T) {
-	src := func(services ...string) *source {
-		s := &source{}
+	src := func(services ...string) *placement.Placement {
+		s := &placement.Placement{}
 		for _, svc := range services {
-			s.mounts = append(s.mounts, project.Mount{Service: svc})
+			s.Mounts = append(s.Mounts, project.Mount{Service: svc})
 		}
 		return s
 	}
 	tests := []struct {
 		name     string
-		s        *source
+		s        *placement.Placement
 		users    map[string]string
 		owner    string
 		conflict bool
@@ -67,16 +68,16 @@ func TestGroupSources(t *testing.T) {
 	got := groupSources(mounts)
 	var keys []string
 	for _, s := range got {
-		keys = append(keys, s.section+" "+s.key)
+		keys = append(keys, s.Section+" "+s.Key)
 	}
 	want := []string{"binds ./data", "volumes db", "anonymous a:/tmp/x"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Fatalf("groupSources keys = %q, want %q", keys, want)
 	}
-	if n := len(got[1].mounts); n != 2 {
+	if n := len(got[1].Mounts); n != 2 {
 		t.Errorf("a shared named volume is %d sources' mounts, want one source with 2 mounts", n)
 	}
-	if s := got[0].services(); !reflect.DeepEqual(s, []string{"a", "b"}) {
+	if s := got[0].Services(); !reflect.DeepEqual(s, []string{"a", "b"}) {
 		t.Errorf("services = %q", s)
 	}
 }
@@ -84,12 +85,12 @@ func TestGroupSources(t *testing.T) {
 func TestPlace(t *testing.T) {
 	c := &converter{module: "mail", hostDir: "/opt/mail", volumeRoot: "/srv"}
 	c.l = &project.Project{}
-	bind := func(key string, e *declare.Entry) *source {
-		return &source{section: declare.SectionBinds, key: key, entry: e, mounts: []project.Mount{{Source: key, Key: key}}}
+	bind := func(key string, e *declare.Entry) *placement.Placement {
+		return &placement.Placement{Section: declare.SectionBinds, Key: key, Entry: e, Mounts: []project.Mount{{Source: key, Key: key}}}
 	}
 	tests := []struct {
 		name string
-		s    *source
+		s    *placement.Placement
 		want string
 		bad  bool
 	}{
@@ -98,7 +99,7 @@ func TestPlace(t *testing.T) {
 		{"relocated", bind("./data", &declare.Entry{Path: "/srv/elsewhere"}), "/srv/elsewhere", false},
 		{"home", bind("~/x", nil), "", true},
 		{"home relocated", bind("~/x", &declare.Entry{Path: "/srv/x"}), "/srv/x", false},
-		{"anonymous", &source{section: declare.SectionAnonymous, key: "postfix:/var/lib/postfix", mounts: []project.Mount{{Service: "postfix", Target: "/var/lib/postfix"}}}, "/srv/mail/postfix/var-lib-postfix", false},
+		{"anonymous", &placement.Placement{Section: declare.SectionAnonymous, Key: "postfix:/var/lib/postfix", Mounts: []project.Mount{{Service: "postfix", Target: "/var/lib/postfix"}}}, "/srv/mail/postfix/var-lib-postfix", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,7 +113,7 @@ func TestPlace(t *testing.T) {
 	if _, _, problem := c.place(bind("./data", nil)); problem == "" {
 		t.Error("a relative bind without host_project_directory was placed")
 	}
-	if _, _, problem := c.place(&source{section: declare.SectionAnonymous, key: "a:/x", mounts: []project.Mount{{Service: "a", Target: "/x"}}}); problem == "" {
+	if _, _, problem := c.place(&placement.Placement{Section: declare.SectionAnonymous, Key: "a:/x", Mounts: []project.Mount{{Service: "a", Target: "/x"}}}); problem == "" {
 		t.Error("an anonymous volume without volume_root was placed")
 	}
 }

@@ -328,3 +328,22 @@ func WellKnownHost(p string) bool {
 	}
 	return false
 }
+
+// EnvFilePos returns where an env_file of svc sets the variable name (the
+// last file that does, as compose reads them), or def.
+func (p *Project) EnvFilePos(svc types.ServiceConfig, name string, def manifest.Pos) manifest.Pos {
+	found := def
+	for _, ef := range svc.EnvFiles {
+		data, err := os.ReadFile(ef.Path)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
+			if k, _, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == name {
+				found = manifest.Pos{File: p.Rel(ef.Path), Line: i + 1}
+			}
+		}
+	}
+	return found
+}

@@ -14,10 +14,11 @@ import (
 func All() []*Rule {
 	return []*Rule{
 		{
-			ID:       "C2M001",
-			Title:    "a volume's host source has no declaration",
-			Severity: Error,
-			Check:    checkUndeclaredSource,
+			ID:           "C2M001",
+			Title:        "a volume's host source has no declaration",
+			Severity:     Error,
+			Check:        checkUndeclaredSource,
+			CheckProject: checkUndeclared,
 			Doc: `Every source of a container volume must be a declared directory, file
 or host path, exactly. A declared ancestor does not cover a child: the
 container runtime would still create the missing child as root with a
@@ -52,10 +53,11 @@ Move the ancestor's declaration above the child's (convert writes
 parent-first order by itself; regenerate the manifest).`,
 		},
 		{
-			ID:       "C2M004",
-			Title:    "a file mount declared as a directory or the reverse",
-			Severity: Error,
-			Check:    checkFileKind,
+			ID:           "C2M004",
+			Title:        "a file mount declared as a directory or the reverse",
+			Severity:     Error,
+			Check:        checkFileKind,
+			CheckProject: checkKindConflict,
 			Doc: `A bind source that is a regular file must be declared kind: file, and a
 directory must not be: the host would create the wrong kind of path and
 the container runtime would then fail to mount it ("not a directory").
@@ -99,10 +101,11 @@ Use kind: host for a path the module only uses (a socket, a device,
 the module owns (/var/lib/MODULE).`,
 		},
 		{
-			ID:       "C2M007",
-			Title:    "a compose field the manifest cannot carry, not acknowledged",
-			Severity: Warning,
-			Also:     Error,
+			ID:           "C2M007",
+			Title:        "a compose field the manifest cannot carry, not acknowledged",
+			Severity:     Warning,
+			Also:         Error,
+			CheckProject: checkNotCarried,
 			Doc: `The container shape of a manifest cannot carry this compose field, so
 the converted service would run differently. It is never dropped
 silently: convert warns, naming the service, the field and the reason it
@@ -126,9 +129,10 @@ them has changed since, so the manifest may no longer match the project.
 Convert the project again and commit the new manifest.`,
 		},
 		{
-			ID:       "C2M009",
-			Title:    "a declaration key matches nothing in the compose project",
-			Severity: Error,
+			ID:           "C2M009",
+			Title:        "a declaration key matches nothing in the compose project",
+			Severity:     Error,
+			CheckProject: checkUnmatched,
 			Doc: `Every key of the declarations must name a bind source, named volume,
 anonymous volume, service field or image of the compose project, across
 all profiles. A key that matches nothing is usually a typo, and a typo
@@ -195,7 +199,7 @@ declaration its own path.`,
 			Title:        "a variable used in the compose file is unset and has no default",
 			Severity:     Warning,
 			Also:         Error,
-			CheckProject: checkUnsetVariables,
+			CheckProject: func(p *ProjectPass) { checkUnsetVariables(p); checkUnsetEnvironment(p) },
 			Doc: `An unset variable without a default becomes an empty string, and the
 failure then surfaces far away (":/data", an empty image). It is an
 error where it feeds a volume source, a target or an image.
@@ -204,10 +208,12 @@ Set the variable in .env or with --env-file, or give it a default in the
 compose file (${VAR:-default}).`,
 		},
 		{
-			ID:       "C2M015",
-			Title:    "an environment value that looks like a plaintext secret",
-			Severity: Warning,
-			Check:    checkPlaintextSecret,
+			ID:           "C2M015",
+			Title:        "an environment value that looks like a plaintext secret",
+			Severity:     Warning,
+			Check:        checkPlaintextSecret,
+			CheckProject: checkComposeSecret,
+			SkipBuilt:    true,
 			Doc: `An environment variable whose name has password, passwd, secret, token,
 key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
 dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
@@ -224,9 +230,10 @@ on the service, and the software's *_FILE variable pointing at
 content it never holds.`,
 		},
 		{
-			ID:       "C2M016",
-			Title:    "a service with build: and no image, and no image given in the declarations",
-			Severity: Error,
+			ID:           "C2M016",
+			Title:        "a service with build: and no image, and no image given in the declarations",
+			Severity:     Error,
+			CheckProject: checkNoImage,
 			Doc: `The mesh runs images; it does not build them. A service that only has
 build: has no image to run.
 
@@ -259,9 +266,10 @@ Make the change in the declarations (compose2manifest.yaml) or the
 compose file instead, and convert again.`,
 		},
 		{
-			ID:       "C2M019",
-			Title:    "a service left out by its profiles is not in the manifest",
-			Severity: Warning,
+			ID:           "C2M019",
+			Title:        "a service left out by its profiles is not in the manifest",
+			Severity:     Warning,
+			CheckProject: checkLeftOut,
 			Doc: `The service has profiles: and none of them is enabled, so compose would
 not start it and the manifest has no container for it. It is reported so
 that a manifest never lacks a service without a word; the message names

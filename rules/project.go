@@ -2,8 +2,14 @@ package rules
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 )
 
@@ -18,7 +24,17 @@ type ProjectPass struct {
 	// Mounts are the mounts of the services convert converts, services in
 	// name order, each service's volumes, tmpfs and file configs in order.
 	Mounts []project.Mount
-	Report func(Diagnostic)
+	// Declarations are the declarations convert used, merged from the
+	// sidecar file and x-compose2manifest; nil when there are none.
+	Declarations *declare.File
+	// Placements are the sources that need a declaration, in the order
+	// convert found them.
+	Placements []placement.Placement
+	// NotCarried are the compose fields the manifest does not carry.
+	NotCarried []placement.Field
+	// Unmatched are the declaration items that match nothing.
+	Unmatched []placement.Unmatched
+	Report    func(Diagnostic)
 }
 
 // RunProject runs every rule of list with a CheckProject over p and
@@ -119,4 +135,244 @@ func checkUnsetVariables(p *ProjectPass) {
 // host.
 func checkNoLocation(p *ProjectPass) {
 	checkUnreadBind(p)
+	for i := range p.Placements {
+		if pl := &p.Placements[i]; pl.Unplaced != "" {
+			p.Report(placementDiag(pl, false, pl.Unplaced))
+		}
+	}
+}
+
+// checkUndeclared is C2M001 in convert: a source nothing declares, and for
+// which evidence did not give owner, mode and intent.
+func checkUndeclared(p *ProjectPass) {
+	for i := range p.Placements {
+		if pl := &p.Placements[i]; pl.Undeclared != "" {
+			p.Report(placementDiag(pl, false, pl.Undeclared))
+		}
+	}
+}
+
+// checkKindConflict is C2M004 in convert: a declared kind the project's
+// evidence contradicts, reported at the declaration.
+func checkKindConflict(p *ProjectPass) {
+	for i := range p.Placements {
+		if pl := &p.Placements[i]; pl.KindConflict != "" {
+			p.Report(placementDiag(pl, true, pl.KindConflict))
+		}
+	}
+}
+
+// placementDiag builds a diagnostic about a placement at its first mount
+// (at its declaration when atEntry is set and there is one), naming the
+// other services that mount it and its key where the compose file writes
+// it otherwise.
+func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic {
+	first := pl.First()
+	d := Diagnostic{File: first.Pos.File, Line: first.Pos.Line, Service: first.Service, Source: first.Display(), Target: first.Target, Message: msg}
+	if atEntry && pl.Entry != nil {
+		d.File, d.Line = pl.Entry.Pos.File, pl.Entry.Pos.Line
+	}
+	if services := pl.Services(); len(services) > 1 {
+		q := make([]string, len(services))
+		for i, s := range services {
+			q[i] = strconv.Quote(s)
+		}
+		d.Message += fmt.Sprintf(" (mounted by services %s)", strings.Join(q, ", "))
+	}
+	if pl.Section == declare.SectionBinds && declare.NormalizeBind(first.Source) != pl.Key {
+		d.Message += fmt.Sprintf("; its key in binds: is %s", pl.Key)
+	}
+	return d
+}
+
+// checkNotCarried is C2M007 in convert: a compose field the manifest does
+// not carry and the declarations do not acknowledge.
+func checkNotCarried(p *ProjectPass) {
+	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config"}
+	for _, f := range p.NotCarried {
+		if f.Acknowledged {
+			continue
+		}
+		d := Diagnostic{File: f.Pos.File, Line: f.Pos.Line, Service: f.Service, Severity: Warning}
+		switch {
+		case f.Config != "":
+			d.Message = fmt.Sprintf("field configs: uid, gid and mode of config %s are not carried: a file config is a read-only bind of the declared file, whose declared owner and mode apply", f.Config)
+		case f.Service == "":
+			d.Message = fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[f.Section], f.Entry, f.Name, f.Reason)
+		default:
+			d.Message = fmt.Sprintf("field %s is not carried by the manifest: %s", f.Name, f.Reason)
+		}
+		p.Report(d)
+	}
+}
+
+// checkUnmatched is C2M009: a declaration key, acknowledge item or images:
+// entry that matches nothing in the project, across all profiles.
+func checkUnmatched(p *ProjectPass) {
+	for _, u := range p.Unmatched {
+		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line}
+		switch u.What {
+		case placement.UnmatchedKey:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("%s key %q matches nothing in the compose project", u.Section, u.Item)
+		case placement.UnmatchedAcknowledge:
+			d.Message = fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", u.Item)
+		case placement.UnmatchedImage:
+			d.Service = u.Item
+			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)
+		}
+		p.Report(d)
+	}
+}
+
+// services returns the converted services of the project in name order.
+func (p *ProjectPass) services() []types.ServiceConfig {
+	if p.Project == nil || p.Project.Compose == nil {
+		return nil
+	}
+	c := p.Project.Compose
+	names := make([]string, 0, len(c.Services))
+	for name := range c.Services {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]types.ServiceConfig, len(names))
+	for i, name := range names {
+		out[i] = c.Services[name]
+	}
+	return out
+}
+
+// servicePos returns the position of key in the last definition of
+// service (of the definition itself when key is ""), or none.
+func (p *ProjectPass) servicePos(service, key string) manifest.Pos {
+	defs := p.Project.ServiceDefs(service)
+	if len(defs) == 0 {
+		return manifest.Pos{}
+	}
+	return defs[len(defs)-1].Pos(key)
+}
+
+// checkNoImage is C2M016: a service without an image, and none given in
+// the declarations' images:.
+func checkNoImage(p *ProjectPass) {
+	for _, svc := range p.services() {
+		if svc.Image != "" {
+			continue
+		}
+		if _, ok := p.Declarations.ImageFor(svc.Name); ok {
+			continue
+		}
+		msg := "has no image"
+		if svc.Build != nil {
+			msg = "has build: and no image; the mesh runs images, it does not build them"
+		}
+		pos := p.servicePos(svc.Name, "")
+		p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name, Message: msg})
+	}
+}
+
+// checkLeftOut is C2M019: each service that does not run because of its
+// profiles, so that a manifest never lacks a service without a word.
+func checkLeftOut(p *ProjectPass) {
+	if p.Project == nil || p.Project.Compose == nil {
+		return
+	}
+	disabled := p.Project.Compose.DisabledServices
+	names := make([]string, 0, len(disabled))
+	for name := range disabled {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		svc := disabled[name]
+		pos := p.servicePos(name, "profiles")
+		flags := make([]string, len(svc.Profiles))
+		for i, pr := range svc.Profiles {
+			flags[i] = "--profile " + pr
+		}
+		p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: name,
+			Message: fmt.Sprintf("not converted: left out by profiles %s (%s brings it in)", strings.Join(svc.Profiles, ", "), strings.Join(flags, " or "))})
+	}
+}
+
+// envPos returns where the service's environment: is written (its last
+// definition that writes one), or pos.
+func envPos(defs []project.ServiceDef, pos manifest.Pos) manifest.Pos {
+	for _, d := range defs {
+		if d.Writes("environment") {
+			pos = d.Pos("environment")
+		}
+	}
+	return pos
+}
+
+// checkUnsetEnvironment is C2M014 for what compose-go resolved: an
+// environment variable with no value (left out of the container, a
+// warning) and a config whose variable is unset (an error).
+func checkUnsetEnvironment(p *ProjectPass) {
+	for _, svc := range p.services() {
+		defs := p.Project.ServiceDefs(svc.Name)
+		var unset []string
+		for _, k := range sortedKeys(svc.Environment) {
+			if svc.Environment[k] == nil {
+				unset = append(unset, k)
+			}
+		}
+		if len(unset) > 0 {
+			pos := envPos(defs, p.servicePos(svc.Name, ""))
+			p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name,
+				Message: fmt.Sprintf("environment %s: no value in the compose file or the environment; left out", abbreviate(unset, 5))})
+		}
+		for _, ref := range svc.Configs {
+			cfg, ok := p.Project.Compose.Configs[ref.Source]
+			if !ok || cfg.File != "" || bool(cfg.External) || cfg.Content != "" || cfg.Environment == "" {
+				continue
+			}
+			pos, _ := p.Project.TopLevel("configs", ref.Source)
+			p.Report(Diagnostic{Severity: Error, Service: svc.Name, File: pos.File, Line: pos.Line,
+				Message: fmt.Sprintf("config %s: variable %s is not set; the config has no content", ref.Source, cfg.Environment)})
+		}
+	}
+}
+
+// checkComposeSecret is C2M015 in convert, at the compose file's (or
+// env_file's) line: a literal value of a secret-looking name.
+func checkComposeSecret(p *ProjectPass) {
+	for _, svc := range p.services() {
+		defs := p.Project.ServiceDefs(svc.Name)
+		for _, k := range sortedKeys(svc.Environment) {
+			v := svc.Environment[k]
+			if v == nil || !LooksLikeSecret(k, *v) {
+				continue
+			}
+			pos := manifest.Pos{}
+			for i := len(defs) - 1; i >= 0 && pos.File == ""; i-- {
+				pos, _ = defs[i].EnvPos(k)
+			}
+			if pos.File == "" {
+				pos = p.Project.EnvFilePos(svc, k, envPos(defs, p.servicePos(svc.Name, "")))
+			}
+			p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name,
+				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, Mask(*v))})
+		}
+	}
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// abbreviate joins the first n items of list and counts the rest.
+func abbreviate(list []string, n int) string {
+	if len(list) <= n {
+		return strings.Join(list, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }

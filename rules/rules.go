@@ -145,6 +145,10 @@ type Rule struct {
 	// CheckProject runs over a compose project and what convert built
 	// of it, before a manifest is written.
 	CheckProject func(*ProjectPass)
+	// SkipBuilt tells convert not to run Check over the module it
+	// builds, because CheckProject reports the same findings at the
+	// compose file's lines; check still runs Check over manifests.
+	SkipBuilt bool
 }
 
 // Scopes returns the scopes r runs in, in the order of the Scope

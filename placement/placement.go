@@ -1,0 +1,106 @@
+// Package placement holds what convert decides about a compose project
+// before any manifest exists: where each volume source lands on the target
+// host and why one could not be placed, the compose fields the manifest
+// leaves behind, and the declaration items that match nothing. They are
+// facts with positions, as fields, never prose for another package to cut
+// apart: convert builds them, the project-scope rules judge them
+// (rules.ProjectPass), ask shows them.
+package placement
+
+import (
+	"sort"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
+)
+
+// Placement is one host source that needs a declaration: every mount of
+// the same bind path, named volume or anonymous volume, across services.
+type Placement struct {
+	// Section and Key name its declaration: declare.SectionBinds with the
+	// bind path, SectionVolumes with the volume name, SectionAnonymous
+	// with "SERVICE:TARGET".
+	Section, Key string
+	// Mounts are its mounts, services in name order; the first is where
+	// it is reported.
+	Mounts []project.Mount
+	// Entry is the supplied declaration, nil when there is none.
+	Entry *declare.Entry
+	// HostPath is where it lands on the target host, "" when it cannot be
+	// placed.
+	HostPath string
+	// Legacy is where its data lives under Docker today: a named volume's
+	// Docker name, "" for a bind.
+	Legacy string
+	// Unplaced says why it has no location on the target host (C2M013),
+	// "" when it has one.
+	Unplaced string
+	// KindConflict says what contradicts the declared kind (C2M004): a
+	// file in the project, a trailing slash, an image table row; "" when
+	// nothing does.
+	KindConflict string
+	// Undeclared says, when nothing was supplied for it and evidence did
+	// not give owner, mode and intent, what is missing (C2M001); "" when
+	// it is declared.
+	Undeclared string
+}
+
+// First returns the mount it is reported at.
+func (p *Placement) First() project.Mount { return p.Mounts[0] }
+
+// Services returns the names of the services mounting it, sorted, unique.
+func (p *Placement) Services() []string {
+	var out []string
+	for _, m := range p.Mounts {
+		out = append(out, m.Service)
+	}
+	sort.Strings(out)
+	var uniq []string
+	for i, s := range out {
+		if i == 0 || s != out[i-1] {
+			uniq = append(uniq, s)
+		}
+	}
+	return uniq
+}
+
+// Field is a compose field the manifest's container shape does not carry.
+type Field struct {
+	// Service is the service that writes it; "" for a field of a
+	// top-level entry.
+	Service string
+	// Section and Entry name the top-level entry (volumes, data) for a
+	// field of one; "" for a service's field.
+	Section, Entry string
+	// Name is the field, dotted when nested: "deploy.placement".
+	Name string
+	// Config names the file config whose uid, gid or mode are not carried
+	// (Name is then "configs"); "" otherwise.
+	Config string
+	// Reason says why it is not carried.
+	Reason string
+	// Acknowledged reports whether the declarations' acknowledge: names it.
+	Acknowledged bool
+	Pos          manifest.Pos
+}
+
+// What an Unmatched item is.
+const (
+	UnmatchedKey         = "key"         // a binds:, volumes: or anonymous: key
+	UnmatchedAcknowledge = "acknowledge" // an acknowledge: item
+	UnmatchedImage       = "images"      // an images: entry
+)
+
+// Unmatched is a declaration item that matches nothing in the compose
+// project, across all profiles.
+type Unmatched struct {
+	// What is UnmatchedKey, UnmatchedAcknowledge or UnmatchedImage.
+	What string
+	// Section is the declarations section of a key.
+	Section string
+	// Item is the item as written: the key, the acknowledge item, the
+	// service of an images: entry.
+	Item string
+	Pos  manifest.Pos
+}
