@@ -136,9 +136,10 @@ func checkFlagPath(flag, p string) error {
 	return nil
 }
 
-// declarations reads the sidecar file and the x-compose2manifest extension
-// and merges them. It returns the files read, for the manifest's sources.
-func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
+// declarations reads the sidecar file (or takes it from
+// opts.Declarations) and the x-compose2manifest extension and merges them.
+// It returns the sidecar file read, for the manifest's sources.
+func (l *loaded) declarations(opts Options) (*declare.File, []inputFile, error) {
 	var ext *declare.File
 	for _, f := range l.raw.files {
 		if f.path != l.files[0] && !contains(l.files, f.path) {
@@ -155,6 +156,9 @@ func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
 		ext = declare.Merge(ext, d)
 	}
 	p := opts.DeclarationsFile
+	if opts.Declarations != nil && opts.Declarations.Path != "" {
+		p = opts.Declarations.Path
+	}
 	explicit := p != ""
 	if !explicit {
 		p = filepath.Join(l.dir, DeclarationsFile)
@@ -165,15 +169,23 @@ func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
 		}
 		p = filepath.Join(wd, p)
 	}
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
-		return ext, nil, nil
-	}
-	if err := checkInputFile("declarations file", p); err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil, fmt.Errorf("declarations: %w", err)
+	var data []byte
+	if opts.Declarations != nil {
+		data = opts.Declarations.Data
+		if len(data) > MaxInputSize {
+			return nil, nil, fmt.Errorf("declarations file %s is %d bytes, more than the %d a declarations file may have", p, len(data), MaxInputSize)
+		}
+	} else {
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
+			return ext, nil, nil
+		}
+		if err := checkInputFile("declarations file", p); err != nil {
+			return nil, nil, err
+		}
+		var err error
+		if data, err = os.ReadFile(p); err != nil {
+			return nil, nil, fmt.Errorf("declarations: %w", err)
+		}
 	}
 	side, err := declare.Parse(l.rel(p), data)
 	if err != nil {
@@ -182,7 +194,14 @@ func (l *loaded) declarations(opts Options) (*declare.File, []string, error) {
 	if err := hostOverridden(ext, side); err != nil {
 		return nil, nil, err
 	}
-	return declare.Merge(ext, side), []string{p}, nil
+	return declare.Merge(ext, side), []inputFile{{p, data}}, nil
+}
+
+// inputFile is an input read once: its absolute path on this machine and
+// its bytes.
+type inputFile struct {
+	path string
+	data []byte
 }
 
 // hostOverridden returns an error when the sidecar file declares as owned
@@ -225,7 +244,7 @@ func contains(list []string, s string) bool {
 
 // sources returns the manifest's sources: every compose file read, the
 // env files, and the declarations file, each with its sha256.
-func (l *loaded) sources(declFiles []string) ([]manifest.Source, error) {
+func (l *loaded) sources(declFiles []inputFile) ([]manifest.Source, error) {
 	var paths []string
 	for _, f := range l.raw.files {
 		paths = append(paths, f.path)
@@ -255,9 +274,12 @@ func (l *loaded) sources(declFiles []string) ([]manifest.Source, error) {
 			}
 		}
 	}
-	paths = append(paths, declFiles...)
-	read := map[string][]byte{} // the compose files, read once already
+	read := map[string][]byte{} // the compose and declarations files, read once already
 	for _, f := range l.raw.files {
+		read[f.path] = f.data
+	}
+	for _, f := range declFiles {
+		paths = append(paths, f.path)
 		read[f.path] = f.data
 	}
 	out := make([]manifest.Source, 0, len(paths))
