@@ -14,6 +14,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -148,15 +149,13 @@ func runAsk(e *env, args []string) int {
 
 // askTerminal holds the conversation, then writes the declarations.
 func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, declPath, declName string, write bool) int {
-	old, err := os.ReadFile(declPath)
+	// A file with CRLF line endings is edited as LF and written back with
+	// CRLF.
+	old, crlf, err := atomicfile.ReadLF(declPath)
 	if err != nil && !os.IsNotExist(err) {
 		errorf(e, "ask: %v", err)
 		return exitUsage
 	}
-	// A file with CRLF line endings is edited as LF and written back with
-	// CRLF.
-	crlf := usesCRLF(old)
-	old = bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n"))
 	doc, err := declare.LoadDocument(declName, old)
 	if err != nil {
 		errorf(e, "ask: %v", err)
@@ -249,7 +248,7 @@ func askTerminal(e *env, cf *convertFlags, plan *ask.Plan, res *convert.Result, 
 				return exitFindings
 			}
 		}
-		if err := writeDeclarations(declPath, data, crlf); err != nil {
+		if _, err := atomicfile.Rewrite(declPath, data, crlf); err != nil {
 			errorf(e, "ask: %v; nothing written", err)
 			return exitUsage
 		}
@@ -606,76 +605,4 @@ func countSources(n int, singular, plural string) string {
 		return "1 source " + singular
 	}
 	return fmt.Sprintf("%d sources %s", n, plural)
-}
-
-// usesCRLF reports whether data's first line ends in CRLF.
-func usesCRLF(data []byte) bool {
-	i := bytes.IndexByte(data, '\n')
-	return i > 0 && data[i-1] == '\r'
-}
-
-// writeDeclarations writes the declarations file ask edited atomically (a
-// temporary file, then a rename), as the file it replaces was: through a
-// symbolic link to its target, so a shared file stays shared; with the
-// file's permission bits (0644 for a new file); with its owner and group
-// when running as root (best effort); and with CRLF line endings when crlf
-// is set. data has LF line endings. Unlike writeAtomic (convert's), it
-// always replaces the file.
-func writeDeclarations(path string, data []byte, crlf bool) error {
-	target, err := linkTarget(path)
-	if err != nil {
-		return err
-	}
-	perm := os.FileMode(0o644)
-	uid, gid, owned := -1, -1, false
-	switch fi, err := os.Stat(target); {
-	case err == nil:
-		perm = fi.Mode().Perm()
-		uid, gid, owned = fileOwner(fi)
-	case !os.IsNotExist(err):
-		return err
-	}
-	if crlf {
-		data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	return replaceFile(target, data, perm, func(tmp *os.File) {
-		if owned && os.Geteuid() == 0 {
-			tmp.Chown(uid, gid) // best effort: the content matters more than its owner
-		}
-	})
-}
-
-// linkTarget returns the file a write to path should replace: path
-// itself, or the file a symbolic link at path points to, followed through
-// every link (also when the final target does not exist yet).
-func linkTarget(path string) (string, error) {
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		return t, nil
-	} else if !os.IsNotExist(err) {
-		return "", err
-	}
-	p := path
-	for range 40 {
-		fi, err := os.Lstat(p)
-		switch {
-		case os.IsNotExist(err):
-			return p, nil
-		case err != nil:
-			return "", err
-		case fi.Mode()&os.ModeSymlink == 0:
-			return p, nil
-		}
-		l, err := os.Readlink(p)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(l) {
-			l = filepath.Join(filepath.Dir(p), l)
-		}
-		p = l
-	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
