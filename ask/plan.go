@@ -17,7 +17,6 @@ package ask
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -357,17 +356,15 @@ func evidenceWord(k declare.Kind) string {
 }
 
 // localKind looks at a relative bind source in the project directory on
-// this machine: a regular file there is evidence of kind file. Anything
-// else suggests the default kind, directory.
+// this machine as convert does (localEvidence): a regular file there is
+// evidence of kind file, a directory of kind directory. Anything else (a
+// symbolic link among them) suggests the default kind, directory.
 func localKind(projectDir, key string) Suggestion {
-	if projectDir != "" && !strings.HasPrefix(key, "/") && !strings.HasPrefix(key, "~") {
-		fi, err := os.Stat(filepath.Join(projectDir, filepath.FromSlash(key)))
-		switch {
-		case err == nil && fi.Mode().IsRegular():
-			return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
-		case err == nil && fi.IsDir():
-			return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
-		}
+	switch localEvidence(projectDir, key) {
+	case declare.KindFile:
+		return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
+	case declare.KindDirectory:
+		return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
 	}
 	return Suggestion{Value: string(declare.KindDirectory), From: "an entry without kind declares a directory"}
 }
