@@ -11,6 +11,13 @@
 // declarations skeleton with the suggestions as comments, and GitHub
 // workflow annotations.
 //
+// Run is the whole workflow of the ask command over those parts: it
+// converts the project (answers not yet written are converted in memory,
+// convert.Options.Declarations), builds the plan, holds the conversation
+// or prints the questions, writes the declarations file (with
+// internal/atomicfile) and checks the result as convert will see it. It
+// returns an Outcome for the command to print and turn into an exit code.
+//
 // The package prints and reads only through the streams it is given and
 // keeps no state between calls.
 package ask

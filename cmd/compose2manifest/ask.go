@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 
@@ -45,7 +46,7 @@ func runAsk(e *env, args []string) int {
 		report.WriteText(e.stderr, &report.Report{Modules: []report.Module{*out.Report}})
 	}
 	if out.Message != "" {
-		e.stderr.Write([]byte("compose2manifest: " + out.Message + "\n"))
+		fmt.Fprintf(e.stderr, "compose2manifest: %s\n", out.Message)
 	}
 	if out.Err != nil {
 		errorf(e, "%v", out.Err)
