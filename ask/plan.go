@@ -11,13 +11,19 @@
 // declarations skeleton with the suggestions as comments, and GitHub
 // workflow annotations.
 //
+// Run is the whole workflow of the ask command over those parts: it
+// converts the project (answers not yet written are converted in memory,
+// convert.Options.Declarations), builds the plan, holds the conversation
+// or prints the questions, writes the declarations file (with
+// internal/atomicfile) and checks the result as convert will see it. It
+// returns an Outcome for the command to print and turn into an exit code.
+//
 // The package prints and reads only through the streams it is given and
 // keeps no state between calls.
 package ask
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -358,17 +364,15 @@ func evidenceWord(k declare.Kind) string {
 }
 
 // localKind looks at a relative bind source in the project directory on
-// this machine: a regular file there is evidence of kind file. Anything
-// else suggests the default kind, directory.
+// this machine as convert does (localEvidence): a regular file there is
+// evidence of kind file, a directory of kind directory. Anything else (a
+// symbolic link among them) suggests the default kind, directory.
 func localKind(projectDir, key string) Suggestion {
-	if projectDir != "" && !strings.HasPrefix(key, "/") && !strings.HasPrefix(key, "~") {
-		fi, err := os.Stat(filepath.Join(projectDir, filepath.FromSlash(key)))
-		switch {
-		case err == nil && fi.Mode().IsRegular():
-			return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
-		case err == nil && fi.IsDir():
-			return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
-		}
+	switch localEvidence(projectDir, key) {
+	case declare.KindFile:
+		return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
+	case declare.KindDirectory:
+		return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
 	}
 	return Suggestion{Value: string(declare.KindDirectory), From: "an entry without kind declares a directory"}
 }

@@ -146,9 +146,10 @@ func checkFlagPath(flag, p string) error {
 	return nil
 }
 
-// declarations reads the sidecar file and the x-compose2manifest extension
-// and merges them. It returns the files read, for the manifest's sources.
-func declarations(l *project.Project, opts Options) (*declare.File, []string, error) {
+// declarations reads the sidecar file (or takes it from
+// opts.Declarations) and the x-compose2manifest extension and merges them.
+// It returns the sidecar file read, for the manifest's sources.
+func declarations(l *project.Project, opts Options) (*declare.File, []inputFile, error) {
 	var ext *declare.File
 	for _, x := range l.Extensions(ExtensionKey) {
 		d, err := declare.ParseNode(x.File, x.Node)
@@ -158,6 +159,9 @@ func declarations(l *project.Project, opts Options) (*declare.File, []string, er
 		ext = declare.Merge(ext, d)
 	}
 	p := opts.DeclarationsFile
+	if opts.Declarations != nil && opts.Declarations.Path != "" {
+		p = opts.Declarations.Path
+	}
 	explicit := p != ""
 	if !explicit {
 		p = filepath.Join(l.Dir, DeclarationsFile)
@@ -168,15 +172,23 @@ func declarations(l *project.Project, opts Options) (*declare.File, []string, er
 		}
 		p = filepath.Join(wd, p)
 	}
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
-		return ext, nil, nil
-	}
-	if err := project.CheckInputFile("declarations file", p); err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil, fmt.Errorf("declarations: %w", err)
+	var data []byte
+	if opts.Declarations != nil {
+		data = opts.Declarations.Data
+		if len(data) > project.MaxInputSize {
+			return nil, nil, fmt.Errorf("declarations file %s is %d bytes, more than the %d a declarations file may have", p, len(data), project.MaxInputSize)
+		}
+	} else {
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
+			return ext, nil, nil
+		}
+		if err := project.CheckInputFile("declarations file", p); err != nil {
+			return nil, nil, err
+		}
+		var err error
+		if data, err = os.ReadFile(p); err != nil {
+			return nil, nil, fmt.Errorf("declarations: %w", err)
+		}
 	}
 	side, err := declare.Parse(l.Rel(p), data)
 	if err != nil {
@@ -185,7 +197,14 @@ func declarations(l *project.Project, opts Options) (*declare.File, []string, er
 	if err := hostOverridden(ext, side); err != nil {
 		return nil, nil, err
 	}
-	return declare.Merge(ext, side), []string{p}, nil
+	return declare.Merge(ext, side), []inputFile{{p, data}}, nil
+}
+
+// inputFile is an input read once: its absolute path on this machine and
+// its bytes.
+type inputFile struct {
+	path string
+	data []byte
 }
 
 // hostOverridden returns an error when the sidecar file declares as owned
@@ -228,7 +247,7 @@ func contains(list []string, s string) bool {
 
 // sources returns the manifest's sources: every file the project was
 // read from, then the declarations file, each with its sha256.
-func sources(l *project.Project, declFiles []string) ([]manifest.Source, error) {
+func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, error) {
 	inputs, err := l.Inputs()
 	if err != nil {
 		return nil, err
@@ -237,13 +256,9 @@ func sources(l *project.Project, declFiles []string) ([]manifest.Source, error) 
 	for _, in := range inputs {
 		out = append(out, manifest.Source{File: l.Rel(in.Path), SHA256: in.SHA256})
 	}
-	for _, p := range declFiles {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(data)
-		out = append(out, manifest.Source{File: l.Rel(p), SHA256: hex.EncodeToString(sum[:])})
+	for _, f := range declFiles {
+		sum := sha256.Sum256(f.data)
+		out = append(out, manifest.Source{File: l.Rel(f.path), SHA256: hex.EncodeToString(sum[:])})
 	}
 	return out, nil
 }

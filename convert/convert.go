@@ -39,6 +39,10 @@ type Options struct {
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string
+	// Declarations, when not nil, is the declarations file given in
+	// memory: Convert reads it instead of the file on disk, which is then
+	// not opened, whether it exists or not.
+	Declarations *Declarations
 	// HostProjectDirectory (--host-project-directory) is where the project
 	// lives on the target host; it overrides the declarations' value.
 	HostProjectDirectory string
@@ -52,6 +56,24 @@ type Options struct {
 	// may be produced from; nil means the built-in table (images.Load).
 	// Batch callers load it once and share it.
 	Images *images.Table
+}
+
+// Declarations are a declarations file given in memory, such as one ask
+// is editing and has not written yet. Convert treats them exactly as a
+// file at Path holding Data: the manifest, its sources: entry (Path
+// relative to the project directory, and the sha256 of Data), the
+// "supplied:" comments and the diagnostics are byte-identical to what
+// that file on disk would give.
+type Declarations struct {
+	// Path is the file Data stands for: absolute, or relative to
+	// WorkingDirectory. Empty means the file Convert would read otherwise:
+	// DeclarationsFile, or compose2manifest.yaml in the project directory.
+	// Nothing need exist there.
+	Path string
+	// Data is the file's content, which Convert parses (declare.Parse) as
+	// it would the file's. Empty Data is an empty file, which declares
+	// nothing and fails to parse as a declarations document.
+	Data []byte
 }
 
 // Status is the outcome of converting one module.

@@ -575,35 +575,6 @@ func TestAskTerminalKeepsFileAttributes(t *testing.T) {
 	}
 }
 
-// TestWriteDeclarationsNew: a new file is 0644 with the data as given,
-// also through a dangling symbolic link, which then points at it.
-func TestWriteDeclarationsNew(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "compose2manifest.yaml")
-	if err := writeDeclarations(p, []byte("version: 1\n"), false); err != nil {
-		t.Fatal(err)
-	}
-	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644 {
-		t.Errorf("new file: %v, %v", fi.Mode(), err)
-	}
-	link := filepath.Join(dir, "link.yaml")
-	if err := os.Symlink("sub/target.yaml", link); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeDeclarations(link, []byte("version: 1\nbinds: {}\n"), true); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := os.ReadFile(filepath.Join(dir, "sub", "target.yaml")); err != nil || string(got) != "version: 1\r\nbinds: {}\r\n" {
-		t.Errorf("target: %q, %v", got, err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("link replaced: %v, %v", fi.Mode(), err)
-	}
-}
-
 // hostProject is a project whose two relative binds are declared
 // {kind: host}, without host_project_directory.
 func hostProject(t *testing.T) string {
@@ -657,21 +628,6 @@ func TestAskTerminalSuppliedHost(t *testing.T) {
 	}
 	if code != 0 {
 		t.Errorf("ask exited %d; screen:\n%s", code, scr)
-	}
-}
-
-// TestChangedLines: the preview shows a replaced entry as its old line
-// removed and its new line added, and ignores a line yaml.v3 only
-// reflowed (the blanks before a comment).
-func TestChangedLines(t *testing.T) {
-	old := "version: 1\nhost_project_directory: /opt/dms   # prod host\nbinds:\n  ./shared: {kind: host}\n  ./x: {mode: \"0750\"}\n"
-	data := "version: 1\nhost_project_directory: /opt/dms # prod host\nvolume_root: /srv\nbinds:\n  ./shared: {kind: host, path: /srv/shared}\n  ./x: {mode: \"0750\"}\n"
-	want := "    …\n  + volume_root: /srv\n    …\n  -   ./shared: {kind: host}\n  +   ./shared: {kind: host, path: /srv/shared}\n    …\n"
-	if got := changedLines([]byte(old), []byte(data)); got != want {
-		t.Errorf("changedLines:\n%s\nwant:\n%s", got, want)
-	}
-	if got, want := changedLines(nil, []byte("version: 1\n")), "  + version: 1\n"; got != want {
-		t.Errorf("changedLines of a new file = %q, want %q", got, want)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -164,7 +165,7 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	name := res.Module.Module + ".yaml"
-	if err := writeAtomic(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
+	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(filepath.Join(cf.output, name)), nil

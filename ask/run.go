@@ -1,0 +1,503 @@
+package ask
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// Config says what Run converts and asks about, and where it talks.
+type Config struct {
+	// Options say which project to convert and how, as convert's flags
+	// give them, with WorkingDirectory and Environ set. The declarations
+	// file Run reads and writes is DeclarationsFile (relative to
+	// WorkingDirectory), or compose2manifest.yaml in the project
+	// directory. Images nil means the built-in table.
+	Options convert.Options
+	// GitHub prints the questions as GitHub workflow annotations for a
+	// reader that cannot answer, instead of a skeleton.
+	GitHub bool
+	// Terminal reports whether a person answers on In and reads Out;
+	// without it, Run only prints the questions.
+	Terminal bool
+	// Write skips the confirmation before the file is written.
+	Write bool
+	// In is where answers are read, one a line.
+	In io.Reader
+	// Out is where the conversation goes: context, suggestions, prompts,
+	// the preview of the change and what comes next.
+	Out io.Writer
+	// Stdout is where the questions go for a reader that cannot answer:
+	// the skeleton or the annotations.
+	Stdout io.Writer
+}
+
+// Status says how Run ended; a command's exit code follows from it.
+type Status int
+
+const (
+	// Done: nothing was left to ask, or the declarations were written
+	// and convert accepts the module.
+	Done Status = iota
+	// Unanswered: the questions were printed for a reader who cannot
+	// answer, or the author declined, stopped or ran out of input
+	// (nothing was written), or convert still refuses the module.
+	Unanswered
+	// Failed: the project could not be converted, or reading or writing
+	// the declarations failed; nothing was written.
+	Failed
+)
+
+// Outcome is how Run ended and what is left to tell, in this order: the
+// diagnostics, the message, the error, the hints.
+type Outcome struct {
+	Status Status
+	// Report holds diagnostics that explain Err, or nil.
+	Report *report.Module
+	// Message is a closing remark, such as "nothing written"; "" for none.
+	Message string
+	// Err says why ask stopped short of Done, or what still stands in the
+	// way; nil when nothing does.
+	Err error
+	// Hints say what to do next.
+	Hints []string
+}
+
+// Run converts the project, and asks for what the conversion is missing:
+// on a terminal, in a conversation on In and Out, writing the answers
+// into the declarations file; elsewhere it prints the questions on Stdout
+// (Status Unanswered). Interrupting ctx (Ctrl-C) stops it without writing
+// anything.
+func Run(ctx context.Context, cfg Config) Outcome {
+	r := &runner{cfg: cfg, opts: cfg.Options}
+	if r.opts.Images == nil {
+		table, err := images.Load()
+		if err != nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		r.opts.Images = table
+	}
+	if r.opts.WorkingDirectory == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		r.opts.WorkingDirectory = wd
+	}
+	o := r.opts
+	// The declarations file is the file ask writes: when it does not
+	// exist yet, or holds nothing (blank lines and comments), ask
+	// converts as if it held an empty declarations document, and creates
+	// or fills it at the end.
+	if p := o.DeclarationsFile; p != "" {
+		r.blank = blankDeclarations(r.abs(p))
+	}
+	res, err := r.convertBlank(ctx, o)
+	if err != nil && !r.blank && o.DeclarationsFile == "" && res != nil && res.ProjectDirectory != "" &&
+		blankDeclarations(filepath.Join(res.ProjectDirectory, declare.DefaultFile)) {
+		r.blank = true
+		res, err = r.convertBlank(ctx, o)
+	}
+	if ctx.Err() != nil {
+		return r.interrupted()
+	}
+	if res == nil || res.Status == convert.Failed || err != nil {
+		out := Outcome{Status: Failed, Hints: []string{"ask needs a project convert can load; fix the errors above first"}}
+		if res != nil {
+			out.Report = &report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics}
+		}
+		if err != nil {
+			out.Err = fmt.Errorf("ask: %w", err)
+		}
+		return out
+	}
+	// A strict run tells the values the declarations supply from those
+	// convert produces.
+	var supplied []convert.Missing
+	if !o.Strict {
+		so := o
+		so.Strict = true
+		sres, err := r.convertBlank(ctx, so)
+		if ctx.Err() != nil {
+			return r.interrupted()
+		}
+		if err != nil || sres == nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		supplied = sres.Missing
+		if supplied == nil {
+			supplied = []convert.Missing{}
+		}
+	}
+	module := res.ProjectName
+	if m := resultModule(res); m != nil {
+		module = m.Module
+	}
+	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	r.declPath = r.declarationsPath(res)
+	r.declName = r.display(r.declPath)
+
+	// Where sources land, to show it: the flags, or the declarations.
+	plan.HostProjectDirectory, plan.VolumeRoot = o.HostProjectDirectory, o.VolumeRoot
+	if old, _, err := atomicfile.ReadLF(r.declPath); err == nil {
+		if f, err := declare.Parse(r.declName, old); err == nil {
+			if plan.HostProjectDirectory == "" {
+				plan.HostProjectDirectory = f.HostProjectDirectory
+			}
+			if plan.VolumeRoot == "" {
+				plan.VolumeRoot = f.VolumeRoot
+			}
+		}
+	}
+
+	// The paths declared already, where no answer may relocate a source.
+	plan.TakePaths(resultModule(res))
+
+	// Every source declared, but parent directories are not: on a
+	// terminal, offer them.
+	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && len(res.UndeclaredAncestors) > 0 {
+		return r.terminal(ctx, plan, res)
+	}
+	if len(plan.Items) == 0 {
+		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
+		if res.Status == convert.Refused {
+			out.Hints = []string{fmt.Sprintf("convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", countErrors(res.Diagnostics))}
+		}
+		return out
+	}
+	if cfg.GitHub {
+		rel := func(p manifest.Pos) string { return r.display(filepath.Join(res.ProjectDirectory, p.File)) }
+		if err := WriteGitHub(cfg.Stdout, plan, r.declName, rel); err != nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		return Outcome{Status: Unanswered}
+	}
+	if !cfg.Terminal {
+		plan.Directories = plan.PredictDirectories(resultModule(res))
+		if _, err := cfg.Stdout.Write(Skeleton(plan)); err != nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		out := Outcome{Status: Unanswered, Err: fmt.Errorf("module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))}
+		if _, err := os.Stat(r.declPath); err == nil && !r.blank {
+			// Saving the skeleton as the file would wipe what it declares.
+			out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", r.declName, r.declName)}
+		} else {
+			out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", r.declName)}
+		}
+		return out
+	}
+	return r.terminal(ctx, plan, res)
+}
+
+// runner holds what one Run knows.
+type runner struct {
+	cfg  Config
+	opts convert.Options // cfg.Options with Images and WorkingDirectory set
+	// blank reports whether the declarations file is missing or holds no
+	// YAML, so ask converts as if it held "version: 1".
+	blank bool
+	// declPath is the declarations file ask writes; declName names it
+	// for people.
+	declPath, declName string
+}
+
+// terminal holds the conversation, then writes the declarations.
+func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) Outcome {
+	// A file with CRLF line endings is edited as LF and written back with
+	// CRLF.
+	old, crlf, err := atomicfile.ReadLF(r.declPath)
+	if err != nil && !os.IsNotExist(err) {
+		return failed(fmt.Errorf("ask: %w", err))
+	}
+	doc, err := declare.LoadDocument(r.declName, old)
+	if err != nil {
+		return failed(fmt.Errorf("ask: %w", err))
+	}
+	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName}
+
+	a := &Answers{}
+	if len(plan.Items) > 0 {
+		got, ok, err := interruptible(ctx, func() (*Answers, error) { return s.Run(plan) })
+		switch {
+		case !ok:
+			return r.interrupted()
+		case err != nil:
+			return sessionFailed(err)
+		}
+		a = got
+	}
+	// A setting a flag gives and the file does not is written into it,
+	// so convert finds it without the flag (convert --batch refuses
+	// those flags).
+	fromFlags := settingsFromFlags(&r.opts, old, a)
+	Apply(doc, a)
+	data, err := doc.Bytes()
+	if err != nil {
+		return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
+	}
+
+	// Where the sources land decides their parent directories: convert
+	// the declarations as answered, then offer the parents nothing
+	// declares.
+	// A conversion that fails (such as answers that would not read back,
+	// reported below) offers none.
+	pres := res
+	if !bytes.Equal(data, old) {
+		if pres, err = r.convertData(ctx, r.opts, data); err != nil {
+			pres = nil
+		}
+	}
+	if pres == nil {
+		pres = &convert.Result{}
+	}
+	if dirs := NewDirectories(pres.UndeclaredAncestors, resultModule(pres)); len(dirs) > 0 {
+		got, ok, err := interruptible(ctx, func() ([]Answer, error) { return s.RunDirectories(dirs) })
+		switch {
+		case !ok:
+			return r.interrupted()
+		case err != nil:
+			return sessionFailed(err)
+		}
+		if len(got) > 0 {
+			Apply(doc, &Answers{Directories: got})
+			if data, err = doc.Bytes(); err != nil {
+				return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
+			}
+		}
+	}
+	if _, err := declare.Parse(r.declName, data); err != nil {
+		return failed(fmt.Errorf("ask: the declarations would not read back: %w; nothing written", err))
+	}
+	if bytes.Equal(data, old) {
+		fmt.Fprintf(r.cfg.Out, "\n%s already says all that; nothing to write.\n", r.declName)
+	} else {
+		fmt.Fprintf(r.cfg.Out, "\n%s:\n%s", r.declName, changedLines(old, data))
+		for _, f := range fromFlags {
+			fmt.Fprintf(r.cfg.Out, "  (%s from %s, so that convert finds it without the flag)\n", f.setting, f.flag)
+		}
+		if !r.cfg.Write {
+			yes, ok, err := interruptible(ctx, func() (bool, error) { return s.Confirm("Write " + r.declName + "?") })
+			switch {
+			case !ok:
+				return r.interrupted()
+			case err != nil:
+				return sessionFailed(err)
+			case !yes:
+				return Outcome{Status: Unanswered, Message: "nothing written"}
+			}
+		}
+		if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
+			return failed(fmt.Errorf("ask: %w; nothing written", err))
+		}
+		fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
+	}
+
+	// Check the result as convert will see it. The settings written into
+	// the file need no flag any more.
+	next := r.cfg.Options
+	for _, f := range fromFlags {
+		*f.opt(&next) = ""
+	}
+	res2, err := convert.Convert(ctx, r.opts)
+	if err == nil && res2.Status == convert.Converted {
+		if n := len(res2.UndeclaredAncestors); n > 0 {
+			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics, res2.UndeclaredAncestors), themIt(n))
+		}
+		fmt.Fprintf(r.cfg.Out, "convert now accepts module %q. Run next:\n\n    %s\n", plan.Module, nextCommand(next))
+		return Outcome{Status: Done}
+	}
+	out := Outcome{
+		Status: Unanswered,
+		Err:    fmt.Errorf("ask: convert still refuses module %q for the reasons above", plan.Module),
+		Hints:  []string{"fix them, then run: " + nextCommand(next)},
+	}
+	if res2 != nil {
+		out.Report = &report.Module{Status: string(res2.Status), Diagnostics: errorsOnly(res2.Diagnostics)}
+	}
+	return out
+}
+
+// failed is the outcome of an error that stops ask: nothing written.
+func failed(err error) Outcome { return Outcome{Status: Failed, Err: err} }
+
+// interrupted is the outcome of Ctrl-C: nothing written. It ends the
+// line the prompt was on.
+func (r *runner) interrupted() Outcome {
+	if r.cfg.Out != nil {
+		fmt.Fprintln(r.cfg.Out)
+	}
+	return Outcome{Status: Unanswered, Err: errors.New("ask: interrupted; nothing written")}
+}
+
+// sessionFailed is the outcome of a session that ended without answers.
+func sessionFailed(err error) Outcome {
+	out := failed(fmt.Errorf("ask: %w; nothing written", err))
+	if errors.Is(err, ErrEndOfInput) {
+		out.Status = Unanswered
+	}
+	return out
+}
+
+// flagSetting is a setting a flag gave and ask writes into the file.
+type flagSetting struct {
+	setting, flag string
+	// opt returns the option the flag set.
+	opt func(*convert.Options) *string
+}
+
+// settingsFromFlags sets in a the settings --host-project-directory and
+// --volume-root give (in o) that the declarations file (old) does not set
+// and the author did not answer, and returns them.
+func settingsFromFlags(o *convert.Options, old []byte, a *Answers) []flagSetting {
+	var file declare.File
+	if f, err := declare.Parse("", old); err == nil {
+		file = *f
+	}
+	var out []flagSetting
+	for _, s := range []struct {
+		flagSetting
+		inFile string
+		answer *string
+	}{
+		{flagSetting{"host_project_directory", "--host-project-directory", func(o *convert.Options) *string { return &o.HostProjectDirectory }}, file.HostProjectDirectory, &a.HostProjectDirectory},
+		{flagSetting{"volume_root", "--volume-root", func(o *convert.Options) *string { return &o.VolumeRoot }}, file.VolumeRoot, &a.VolumeRoot},
+	} {
+		v := *s.opt(o)
+		if v == "" || s.inFile != "" || *s.answer != "" {
+			continue
+		}
+		*s.answer = v
+		out = append(out, s.flagSetting)
+	}
+	return out
+}
+
+// interruptible runs f (a part of the conversation) until it returns or
+// ctx is done (Ctrl-C); ok is false when ctx is done first, and f's read
+// is abandoned.
+func interruptible[T any](ctx context.Context, f func() (T, error)) (v T, ok bool, err error) {
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := f()
+		done <- outcome{v, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return v, false, nil
+	case o := <-done:
+		return o.v, true, o.err
+	}
+}
+
+// blankDeclarations reports whether the declarations file at p does not
+// exist or holds no YAML: only blank lines and comments.
+func blankDeclarations(p string) bool {
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+// convertBlank converts the project as o says; with r.blank, as if the
+// declarations file held only "version: 1".
+func (r *runner) convertBlank(ctx context.Context, o convert.Options) (*convert.Result, error) {
+	if !r.blank {
+		return convert.Convert(ctx, o)
+	}
+	return r.convertData(ctx, o, []byte("version: 1\n"))
+}
+
+// convertData converts the project as o says, with data as the
+// declarations file's content (in memory: nothing is written).
+func (r *runner) convertData(ctx context.Context, o convert.Options, data []byte) (*convert.Result, error) {
+	o.Declarations = &convert.Declarations{Data: data}
+	return convert.Convert(ctx, o)
+}
+
+// resultModule is the module a conversion built: converted or candidate.
+func resultModule(res *convert.Result) *manifest.Module {
+	if res == nil {
+		return nil
+	}
+	if res.Module != nil {
+		return res.Module
+	}
+	return res.Candidate
+}
+
+// abs makes p absolute against the working directory.
+func (r *runner) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(r.opts.WorkingDirectory, p)
+}
+
+// declarationsPath is the file ask writes: DeclarationsFile (relative to
+// the working directory), or compose2manifest.yaml in the project
+// directory.
+func (r *runner) declarationsPath(res *convert.Result) string {
+	if p := r.opts.DeclarationsFile; p != "" {
+		return r.abs(p)
+	}
+	return filepath.Join(res.ProjectDirectory, declare.DefaultFile)
+}
+
+// display names p relative to the working directory when it is inside
+// it.
+func (r *runner) display(p string) string {
+	if rel, err := filepath.Rel(r.opts.WorkingDirectory, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// ruleOf returns the ID of the rule that warns in ds about one of the
+// undeclared parent directories dirs, followed by a space; "" when none
+// does.
+func ruleOf(ds []rules.Diagnostic, dirs []string) string {
+	for _, d := range ds {
+		for _, dir := range dirs {
+			if d.Severity == rules.Warning && d.Rule != "" && strings.HasPrefix(d.Message, "parent "+dir+" ") {
+				return d.Rule + " "
+			}
+		}
+	}
+	return ""
+}
+
+func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
+	var out []rules.Diagnostic
+	for _, d := range ds {
+		if d.Severity == rules.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"os"
+	"syscall"
+)
+
+// fileOwner returns the owner and group of the file fi describes.
+func fileOwner(fi os.FileInfo) (uid, gid int, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return -1, -1, false
+	}
+	return int(st.Uid), int(st.Gid), true
+}
