@@ -68,7 +68,7 @@ type Entry struct {
 	// Module is the module name. For a project that failed before a
 	// module was built, it is the name the project states explicitly
 	// (module:, the compose name:), or empty when that is not known for
-	// sure (see failedModule); such a name takes part in C2M017.
+	// sure (convert.Result.KnownModule); such a name takes part in C2M017.
 	Module string
 	// Status is Converted, Refused or Failed.
 	Status convert.Status
@@ -388,7 +388,7 @@ func entry(root string, p Project, res *convert.Result, err error, environ []str
 		if m == nil {
 			// Its name, when known, still takes part in C2M017 and
 			// keeps its manifest from being reported as orphaned.
-			e.Module = failedModule(p, res, environ)
+			e.Module = res.KnownModule
 			e.inSet = e.Module != ""
 		}
 		e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})

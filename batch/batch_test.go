@@ -28,7 +28,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 
 // project returns the files of a project in folder dir that converts:
 // one service with one declared bind, at /opt/MODULE on the target host.
-func project(dir, module, hostPath string) map[string]string {
+func projectFiles(dir, module, hostPath string) map[string]string {
 	return map[string]string{
 		dir + "/compose.yaml":    "services:\n  web:\n    image: nginx:1.27\n    volumes:\n      - ./html:/usr/share/nginx/html:ro\n",
 		dir + "/html/index.html": "hello\n",
@@ -130,7 +130,7 @@ func TestRunOrderAndOutputIndependentOfJobs(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{"broken/compose.yaml": "services: [\n"}
 	for i := range 12 {
-		for k, v := range project(fmt.Sprintf("p%02d", 11-i), fmt.Sprintf("m%02d", i), fmt.Sprintf("/opt/m%02d", i)) {
+		for k, v := range projectFiles(fmt.Sprintf("p%02d", 11-i), fmt.Sprintf("m%02d", i), fmt.Sprintf("/opt/m%02d", i)) {
 			files[k] = v
 		}
 	}
@@ -190,11 +190,11 @@ func TestRunCrossProject(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{}
 	for _, p := range []map[string]string{
-		project("one", "same", "/opt/one"),
-		project("two", "same", "/opt/two"),
-		project("three", "three", "/opt/shared"),
-		project("four", "four", "/opt/shared"),
-		project("five", "five", "/opt/five"),
+		projectFiles("one", "same", "/opt/one"),
+		projectFiles("two", "same", "/opt/two"),
+		projectFiles("three", "three", "/opt/shared"),
+		projectFiles("four", "four", "/opt/shared"),
+		projectFiles("five", "five", "/opt/five"),
 	} {
 		for k, v := range p {
 			files[k] = v
@@ -247,7 +247,7 @@ func hasDiag(e *Entry, rule, mention string) bool {
 
 func TestRunForeignAndOrphan(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, project("a", "a", "/opt/a"))
+	writeTree(t, root, projectFiles("a", "a", "/opt/a"))
 	out := t.TempDir()
 	writeTree(t, out, map[string]string{
 		"a.yaml":     "hand-written\n",
@@ -287,8 +287,8 @@ func TestRunCreatesOutOnlyToWrite(t *testing.T) {
 		// Both convert, then C2M017 refuses both: the folder made for
 		// staging is removed again.
 		"refused across projects": func() map[string]string {
-			m := project("one", "same", "/opt/one")
-			for k, v := range project("two", "same", "/opt/two") {
+			m := projectFiles("one", "same", "/opt/one")
+			for k, v := range projectFiles("two", "same", "/opt/two") {
 				m[k] = v
 			}
 			return m
@@ -310,7 +310,7 @@ func TestRunCreatesOutOnlyToWrite(t *testing.T) {
 	}
 	// Something to write: created, with its parents.
 	root := t.TempDir()
-	writeTree(t, root, project("a", "a", "/opt/a"))
+	writeTree(t, root, projectFiles("a", "a", "/opt/a"))
 	out := filepath.Join(t.TempDir(), "new", "out")
 	run(t, root, out, 1)
 	if _, err := os.Stat(filepath.Join(out, "a.yaml")); err != nil {
@@ -337,7 +337,7 @@ func TestRunDuplicateOfFailed(t *testing.T) {
 		"dup4/compose.yaml": "services: [\n",
 	}
 	for i, dir := range []string{"ok1", "ok2", "ok3", "ok4"} {
-		for k, v := range project(dir, fmt.Sprintf("dup%d", i+1), "/opt/"+dir) {
+		for k, v := range projectFiles(dir, fmt.Sprintf("dup%d", i+1), "/opt/"+dir) {
 			files[k] = v
 		}
 	}
@@ -378,7 +378,7 @@ func TestRunDuplicateOfFailed(t *testing.T) {
 // to load, of unknown module name, has that folder name.
 func TestRunOrphanRenamedModule(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, project("ok1", "ok1b", "/opt/ok1"))
+	writeTree(t, root, projectFiles("ok1", "ok1b", "/opt/ok1"))
 	writeTree(t, root, map[string]string{
 		"broken/compose.yaml": "services: [\n",                                                          // no name known
 		"named/compose.yaml":  "name: named2\nservices:\n  web:\n    image: nginx:1.27\n    ports: 5\n", // schema error

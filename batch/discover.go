@@ -15,13 +15,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-)
 
-// ComposeFileNames are the file names that make a folder a compose
-// project, in the order compose-go prefers them.
-func ComposeFileNames() []string {
-	return []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
-}
+	"github.com/compose2manifest/compose2manifest/project"
+)
 
 // skippedDirs are folder names never searched for projects.
 func skippedDirs() []string { return []string{".git", "node_modules"} }
@@ -33,7 +29,8 @@ type Project struct {
 	// Rel is Dir relative to the root, slash-separated; "." for the root
 	// itself.
 	Rel string
-	// Size is the total size in bytes of the folder's compose files
+	// Size is the total size in bytes of the compose files docker compose
+	// reads in the folder (project.DefaultFiles)
 	// (override files included): Each starts the biggest projects first.
 	Size int64
 	// Err is why the folder could not be read; the project is then
@@ -80,7 +77,7 @@ func Excluded(rel string, excludes []string) bool {
 }
 
 // Discover returns every compose project under root: each folder holding
-// one of ComposeFileNames (root included), in depth-first order with the
+// one of compose-go's default compose file names (root included), in depth-first order with the
 // entries of each folder sorted by name, so a parent comes before its
 // children. It does not descend into .git, node_modules, folders matching
 // excludes (see Excluded), or symbolic links to folders. A folder that
@@ -116,20 +113,20 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 		}
 		var subdirs []string
 		found := false
-		var size int64
 		for _, e := range entries {
 			name := e.Name()
 			switch {
 			case e.IsDir():
 				subdirs = append(subdirs, name)
-			case isComposeName(name) && isFile(filepath.Join(dir, name), e):
+			case project.IsDefaultFileName(name) && isFile(filepath.Join(dir, name), e):
 				found = true
-				size += fileSize(filepath.Join(dir, name))
-			case isOverrideName(name):
-				size += fileSize(filepath.Join(dir, name))
 			}
 		}
 		if found {
+			var size int64
+			for _, f := range project.DefaultFiles(dir) {
+				size += fileSize(f)
+			}
 			out = append(out, Project{Dir: dir, Rel: rel, Size: size})
 		}
 		for _, name := range subdirs {
@@ -143,27 +140,6 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 	}
 	walk(abs, ".")
 	return out, nil
-}
-
-func isComposeName(name string) bool {
-	for _, n := range ComposeFileNames() {
-		if name == n {
-			return true
-		}
-	}
-	return false
-}
-
-// isOverrideName reports whether name is the override file of one of
-// ComposeFileNames ("compose.override.yaml", …).
-func isOverrideName(name string) bool {
-	for _, n := range ComposeFileNames() {
-		ext := filepath.Ext(n)
-		if name == strings.TrimSuffix(n, ext)+".override"+ext {
-			return true
-		}
-	}
-	return false
 }
 
 func fileSize(p string) int64 {

@@ -65,7 +65,7 @@ func TestRunInterrupted(t *testing.T) {
 // is stale; a live run's folder, or a fresh one, is kept.
 func TestRunRemovesStaleStaging(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, project("a", "a", "/opt/a"))
+	writeTree(t, root, projectFiles("a", "a", "/opt/a"))
 	out := t.TempDir()
 	old := time.Now().Add(-staleDeadAge - time.Minute)
 	ancient := time.Now().Add(-staleAnyAge - time.Minute)
@@ -126,7 +126,7 @@ func deadPID(t *testing.T) string {
 // never removed, however old.
 func TestRunKeepsPersonsFolderNamedLikeStaging(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, project("a", "a", "/opt/a"))
+	writeTree(t, root, projectFiles("a", "a", "/opt/a"))
 	out := t.TempDir()
 	ancient := time.Now().Add(-staleAnyAge - time.Hour)
 	dead := deadPID(t)

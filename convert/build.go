@@ -46,7 +46,7 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	}
 	l, err := project.Load(ctx, opts.projectOptions())
 	if err != nil {
-		res := &Result{Status: Failed}
+		res := &Result{Status: Failed, KnownModule: knownModule(l, opts)}
 		if l != nil {
 			res.Diagnostics = rules.RunProject(rules.All(), &rules.ProjectPass{Project: l})
 		}
@@ -57,13 +57,13 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	vars := rules.RunProject(rules.All(), &rules.ProjectPass{Project: l})
 	res := &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
 	if len(l.Compose.Services) == 0 {
-		res.Status = Failed
+		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = vars
 		return res, noServices(l.Compose)
 	}
 	decl, declFiles, err := declarations(l, opts)
 	if err != nil {
-		res.Status = Failed
+		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = vars
 		return res, err
 	}
@@ -158,13 +158,33 @@ func declarations(l *project.Project, opts Options) (*declare.File, []inputFile,
 		}
 		ext = declare.Merge(ext, d)
 	}
+	in, err := sidecar(l.Dir, opts)
+	if err != nil || in == nil {
+		return ext, nil, err
+	}
+	side, err := declare.Parse(l.Rel(in.path), in.data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := hostOverridden(ext, side); err != nil {
+		return nil, nil, err
+	}
+	return declare.Merge(ext, side), []inputFile{*in}, nil
+}
+
+// sidecar returns the declarations file of the project in dir: the bytes
+// of opts.Declarations, or the file opts.DeclarationsFile names, or
+// compose2manifest.yaml in dir. It is nil when the default file does not
+// exist; a named file that does not exist, is not a regular file or is
+// over project.MaxInputSize bytes is an error.
+func sidecar(dir string, opts Options) (*inputFile, error) {
 	p := opts.DeclarationsFile
 	if opts.Declarations != nil && opts.Declarations.Path != "" {
 		p = opts.Declarations.Path
 	}
 	explicit := p != ""
 	if !explicit {
-		p = filepath.Join(l.Dir, DeclarationsFile)
+		p = filepath.Join(dir, DeclarationsFile)
 	} else if !filepath.IsAbs(p) {
 		wd := opts.WorkingDirectory
 		if wd == "" {
@@ -172,32 +192,85 @@ func declarations(l *project.Project, opts Options) (*declare.File, []inputFile,
 		}
 		p = filepath.Join(wd, p)
 	}
-	var data []byte
 	if opts.Declarations != nil {
-		data = opts.Declarations.Data
+		data := opts.Declarations.Data
 		if len(data) > project.MaxInputSize {
-			return nil, nil, fmt.Errorf("declarations file %s is %d bytes, more than the %d a declarations file may have", p, len(data), project.MaxInputSize)
+			return nil, fmt.Errorf("declarations file %s is %d bytes, more than the %d a declarations file may have", p, len(data), project.MaxInputSize)
 		}
-	} else {
-		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
-			return ext, nil, nil
-		}
-		if err := project.CheckInputFile("declarations file", p); err != nil {
-			return nil, nil, err
-		}
-		var err error
-		if data, err = os.ReadFile(p); err != nil {
-			return nil, nil, fmt.Errorf("declarations: %w", err)
-		}
+		return &inputFile{p, data}, nil
 	}
-	side, err := declare.Parse(l.Rel(p), data)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !explicit {
+		return nil, nil
+	}
+	if err := project.CheckInputFile("declarations file", p); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("declarations: %w", err)
 	}
-	if err := hostOverridden(ext, side); err != nil {
-		return nil, nil, err
+	return &inputFile{p, data}, nil
+}
+
+// knownModule returns the module name of a project that failed to
+// convert, when what the project states explicitly tells it for sure, in
+// the order Convert decides it: module: in the declarations file, else
+// module: under the compose files' x-compose2manifest, else the compose
+// project name (-p, or as compose-go loaded it), else a literal name: in
+// the compose files unless COMPOSE_PROJECT_NAME would override it. It is
+// "" when it cannot be told: a file on the way does not parse, a name is
+// written with a variable, or the project would be named after its folder
+// by default. l may be nil (the compose files could not be read).
+func knownModule(l *project.Project, opts Options) string {
+	dir := opts.ProjectDirectory
+	if l != nil {
+		dir = l.Dir
+	} else if dir == "" {
+		dir = opts.WorkingDirectory
+	} else if !filepath.IsAbs(dir) && opts.WorkingDirectory != "" {
+		dir = filepath.Join(opts.WorkingDirectory, dir)
 	}
-	return declare.Merge(ext, side), []inputFile{{p, data}}, nil
+	if dir == "" {
+		return ""
+	}
+	in, err := sidecar(dir, opts)
+	if err != nil {
+		return ""
+	}
+	if in != nil {
+		f, err := declare.Parse(filepath.Base(in.path), in.data)
+		if err != nil {
+			return ""
+		}
+		if f.Module != "" {
+			return f.Module
+		}
+	}
+	if l == nil {
+		return ""
+	}
+	module := ""
+	for _, x := range l.Extensions(ExtensionKey) {
+		f, err := declare.ParseNode(x.File, x.Node)
+		if err != nil {
+			return ""
+		}
+		if f.Module != "" {
+			module = f.Module
+		}
+	}
+	switch name := l.Name(); {
+	case module != "":
+		return module
+	case opts.ProjectName != "":
+		return opts.ProjectName
+	case l.Compose != nil:
+		return l.Compose.Name
+	case name == "" || strings.Contains(name, "$") || l.NameFromEnvironment:
+		return ""
+	default:
+		return name
+	}
 }
 
 // inputFile is an input read once: its absolute path on this machine and

@@ -114,6 +114,11 @@ type Result struct {
 	ProjectDirectory string
 	// ProjectName is the compose project name.
 	ProjectName string
+	// KnownModule is, when Convert failed, the module's name if what the
+	// project states explicitly tells it for sure (its declarations'
+	// module:, a literal name: that no COMPOSE_PROJECT_NAME overrides),
+	// "" otherwise: batch takes part in the cross-project checks with it.
+	KnownModule string
 }
 
 // projectOptions returns the options that say which compose project to

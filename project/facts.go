@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -346,4 +348,60 @@ func (p *Project) EnvFilePos(svc types.ServiceConfig, name string, def manifest.
 		}
 	}
 	return found
+}
+
+// Name returns the top-level name: of the -f compose files as written,
+// before interpolation (the last file's wins), or "" when none writes
+// one. The project's name as compose decides it is Compose.Name.
+func (p *Project) Name() string {
+	name := ""
+	for _, f := range p.raw.files {
+		if !contains(p.ConfigFiles, f.path) {
+			continue
+		}
+		if n := scalar(get(f.root, "name")); n != "" {
+			name = n
+		}
+	}
+	return name
+}
+
+// DefaultFiles returns the compose files docker compose reads in dir when
+// no -f names any: the first of compose-go's cli.DefaultFileNames there,
+// then the first of its cli.DefaultOverrideFileNames, as
+// cli.WithDefaultConfigPath finds them (without climbing to dir's
+// parents). Nil when dir has none.
+func DefaultFiles(dir string) []string {
+	first := func(names []string) string {
+		for _, n := range names {
+			if p := filepath.Join(dir, n); regular(p) {
+				return p
+			}
+		}
+		return ""
+	}
+	f := first(cli.DefaultFileNames)
+	if f == "" {
+		return nil
+	}
+	out := []string{f}
+	if o := first(cli.DefaultOverrideFileNames); o != "" {
+		out = append(out, o)
+	}
+	return out
+}
+
+// IsDefaultFileName reports whether name is one of compose-go's default
+// compose file names (cli.DefaultFileNames), and IsOverrideFileName
+// whether it is one of its override file names.
+func IsDefaultFileName(name string) bool { return contains(cli.DefaultFileNames, name) }
+
+// IsOverrideFileName reports whether name is one of compose-go's override
+// file names (cli.DefaultOverrideFileNames).
+func IsOverrideFileName(name string) bool { return contains(cli.DefaultOverrideFileNames, name) }
+
+// regular reports whether p is a regular file, after symbolic links.
+func regular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

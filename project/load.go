@@ -58,6 +58,9 @@ type Project struct {
 	// ConfigFiles are the absolute paths of the -f files (or the ones
 	// found by default), in order; EnvFiles those of the env files read.
 	ConfigFiles, EnvFiles []string
+	// NameFromEnvironment reports whether the process environment or an
+	// env file sets COMPOSE_PROJECT_NAME, which overrides name:.
+	NameFromEnvironment bool
 	// UnsetVariables lists every use of a variable that has no value and
 	// no default, in file order.
 	UnsetVariables []VariableUse
@@ -145,6 +148,9 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 		return nil, err
 	}
 	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: po.EnvFiles}
+	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
+	// whether the environment or an env file set it is known only now.
+	_, l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"]
 	l.raw = readRaw(files, l.Rel, l.Subst)
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
