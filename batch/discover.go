@@ -30,8 +30,8 @@ type Project struct {
 	// itself.
 	Rel string
 	// Size is the total size in bytes of the compose files docker compose
-	// reads in the folder (project.DefaultFiles)
-	// (override files included): Each starts the biggest projects first.
+	// reads in the folder, override file included (project.DefaultFiles):
+	// Each starts the biggest projects first.
 	Size int64
 	// Err is why the folder could not be read; the project is then
 	// reported as failed, and the rest of the batch goes on.
