@@ -6,6 +6,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -142,6 +143,9 @@ type Rule struct {
 	Check func(*Pass)
 	// CheckSet runs over every module checked together.
 	CheckSet func(*SetPass)
+	// CheckAgainst runs over a manifest held against a fresh conversion
+	// of its compose project.
+	CheckAgainst func(*AgainstPass)
 }
 
 // Scopes returns the scopes r runs in, in the order of the Scope
@@ -154,6 +158,7 @@ func (r *Rule) Scopes() []Scope {
 	}{
 		{ScopeModule, r.Check != nil},
 		{ScopeModules, r.CheckSet != nil},
+		{ScopeAgainst, r.CheckAgainst != nil},
 	} {
 		if s.has {
 			out = append(out, s.scope)
@@ -195,6 +200,25 @@ func RunSet(list []*Rule, modules []*manifest.Module) []Diagnostic {
 		r.CheckSet(&SetPass{Modules: modules, Report: reporter(r, "", &out)})
 	}
 	return out
+}
+
+// Sort orders ds by file, then line, then rule ID, then message, keeping
+// the order of diagnostics equal in all four. It is the one order every
+// driver reports in.
+func Sort(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
 }
 
 func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
