@@ -233,7 +233,7 @@ func checkKindAgainst(p *AgainstPass) {
 		}
 		d := p.at(df.Old.Pos, "%s is declared as a %s, but the mount's source is a %s", df.Key, df.Old.Kind, df.New.Kind)
 		if df.New.Pos.File != "" {
-			rel := p.related(df.New.Pos, "the conversion's declaration")
+			rel := p.related(df.New.Pos, "the conversion has it from here")
 			d.Message += fmt.Sprintf(" (%s)", rel.pos())
 			d.Related = append(d.Related, rel)
 		}

@@ -202,8 +202,10 @@ func RunSet(list []*Rule, modules []*manifest.Module) []Diagnostic {
 	return out
 }
 
-// Sort orders ds by file, then line, then rule ID, then message, keeping
-// the order of diagnostics equal in all four. It is the one order every
+// Sort orders ds by file, then line, then rule ID. Diagnostics equal in
+// all three keep their order, which is the order a rule reported them in
+// (Run, RunSet and RunAgainst keep it): a rule tells its findings at one
+// line in the order it means them to be read. Sort is the one order every
 // driver reports in.
 func Sort(ds []Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool {
@@ -214,10 +216,7 @@ func Sort(ds []Diagnostic) {
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
+		return a.Rule < b.Rule
 	})
 }
 
