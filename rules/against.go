@@ -118,8 +118,11 @@ func (p *AgainstPass) at(pos manifest.Pos, format string, args ...any) Diagnosti
 
 // RunAgainst runs every rule of list with a CheckAgainst over the facts
 // of pass (whose Report is not used) and returns the diagnostics in rule
-// order, then in report order.
+// order, then in report order. A pass without a Manifest has none.
 func RunAgainst(list []*Rule, pass *AgainstPass) []Diagnostic {
+	if pass == nil || pass.Manifest == nil {
+		return nil
+	}
 	var out []Diagnostic
 	for _, r := range list {
 		if r.CheckAgainst == nil {
@@ -190,7 +193,7 @@ func checkEditedAgainst(p *AgainstPass) {
 // kind, which checkKindAgainst reports.
 func reportDifferences(p *AgainstPass, prefix string) {
 	c := p.Conversion
-	if c == nil || c.Refused {
+	if c == nil || c.Refused || c.Module == nil {
 		return
 	}
 	m := p.Manifest
