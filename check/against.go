@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -35,10 +36,14 @@ import (
 // errors of each conversion are added as they are; a project that cannot
 // be converted again is an error diagnostic with no rule.
 //
-// The error is for root alone: it cannot be read or is not a directory,
-// or finding or converting its projects stopped (ctx is done); the Result
-// is then nil.
+// The error is for the run as a whole, and the Result is then nil:
+// cfg.Convert names compose files or a project directory, root cannot be
+// read or is not a directory, or finding or converting its projects
+// stopped (ctx is done). A relative root is taken from cfg.Dir.
 func Against(ctx context.Context, cfg Config, root string, paths []string) (*Result, error) {
+	if o := cfg.Convert; len(o.ConfigFiles) > 0 || o.ProjectDirectory != "" || o.WorkingDirectory != "" {
+		return nil, errors.New("the conversion options name compose files or a project directory: check finds each project itself")
+	}
 	fi, err := os.Stat(resolve(cfg.Dir, root))
 	if err != nil {
 		return nil, err

@@ -82,10 +82,10 @@ func runCheck(e *env, args []string) int {
 	}
 	rep := res.Report
 	for _, m := range rep.Modules {
+		if m.Status != report.Failed {
+			continue
+		}
 		for _, d := range m.Diagnostics {
-			if m.Status != report.Failed {
-				break
-			}
 			if d.Rule != "" {
 				errorf(e, "%s", d)
 			} else {
