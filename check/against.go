@@ -224,7 +224,7 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != s.SHA256 {
-		sc.State, sc.SHA256 = rules.SourceChanged, got
+		sc.State, sc.CurrentSHA256 = rules.SourceChanged, got
 	}
 	return sc
 }

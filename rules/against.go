@@ -33,9 +33,9 @@ type SourceCheck struct {
 	manifest.Source
 	// State says how the file compares.
 	State SourceState
-	// SHA256 is the lowercase hex sha256 of the file now, when State is
+	// CurrentSHA256 is the lowercase hex sha256 of the file now, when State is
 	// SourceChanged; otherwise empty.
-	SHA256 string
+	CurrentSHA256 string
 }
 
 // AgainstPass is what a rule's CheckAgainst receives: a manifest committed
@@ -164,7 +164,7 @@ func checkStaleAgainst(p *AgainstPass) {
 		case SourceGone:
 			p.Report(p.at(s.Pos, "source %s is gone from %s", s.File, p.Project))
 		case SourceChanged:
-			p.Report(p.at(s.Pos, "source %s has changed since the manifest was made (sha256 %.12s…, now %.12s…)", path.Join(p.Project, s.File), s.Source.SHA256, s.SHA256))
+			p.Report(p.at(s.Pos, "source %s has changed since the manifest was made (sha256 %.12s…, now %.12s…)", path.Join(p.Project, s.File), s.Source.SHA256, s.CurrentSHA256))
 		}
 	}
 	c := p.Conversion

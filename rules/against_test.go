@@ -95,7 +95,7 @@ func TestRunAgainst(t *testing.T) {
 			name: "stale",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app",
 				Sources: []rules.SourceCheck{
-					{Source: m.Sources[0], State: rules.SourceChanged, SHA256: "cccccccccccccccc"},
+					{Source: m.Sources[0], State: rules.SourceChanged, CurrentSHA256: "cccccccccccccccc"},
 					{Source: m.Sources[1], State: rules.SourceGone},
 				},
 				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "other", Module: "app"}, Unrecorded: []string{"app/extra.yaml"}, Differences: []manifest.Difference{modeDiff, kindDiff}},
