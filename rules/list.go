@@ -65,6 +65,7 @@ A declared file cannot have declared paths below it.
 
 Set kind: file (or remove it) on the declaration so it matches what the
 source is.`,
+			CheckAgainst: checkKindAgainst,
 		},
 		{
 			ID:       "C2M005",
@@ -118,6 +119,7 @@ Carry the behaviour another way, or list the field under acknowledge:
 as SERVICE.FIELD, *.FIELD, SERVICE.deploy.FIELD, or for a top-level
 entry SECTION.NAME.FIELD (volumes.data.labels), to say it is knowingly
 left behind.`,
+			CheckAgainst: checkUncarriedAgainst,
 		},
 		{
 			ID:       "C2M008",
@@ -127,6 +129,7 @@ left behind.`,
 them has changed since, so the manifest may no longer match the project.
 
 Convert the project again and commit the new manifest.`,
+			CheckAgainst: checkStaleAgainst,
 		},
 		{
 			ID:           "C2M009",
@@ -252,6 +255,7 @@ the paths of one would be removed when the other is applied.
 
 Give each module its own name: set module: in the declarations, or the
 compose project name (-p, name:), and convert again.`,
+			CheckAgainst: checkAmbiguousAgainst,
 		},
 		{
 			ID:       "C2M018",
@@ -264,6 +268,7 @@ without a word.
 
 Make the change in the declarations (compose2manifest.yaml) or the
 compose file instead, and convert again.`,
+			CheckAgainst: checkEditedAgainst,
 		},
 		{
 			ID:           "C2M019",

@@ -369,10 +369,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// abbreviate joins the first n items of list and counts the rest.
-func abbreviate(list []string, n int) string {
-	if len(list) <= n {
-		return strings.Join(list, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
-}

@@ -6,6 +6,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -149,6 +150,9 @@ type Rule struct {
 	// builds, because CheckProject reports the same findings at the
 	// compose file's lines; check still runs Check over manifests.
 	SkipBuilt bool
+	// CheckAgainst runs over a manifest held against a fresh conversion
+	// of its compose project.
+	CheckAgainst func(*AgainstPass)
 }
 
 // Scopes returns the scopes r runs in, in the order of the Scope
@@ -162,6 +166,7 @@ func (r *Rule) Scopes() []Scope {
 		{ScopeProject, r.CheckProject != nil},
 		{ScopeModule, r.Check != nil},
 		{ScopeModules, r.CheckSet != nil},
+		{ScopeAgainst, r.CheckAgainst != nil},
 	} {
 		if s.has {
 			out = append(out, s.scope)
@@ -203,6 +208,24 @@ func RunSet(list []*Rule, modules []*manifest.Module) []Diagnostic {
 		r.CheckSet(&SetPass{Modules: modules, Report: reporter(r, "", &out)})
 	}
 	return out
+}
+
+// Sort orders ds by file, then line, then rule ID. Diagnostics equal in
+// all three keep their order, which is the order a rule reported them in
+// (Run, RunSet and RunAgainst keep it): a rule tells its findings at one
+// line in the order it means them to be read. Sort is the one order every
+// driver reports in.
+func Sort(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Rule < b.Rule
+	})
 }
 
 func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {

@@ -1,0 +1,287 @@
+// Package check is compose2manifest's second driver over the rules, the
+// one behind the check command and its CI gate. Manifests decodes module
+// manifests strictly and runs every rule over each and over all of them
+// together; Against also converts each manifest's compose project again
+// and holds the manifest against that conversion.
+//
+// Both return their findings as data, a report.Report, never printing or
+// exiting: the command chooses the format and the exit status.
+package check
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// Config says how to check.
+type Config struct {
+	// Dir is the directory relative paths are taken from; "" means the
+	// process's working directory. The report names files as they were
+	// given, relative or not.
+	Dir string
+	// Rules are the rules to run; nil means rules.All().
+	Rules []*rules.Rule
+	// WarningsAsErrors gives a module with warnings but no errors the
+	// status report.Findings rather than report.Checked.
+	WarningsAsErrors bool
+	// Convert holds the options Against converts every project with, as
+	// convert's flags give them (VolumeRoot, HostProjectDirectory,
+	// Strict, Profiles, EnvFiles, Environ). Each project's directories and
+	// compose files are Against's to set, so ConfigFiles,
+	// ProjectDirectory and WorkingDirectory must be empty.
+	Convert convert.Options
+	// Jobs is how many projects Against converts at once; 0 or less means
+	// runtime.GOMAXPROCS.
+	Jobs int
+}
+
+// Result is the outcome of a check.
+type Result struct {
+	// Report holds one module per manifest file, in the order the paths
+	// named them. A manifest that could not be read or decoded has status
+	// report.Failed and its errors, in line order, as diagnostics (with no
+	// rule, or with the rule a decode error breaks). Every other has status
+	// report.Checked or report.Findings and its findings ordered by
+	// rules.Sort.
+	Report *report.Report
+	// Manifests are the decoded manifests, index for index beside
+	// Report.Modules; nil where a module failed.
+	Manifests []*manifest.Module
+	// Errors are the paths that named no manifest file, each a *PathError,
+	// in the order given.
+	Errors []error
+}
+
+// PathError is a path given to check that names no manifest: one that
+// cannot be read, or a directory without *.yaml or *.yml files.
+type PathError struct {
+	// Path is the path as given.
+	Path string
+	// Err is why: the file system's reason, without the path.
+	Err error
+}
+
+// Error returns "PATH: REASON".
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns e.Err.
+func (e *PathError) Unwrap() error { return e.Err }
+
+// errNoManifests is why a directory names no manifest.
+var errNoManifests = errors.New("no manifests (*.yaml or *.yml files) in this directory")
+
+// Unreadable reports whether some path named no manifest or some manifest
+// could not be read or decoded.
+func (r *Result) Unreadable() bool {
+	if len(r.Errors) > 0 {
+		return true
+	}
+	for _, m := range r.Report.Modules {
+		if m.Status == report.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns how many errors and warnings the manifests that were read
+// have; a manifest that failed to decode is not counted.
+func (r *Result) Count() (errors, warnings int) {
+	for _, m := range r.Report.Modules {
+		if m.Status != report.Failed {
+			ne, nw := report.Count(&report.Report{Modules: []report.Module{m}})
+			errors, warnings = errors+ne, warnings+nw
+		}
+	}
+	return errors, warnings
+}
+
+// Manifests checks the manifests paths name: a file stands for itself, a
+// directory for the *.yaml and *.yml files directly in it, sorted, leaving
+// out names that start with "."; a file named twice is checked once. It
+// decodes each strictly (manifest.Decode), runs every rule of cfg.Rules
+// with a Check over each (rules.Run) and every rule with a CheckSet over
+// all that decoded (rules.RunSet), each finding in its manifest's module.
+// A path that names no manifest is in Result.Errors; a manifest that does
+// not decode is a failed module; the others are still checked.
+func Manifests(cfg Config, paths []string) *Result {
+	res := read(cfg, paths)
+	res.finish(cfg)
+	return res
+}
+
+// read is Manifests without the final ordering and statuses.
+func read(cfg Config, paths []string) *Result {
+	list := cfg.rules()
+	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
+	var files []string
+	files, res.Errors = manifestFiles(cfg.Dir, paths)
+	var modules []*manifest.Module
+	index := map[string]int{} // file -> Report.Modules index
+	for _, file := range files {
+		mod := report.Module{Module: file, File: file}
+		m, err := decode(cfg.Dir, file)
+		if err != nil {
+			mod.Status = report.Failed
+			mod.Diagnostics = decodeDiagnostics(file, err)
+			res.Report.Modules = append(res.Report.Modules, mod)
+			res.Manifests = append(res.Manifests, nil)
+			continue
+		}
+		mod.Module = m.Module
+		mod.Diagnostics = rules.Run(list, m)
+		index[file] = len(res.Report.Modules)
+		res.Report.Modules = append(res.Report.Modules, mod)
+		res.Manifests = append(res.Manifests, m)
+		modules = append(modules, m)
+	}
+	for _, d := range rules.RunSet(list, modules) {
+		i, ok := index[d.File]
+		if !ok {
+			i = moduleIndex(res.Report, d.Module)
+		}
+		res.Report.Modules[i].Diagnostics = append(res.Report.Modules[i].Diagnostics, d)
+	}
+	return res
+}
+
+// finish fills in the fixes, orders the findings of every module that was
+// read and sets its status.
+func (r *Result) finish(cfg Config) {
+	list := cfg.rules()
+	for i := range r.Report.Modules {
+		m := &r.Report.Modules[i]
+		if m.Status == report.Failed {
+			continue
+		}
+		rules.FillFixes(list, m.Diagnostics)
+		rules.Sort(m.Diagnostics)
+		ne, nw := report.Count(&report.Report{Modules: []report.Module{*m}})
+		m.Status = report.Checked
+		if ne > 0 || (cfg.WarningsAsErrors && nw > 0) {
+			m.Status = report.Findings
+		}
+	}
+}
+
+func (cfg Config) rules() []*rules.Rule {
+	if cfg.Rules == nil {
+		return rules.All()
+	}
+	return cfg.Rules
+}
+
+// decode reads and decodes the manifest file names.
+func decode(dir, file string) (*manifest.Module, error) {
+	data, err := os.ReadFile(resolve(dir, file))
+	if err != nil {
+		return nil, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
+	}
+	return manifest.Decode(file, data)
+}
+
+// decodeDiagnostics turns what decode returned into error diagnostics.
+func decodeDiagnostics(file string, err error) []rules.Diagnostic {
+	var errs manifest.Errors
+	var one *manifest.Error
+	switch {
+	case errors.As(err, &errs):
+	case errors.As(err, &one):
+		errs = manifest.Errors{one}
+	default:
+		errs = manifest.Errors{{Pos: manifest.Pos{File: file}, Msg: err.Error()}}
+	}
+	var out []rules.Diagnostic
+	for _, de := range errs {
+		out = append(out, rules.Diagnostic{Rule: de.Rule, Severity: rules.Error, File: de.Pos.File, Line: de.Pos.Line, Message: de.Msg})
+	}
+	return out
+}
+
+// moduleIndex returns the index of the first module of rep named name that
+// was checked, or of the first checked module.
+func moduleIndex(rep *report.Report, name string) int {
+	first := -1
+	for i, m := range rep.Modules {
+		if m.Status == report.Failed {
+			continue
+		}
+		if m.Module == name {
+			return i
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
+// manifestFiles expands paths into manifest files, named as given (see
+// Manifests), and returns a *PathError for each path it cannot use.
+func manifestFiles(dir string, paths []string) ([]string, []error) {
+	var files []string
+	var errs []error
+	seen := map[string]bool{}
+	add := func(name string) {
+		if key := filepath.Clean(resolve(dir, name)); !seen[key] {
+			seen[key] = true
+			files = append(files, name)
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(resolve(dir, p))
+		if err != nil {
+			errs = append(errs, &PathError{p, pathErr(err)})
+			continue
+		}
+		if !fi.IsDir() {
+			add(p)
+			continue
+		}
+		entries, err := os.ReadDir(resolve(dir, p))
+		if err != nil {
+			errs = append(errs, &PathError{p, pathErr(err)})
+			continue
+		}
+		n := 0
+		for _, ent := range entries {
+			name := ent.Name()
+			ext := filepath.Ext(name)
+			if ent.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
+				continue
+			}
+			add(filepath.Join(p, name))
+			n++
+		}
+		if n == 0 {
+			errs = append(errs, &PathError{p, errNoManifests})
+		}
+	}
+	return files, errs
+}
+
+// resolve returns name resolved against dir.
+func resolve(dir, name string) string {
+	if filepath.IsAbs(name) || dir == "" {
+		return name
+	}
+	return filepath.Join(dir, name)
+}
+
+// pathErr returns the reason of a file system error without the path,
+// which the caller names as it was given.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

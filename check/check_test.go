@@ -1,0 +1,88 @@
+package check_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/check"
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/report"
+)
+
+func TestManifestsUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"good.yaml":        "version: 1\nmodule: good\nresources: []\n",
+		"bad.yaml":         "version: 1\nmodule: bad\nresources: [\n",
+		"empty/README":     "no manifests here\n",
+		"dir/.hidden.yaml": "not read\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := check.Manifests(check.Config{Dir: dir}, []string{"good.yaml", "bad.yaml", "empty", "dir", "gone.yaml", "good.yaml"})
+	if !res.Unreadable() {
+		t.Error("Unreadable() = false, want true")
+	}
+	var msgs []string
+	for _, err := range res.Errors {
+		var pe *check.PathError
+		if !errors.As(err, &pe) {
+			t.Errorf("%v: not a *PathError", err)
+		}
+		msgs = append(msgs, err.Error())
+	}
+	want := "empty: no manifests (*.yaml or *.yml files) in this directory|dir: no manifests (*.yaml or *.yml files) in this directory|gone.yaml: no such file or directory"
+	if got := strings.Join(msgs, "|"); got != want {
+		t.Errorf("Errors = %s, want %s", got, want)
+	}
+	if !errors.Is(res.Errors[2], fs.ErrNotExist) {
+		t.Errorf("%v: not fs.ErrNotExist", res.Errors[2])
+	}
+	mods := res.Report.Modules
+	if len(mods) != 2 || len(res.Manifests) != 2 {
+		t.Fatalf("got %d modules and %d manifests, want 2 of each: %+v", len(mods), len(res.Manifests), mods)
+	}
+	if mods[0].Module != "good" || mods[0].Status != report.Checked || res.Manifests[0] == nil {
+		t.Errorf("good.yaml: %+v", mods[0])
+	}
+	if mods[1].Module != "bad.yaml" || mods[1].Status != report.Failed || res.Manifests[1] != nil || len(mods[1].Diagnostics) == 0 {
+		t.Errorf("bad.yaml: %+v", mods[1])
+	}
+	if e, w := res.Count(); e != 0 || w != 0 {
+		t.Errorf("Count() = %d, %d; want 0, 0 (a failed manifest is not counted)", e, w)
+	}
+}
+
+func TestAgainstErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, root string
+		opts       convert.Options
+		want       string
+	}{
+		{"missing root", "nowhere", convert.Options{}, "no such file or directory"},
+		{"root is a file", "file", convert.Options{}, "file is not a directory"},
+		{"compose files given", ".", convert.Options{ConfigFiles: []string{"compose.yaml"}}, "check finds each project itself"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := check.Against(context.Background(), check.Config{Dir: dir, Convert: tc.opts}, tc.root, []string{"m.yaml"})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || res != nil {
+				t.Errorf("Against = %v, %v; want nil and an error containing %q", res, err, tc.want)
+			}
+		})
+	}
+}
