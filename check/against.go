@@ -14,10 +14,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -245,7 +245,7 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (string, *conve
 		return dirs[0], a.results[dirs[0]], nil, nil
 	}
 	first := filepath.FromSlash(m.Sources[0].File)
-	if isDefaultComposeName(m.Sources[0].File) || filepath.IsAbs(first) || strings.HasPrefix(path.Clean(m.Sources[0].File), "..") {
+	if project.IsDefaultFileName(m.Sources[0].File) || filepath.IsAbs(first) || strings.HasPrefix(path.Clean(m.Sources[0].File), "..") {
 		return "", nil, nil, nil
 	}
 	var found []string
@@ -293,17 +293,6 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (string, *conve
 func within(dir, p string) bool {
 	r, err := filepath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-}
-
-// isDefaultComposeName reports whether a source is a compose file docker
-// compose finds by itself, with its override file.
-func isDefaultComposeName(name string) bool {
-	for _, n := range cli.DefaultFileNames {
-		if name == n {
-			return true
-		}
-	}
-	return false
 }
 
 // relPath returns p relative to base when it lies below it, else p.

@@ -201,7 +201,7 @@ func decodeDiagnostics(file string, err error) []rules.Diagnostic {
 	}
 	var out []rules.Diagnostic
 	for _, de := range errs {
-		out = append(out, rules.Diagnostic{Rule: de.Rule, Severity: rules.Error, File: de.Pos.File, Line: de.Pos.Line, Message: de.Msg})
+		out = append(out, rules.Decoded(de))
 	}
 	return out
 }

@@ -18,10 +18,9 @@ import (
 type Error struct {
 	Pos Pos
 	Msg string
-	// Rule is the ID of the rule the problem breaks, when one does (a mode
-	// written as a YAML integer breaks C2M002); "" for a plain format
-	// error.
-	Rule string
+	// IntegerMode reports a mode written as a YAML integer, which breaks
+	// a rule (rules.Decoded says which) rather than only the format.
+	IntegerMode bool
 }
 
 // Error formats e as "FILE:LINE: MESSAGE".
@@ -301,7 +300,7 @@ func (d *decoder) str(n *yaml.Node, what string) (string, bool) {
 func (d *decoder) mode(n *yaml.Node, what string) string {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
 		d.errorf(n, "%s %s is a YAML integer, which YAML readers read differently; quote it: %q", what, n.Value, n.Value)
-		d.errs[len(d.errs)-1].Rule = "C2M002"
+		d.errs[len(d.errs)-1].IntegerMode = true
 		return ""
 	}
 	s, _ := d.str(n, what)

@@ -280,3 +280,14 @@ func Diag(r *manifest.Resource, format string, args ...any) Diagnostic {
 	}
 	return d
 }
+
+// Decoded returns the error diagnostic of a problem manifest.Decode found:
+// a mode written as a YAML integer breaks C2M002; any other problem is a
+// format error, which breaks no rule.
+func Decoded(e *manifest.Error) Diagnostic {
+	d := Diagnostic{Severity: Error, File: e.Pos.File, Line: e.Pos.Line, Message: e.Msg}
+	if e.IntegerMode {
+		d.Rule = "C2M002"
+	}
+	return d
+}

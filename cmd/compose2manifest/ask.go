@@ -18,7 +18,7 @@ func runAsk(e *env, args []string) int {
 	fs, cf := newConvertFlags("ask", e)
 	write := fs.Bool("write", false, "write the declarations file without asking for a final confirmation")
 	fs.StringVar(&cf.format, "format", "text", "off a terminal: text (a skeleton) or github (workflow annotations)")
-	if code, ok := parseFlags(e, fs, "ask", "ask [convert's flags] [--write] [--format text|github]", args); !ok {
+	if code, ok := parseFlags(e, fs, cmdUsage{name: "ask", synopsis: "ask [convert's flags] [--write] [--format text|github]", hint: composeFileHint}, args); !ok {
 		return code
 	}
 	if cf.format != "text" && cf.format != "github" {

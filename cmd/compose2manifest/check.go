@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,9 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const checkUsage = `usage: compose2manifest check [flags] MANIFEST|DIR...
-
-Check module manifests: decode each strictly, run every rule over each, and
+const checkAbout = `Check module manifests: decode each strictly, run every rule over each, and
 run the rules that compare modules over all of them together. A DIR stands
 for every *.yaml and *.yml file directly in it (not in its subdirectories,
 and not files whose name starts with "."); each must be a manifest.
@@ -32,7 +29,6 @@ var checkFormats = []string{"text", "json", "sarif", "github"}
 
 func runCheck(e *env, args []string) int {
 	fl := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
@@ -42,14 +38,8 @@ func runCheck(e *env, args []string) int {
 	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
-	fl.Usage = func() { fmt.Fprintf(e.stderr, "%s%s", checkUsage, fl.FlagUsages()) }
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		errorf(e, "check: %v", err)
-		hintf(e, "run compose2manifest check --help for its flags")
-		return exitUsage
+	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
+		return code
 	}
 	if !isOneOf(checkFormats, *format) {
 		errorf(e, "check: --format %q: want %s", *format, strings.Join(checkFormats, ", "))

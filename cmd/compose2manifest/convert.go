@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +48,7 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
 	bf := addBatchFlags(fs)
-	if code, ok := parseFlags(e, fs, "convert", "convert [flags]", args); !ok {
+	if code, ok := parseFlags(e, fs, cmdUsage{name: "convert", synopsis: "convert [flags]", hint: composeFileHint}, args); !ok {
 		return code
 	}
 	if cf.format != "text" && cf.format != "json" {
@@ -171,26 +170,6 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 	return filepath.ToSlash(filepath.Join(cf.output, name)), nil
 }
 
-// parseFlags parses the flags of command name. --help prints the usage
-// (synopsis, then the flags) on stdout; a bad flag or a stray argument is
-// a named error with a hint on stderr. ok is false when the command should
-// stop, with code its exit code.
-func parseFlags(e *env, fs *pflag.FlagSet, name, synopsis string, args []string) (code int, ok bool) {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintf(e.stdout, "usage: compose2manifest %s\n\n%s", synopsis, fs.FlagUsages())
-			return exitOK, false
-		}
-		errorf(e, "%s: %v", name, err)
-		hintf(e, "run compose2manifest %s --help for its flags", name)
-		return exitUsage, false
-	}
-	if fs.NArg() > 0 {
-		errorf(e, "%s: unexpected argument %q", name, fs.Arg(0))
-		hintf(e, "name compose files with -f FILE")
-		return exitUsage, false
-	}
-	return exitOK, true
-}
+// composeFileHint is the hint for an argument given to a command that
+// takes compose files only with -f.
+func composeFileHint(string) string { return "name compose files with -f FILE" }

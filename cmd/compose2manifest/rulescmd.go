@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -9,24 +8,23 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// runRules prints every rule, one per line: ID, severity and title.
+// runRules prints every rule: a line with its ID, severity and title, and
+// an indented line with the scopes it runs in (project, module, modules,
+// against: see rules.Scope).
 func runRules(e *env, args []string) int {
 	fl := pflag.NewFlagSet("rules", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	fl.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: compose2manifest rules\n\nList every rule: ID, severity and title. Run compose2manifest explain ID for one rule's documentation.\n")
-	}
-	if code, ok := parseNoFlags(e, fl, "rules", args); !ok {
+	u := cmdUsage{name: "rules", synopsis: "rules",
+		about: "List every rule: ID, severity and title, then the scopes it runs in. Run compose2manifest explain ID for one rule's documentation.\n",
+		hint: func(arg string) string {
+			return fmt.Sprintf("run compose2manifest explain %s for one rule's documentation", arg)
+		}}
+	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
-	}
-	if fl.NArg() > 0 {
-		errorf(e, "rules: unexpected argument %q", fl.Arg(0))
-		hintf(e, "run compose2manifest explain %s for one rule's documentation", fl.Arg(0))
-		return exitUsage
 	}
 	var b strings.Builder
 	for _, r := range rules.All() {
 		fmt.Fprintf(&b, "%s  %-7s  %s\n", r.ID, r.Severity, r.Title)
+		fmt.Fprintf(&b, "        %s\n", scopeLine(r))
 	}
 	fmt.Fprint(e.stdout, b.String())
 	return exitOK
@@ -36,11 +34,9 @@ func runRules(e *env, args []string) int {
 // named.
 func runExplain(e *env, args []string) int {
 	fl := pflag.NewFlagSet("explain", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	fl.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: compose2manifest explain ID...\n\nPrint a rule's documentation: what it finds, why it matters and how to fix it.\n")
-	}
-	if code, ok := parseNoFlags(e, fl, "explain", args); !ok {
+	u := cmdUsage{name: "explain", synopsis: "explain ID...", positional: true,
+		about: "Print a rule's documentation: what it finds, why it matters and how to fix it.\n"}
+	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}
 	if fl.NArg() == 0 {
@@ -64,23 +60,22 @@ func runExplain(e *env, args []string) int {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc))
+		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc), scopeLine(r))
 	}
 	fmt.Fprint(e.stdout, b.String())
 	return exitOK
 }
 
-// parseNoFlags parses the arguments of a command that takes no flags but
-// --help. It reports false, with the exit code, when the command is done.
-func parseNoFlags(e *env, fl *pflag.FlagSet, name string, args []string) (int, bool) {
-	err := fl.Parse(args)
-	switch {
-	case err == nil:
-		return 0, true
-	case errors.Is(err, pflag.ErrHelp):
-		return exitOK, false
+// scopeLine says where a rule runs, and the other severity some of its
+// findings have: "runs in: project, module; some findings are warnings".
+func scopeLine(r *rules.Rule) string {
+	scopes := make([]string, 0, 4)
+	for _, s := range r.Scopes() {
+		scopes = append(scopes, string(s))
 	}
-	errorf(e, "%s: %v", name, err)
-	hintf(e, "run compose2manifest %s --help", name)
-	return exitUsage, false
+	line := "runs in: " + strings.Join(scopes, ", ")
+	if r.Also != "" {
+		line += "; some findings are " + string(r.Also) + "s"
+	}
+	return line
 }
