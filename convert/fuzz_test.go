@@ -1,9 +1,11 @@
 package convert
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -39,6 +41,17 @@ func FuzzConvert(f *testing.F) {
 		}
 		if res.Status == Refused && res.Module != nil {
 			t.Fatal("refused with a module")
+		}
+		// The same input converts to the same bytes, report included.
+		again, err2 := Convert(context.Background(), Options{WorkingDirectory: dir, Environ: []string{"HOME=/home/x"}})
+		if again == nil || (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {
+			t.Fatalf("second conversion: %v, then %v", err, err2)
+		}
+		if !bytes.Equal(res.Manifest, again.Manifest) || !bytes.Equal(res.Skeleton, again.Skeleton) || res.Status != again.Status {
+			t.Fatalf("two conversions differ:\n%s\n---\n%s", res.Manifest, again.Manifest)
+		}
+		if !reflect.DeepEqual(res.Diagnostics, again.Diagnostics) {
+			t.Fatalf("two conversions report differently:\n%v\n---\n%v", res.Diagnostics, again.Diagnostics)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -316,14 +317,31 @@ func CheckInputFile(what, path string) error {
 // first sorted: compose-go lists some errors in map order, and the same
 // input must give the same report.
 func stableError(err error) error {
-	msg := err.Error()
+	msg := sortLists(err.Error())
 	first, rest, ok := strings.Cut(msg, "\n")
 	if !ok {
-		return err
+		if msg == err.Error() {
+			return err
+		}
+		return &stableErr{msg: msg, err: err}
 	}
 	lines := strings.Split(rest, "\n")
 	sort.Strings(lines)
 	return &stableErr{msg: first + "\n" + strings.Join(lines, "\n"), err: err}
+}
+
+// propertyList matches the JSON Schema validator's list of names, which
+// it gives in map order: "additional properties 'b', 'a' not allowed".
+var propertyList = regexp.MustCompile(`properties ('[^']*'(?:, '[^']*')+) not allowed`)
+
+// sortLists sorts the names of each such list in msg.
+func sortLists(msg string) string {
+	return propertyList.ReplaceAllStringFunc(msg, func(m string) string {
+		list := propertyList.FindStringSubmatch(m)[1]
+		names := strings.Split(list, ", ")
+		sort.Strings(names)
+		return strings.Replace(m, list, strings.Join(names, ", "), 1)
+	})
 }
 
 type stableErr struct {

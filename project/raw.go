@@ -70,6 +70,9 @@ func readRaw(paths []string, rel func(string) string, subst func(string) string)
 		if line := mergeCycle(f.root); line > 0 && ix.problem == "" {
 			ix.problem = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
 		}
+		if msg := serviceShape(f); msg != "" && ix.problem == "" {
+			ix.problem = msg
+		}
 		dir := filepath.Dir(p)
 		for _, inc := range includePaths(get(f.root, "include")) {
 			add(resolveRef(dir, subst(inc)), extended)
@@ -338,4 +341,26 @@ func (ix *rawIndex) file(path string) *rawFile {
 		}
 	}
 	return nil
+}
+
+// serviceShape returns what compose-go's extends step would reject in f,
+// in file order: services: that is not a mapping, or a service that is
+// neither a mapping nor null. compose-go checks them in map order, so
+// which one it names would vary from run to run; "" when all are fine.
+func serviceShape(f *rawFile) string {
+	k, v := lookup(f.root, "services")
+	if k == nil {
+		return ""
+	}
+	v = resolve(v)
+	if v == nil || v.Kind != yaml.MappingNode {
+		return fmt.Sprintf("%s:%d: services must be a mapping", f.name, k.Line)
+	}
+	for _, p := range pairs(v) {
+		svc := resolve(p[1])
+		if svc != nil && svc.Kind != yaml.MappingNode && !(svc.Kind == yaml.ScalarNode && svc.Tag == "!!null") {
+			return fmt.Sprintf("%s:%d: services.%s must be a mapping", f.name, p[0].Line, p[0].Value)
+		}
+	}
+	return ""
 }

@@ -64,7 +64,35 @@ func TestStableError(t *testing.T) {
 	if a.Error() != b.Error() || a.Error() != "decoding failed:\n'a' invalid\n'b' invalid" {
 		t.Errorf("stableError gives %q and %q", a, b)
 	}
+	// The schema validator lists names in map order.
+	c := stableError(errors.New("validating compose.yaml: additional properties 'X', ')' not allowed"))
+	d := stableError(errors.New("validating compose.yaml: additional properties ')', 'X' not allowed"))
+	if c.Error() != d.Error() || c.Error() != "validating compose.yaml: additional properties ')', 'X' not allowed" {
+		t.Errorf("stableError gives %q and %q", c, d)
+	}
 	if one := errors.New("one line"); stableError(one) != one {
 		t.Error("a one-line error was wrapped")
+	}
+}
+
+// TestServiceShape: what compose-go's extends step rejects in map order
+// is named in file order, the first one, with its line.
+func TestServiceShape(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"services:\n  a:\n    image: x\n", ""},
+		{"services:\n  a:\n", ""},
+		{"services:\n  B: 0\n  A: 1\n", "c.yaml:2: services.B must be a mapping"},
+		{"services:\n  ok:\n    image: x\n  bad: [1]\n", "c.yaml:4: services.bad must be a mapping"},
+		{"services: 5\n", "c.yaml:1: services must be a mapping"},
+		{"volumes: {}\n", ""},
+	}
+	for _, tc := range tests {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := serviceShape(&rawFile{name: "c.yaml", root: doc.Content[0]}); got != tc.want {
+			t.Errorf("serviceShape(%q) = %q, want %q", tc.yaml, got, tc.want)
+		}
 	}
 }
