@@ -117,19 +117,6 @@ func TestRuleList(t *testing.T) {
 	}
 }
 
-// TestRulesWithCheck lists the rules check runs over manifests; each needs
-// testdata that triggers it and testdata that does not.
-func TestRulesWithCheck(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.yaml")
-	sets, _ := filepath.Glob("testdata/set/*/*.yaml")
-	covered := wantedRules(t, append(files, sets...)...)
-	for _, r := range rules.All() {
-		if (r.Check != nil || r.CheckSet != nil) && !covered[r.ID] {
-			t.Errorf("%s has a check but no testdata with # want %s", r.ID, r.ID)
-		}
-	}
-}
-
 func TestUndeclaredAncestors(t *testing.T) {
 	m := &manifest.Module{Resources: []manifest.Resource{
 		{Kind: manifest.KindDirectory, Path: "/opt/mail/data/spool"},
