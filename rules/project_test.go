@@ -2,13 +2,22 @@ package rules_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/sirupsen/logrus"
 )
+
+// TestMain silences compose-go's logrus warnings, which convert reports
+// itself as C2M014 diagnostics.
+func TestMain(m *testing.M) {
+	logrus.SetOutput(io.Discard)
+	os.Exit(m.Run())
+}
 
 // TestProjectRules converts each compose project under testdata/project
 // and checks every diagnostic convert reports, the project-scope rules'
