@@ -1,12 +1,9 @@
 package rules_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -15,7 +12,7 @@ import (
 )
 
 // TestRules runs every rule over each manifest in testdata and checks the
-// diagnostics against the file's "# want C2M0NN" comments.
+// diagnostics against the file's "# want C2M0NN \"regexp\"" comments.
 func TestRules(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.yaml")
 	if err != nil || len(files) == 0 {
@@ -43,39 +40,18 @@ func TestRuleSets(t *testing.T) {
 	}
 }
 
-var wantRE = regexp.MustCompile(`#\s*want((?:[\s,]+C2M\d{3})+)\s*$`)
-
-// finding is a rule reported at a line of a file.
-type finding struct {
-	file string
-	line int
-	rule string
-}
-
-func (f finding) String() string { return fmt.Sprintf("%s:%d: %s", f.file, f.line, f.rule) }
-
 // checkWants decodes files, runs rules.All over each with Run and over all
-// of them with RunSet, and fails on any diagnostic that no "# want" comment
-// expects and on any expected diagnostic not reported. A line may expect a
-// rule more than once.
+// of them with RunSet, and checks the diagnostics against the files'
+// "# want" comments (want_test.go).
 func checkWants(t *testing.T, files ...string) {
 	t.Helper()
 	list := rules.All()
 	var modules []*manifest.Module
-	var want, got []finding
+	var gots []got
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			m := wantRE.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			for _, id := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
-				want = append(want, finding{f, i + 1, id})
-			}
 		}
 		m, err := manifest.Decode(f, data)
 		if err != nil {
@@ -83,57 +59,15 @@ func checkWants(t *testing.T, files ...string) {
 		}
 		modules = append(modules, m)
 		for _, d := range rules.Run(list, m) {
-			got = append(got, checkDiagnostic(t, list, d))
+			gots = append(gots, got{d.File, d})
 		}
 	}
 	if len(files) > 1 {
 		for _, d := range rules.RunSet(list, modules) {
-			got = append(got, checkDiagnostic(t, list, d))
+			gots = append(gots, got{d.File, d})
 		}
 	}
-	for _, w := range want {
-		if i := slices.Index(got, w); i >= 0 {
-			got = slices.Delete(got, i, i+1)
-		} else {
-			t.Errorf("%s: missing diagnostic", w)
-		}
-	}
-	sort.Slice(got, func(i, j int) bool { return got[i].String() < got[j].String() })
-	for _, g := range got {
-		t.Errorf("%s: unexpected diagnostic", g)
-	}
-	if t.Failed() {
-		for _, m := range modules {
-			for _, d := range rules.Run(list, m) {
-				t.Logf("reported: %s", d)
-			}
-		}
-		if len(modules) > 1 {
-			for _, d := range rules.RunSet(list, modules) {
-				t.Logf("reported (set): %s", d)
-			}
-		}
-	}
-}
-
-// checkDiagnostic checks the fields every diagnostic must have and returns
-// where it was reported.
-func checkDiagnostic(t *testing.T, list []*rules.Rule, d rules.Diagnostic) finding {
-	t.Helper()
-	r := rules.Lookup(list, d.Rule)
-	switch {
-	case r == nil:
-		t.Errorf("%s: unknown rule", d)
-	case d.Severity != rules.Error && d.Severity != rules.Warning:
-		t.Errorf("%s: severity %q", d, d.Severity)
-	case d.File == "" || d.Line == 0:
-		t.Errorf("%s: no position", d)
-	case d.Message == "" || d.Fix == "":
-		t.Errorf("%s: no message or fix", d)
-	case d.Module == "":
-		t.Errorf("%s: no module", d)
-	}
-	return finding{d.File, d.Line, d.Rule}
+	checkDiagnostics(t, readWants(t, files...), gots)
 }
 
 var idRE = regexp.MustCompile(`^C2M0\d\d$`)
@@ -180,32 +114,6 @@ func TestRuleList(t *testing.T) {
 	a[0].Severity = rules.Warning
 	if b[0].Severity == rules.Warning {
 		t.Error("All returns shared rule values")
-	}
-}
-
-// TestRulesWithCheck lists the rules check runs over manifests; each needs
-// testdata that triggers it and testdata that does not.
-func TestRulesWithCheck(t *testing.T) {
-	covered := map[string]bool{}
-	files, _ := filepath.Glob("testdata/*.yaml")
-	sets, _ := filepath.Glob("testdata/set/*/*.yaml")
-	for _, f := range append(files, sets...) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if m := wantRE.FindStringSubmatch(line); m != nil {
-				for _, id := range strings.Fields(strings.ReplaceAll(m[1], ",", " ")) {
-					covered[id] = true
-				}
-			}
-		}
-	}
-	for _, r := range rules.All() {
-		if (r.Check != nil || r.CheckSet != nil) && !covered[r.ID] {
-			t.Errorf("%s has a check but no testdata with # want %s", r.ID, r.ID)
-		}
 	}
 }
 

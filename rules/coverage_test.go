@@ -1,0 +1,103 @@
+package rules_test
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// fixtureName is the convention for a fixture's file or folder name:
+// c2mNNN_WHAT shows rule C2MNNN firing, c2mNNN_WHAT_ok (or c2mNNN_ok) a
+// variant where it does not.
+var fixtureName = regexp.MustCompile(`^c2m(\d{3})(?:_.*)?$`)
+
+// noFixtures are the scopes this package has no fixtures for yet:
+// ScopeAgainst (check --against) needs a committed manifest and a fresh
+// conversion side by side.
+var noFixtures = []rules.Scope{rules.ScopeAgainst}
+
+// fixture is one fixture of a scope: a manifest, a set of manifests or a
+// compose project, with the rules its wants expect.
+type fixture struct {
+	name   string
+	wanted map[string]bool
+}
+
+// fixtures returns the fixtures of each scope: testdata/*.yaml are module
+// manifests, testdata/set/* sets of them, testdata/project/* compose
+// projects.
+func fixtures(t *testing.T) map[rules.Scope][]fixture {
+	t.Helper()
+	out := map[rules.Scope][]fixture{}
+	files, _ := filepath.Glob("testdata/*.yaml")
+	for _, f := range files {
+		out[rules.ScopeModule] = append(out[rules.ScopeModule], fixture{f, wantedRules(t, f)})
+	}
+	for scope, glob := range map[rules.Scope]string{rules.ScopeModules: "testdata/set/*", rules.ScopeProject: "testdata/project/*"} {
+		dirs, _ := filepath.Glob(glob)
+		for _, d := range dirs {
+			out[scope] = append(out[scope], fixture{d, wantedRules(t, filesUnder(t, d)...)})
+		}
+	}
+	return out
+}
+
+// TestCoverage requires of every rule, in each scope it runs in, a
+// fixture named for it that wants it and an _ok variant that wants none of
+// its diagnostics; and of every fixture named for a rule, that its wants
+// say what its name does.
+//
+// Scopes in noFixtures are not required; a rule that runs in no other
+// scope (or in none at all, such as C2M008 and C2M018 before their
+// CheckAgainst lands) is exempt, and leaves the exemption as soon as it
+// gains a scope with fixtures.
+func TestCoverage(t *testing.T) {
+	all := fixtures(t)
+	for _, scope := range []rules.Scope{rules.ScopeProject, rules.ScopeModule, rules.ScopeModules} {
+		for _, f := range all[scope] {
+			base := strings.TrimSuffix(filepath.Base(f.name), ".yaml")
+			m := fixtureName.FindStringSubmatch(base)
+			if m == nil {
+				continue
+			}
+			id := "C2M" + m[1]
+			ok := strings.HasSuffix(base, "_ok")
+			switch {
+			case ok && f.wanted[id]:
+				t.Errorf("%s (%s): named as a variant where %s does not fire, but wants it", f.name, scope, id)
+			case !ok && !f.wanted[id]:
+				t.Errorf("%s (%s): named for %s, but wants no %s diagnostic", f.name, scope, id, id)
+			}
+		}
+	}
+	for _, r := range rules.All() {
+		scopes := slices.DeleteFunc(r.Scopes(), func(s rules.Scope) bool { return slices.Contains(noFixtures, s) })
+		if len(scopes) == 0 {
+			t.Logf("%s: exempt: runs in scopes %v, none with fixtures", r.ID, r.Scopes())
+			continue
+		}
+		prefix := "c2m" + strings.TrimPrefix(r.ID, "C2M") + "_"
+		for _, scope := range scopes {
+			var fires, quiet bool
+			for _, f := range all[scope] {
+				base := strings.TrimSuffix(filepath.Base(f.name), ".yaml")
+				switch {
+				case strings.HasPrefix(base, prefix) && strings.HasSuffix(base, "_ok"):
+					quiet = quiet || !f.wanted[r.ID]
+				case strings.HasPrefix(base, prefix):
+					fires = fires || f.wanted[r.ID]
+				}
+			}
+			if !fires {
+				t.Errorf("%s runs in scope %s but no %s fixture %sWHAT wants it", r.ID, scope, scope, prefix)
+			}
+			if !quiet {
+				t.Errorf("%s runs in scope %s but has no %s fixture %sWHAT_ok that does not want it", r.ID, scope, scope, prefix)
+			}
+		}
+	}
+}
