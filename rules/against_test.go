@@ -37,7 +37,7 @@ func res(kind manifest.Kind, path, mode string, pos manifest.Pos) *manifest.Reso
 
 // got formats diagnostics as "FILE:LINE: RULE SEVERITY: MESSAGE" lines,
 // with their related positions.
-func got(ds []rules.Diagnostic) string {
+func againstLines(ds []rules.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {
 		fmt.Fprintln(&b, d)
@@ -148,7 +148,7 @@ out/app.yaml:3: C2M018 error: edited by hand: container worker is in the convers
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := rules.RunAgainst(rules.All(), &tc.pass)
-			if g := got(ds); g != tc.want {
+			if g := againstLines(ds); g != tc.want {
 				t.Errorf("got:\n%s\nwant:\n%s", g, tc.want)
 			}
 			for _, d := range ds {
