@@ -59,7 +59,8 @@ type Mount struct {
 	ReadOnly bool
 	// Tmpfs is set for a tmpfs mount.
 	Tmpfs *manifest.Tmpfs
-	// Why says, for Unsupported, what cannot be expressed.
+	// Why names, for Unsupported, what cannot be expressed, as the subject
+	// of a sentence: `volume type npipe`, `volume "data" with driver "nfs"`.
 	Why string
 	// Options are the volume options the manifest cannot carry, as
 	// written: ":U", "z", "propagation: rshared", "nocopy", …
@@ -278,7 +279,7 @@ func (l *Project) classifyNamed(m *Mount) {
 		return
 	}
 	if cfg.Driver != "" && cfg.Driver != "local" {
-		m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q uses driver %q", m.Volume, cfg.Driver)
+		m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q with driver %q", m.Volume, cfg.Driver)
 		return
 	}
 	if len(cfg.DriverOpts) == 0 {
@@ -316,7 +317,7 @@ func (l *Project) classifyNamed(m *Mount) {
 		keys = append(keys, k+"="+o[k])
 	}
 	sort.Strings(keys)
-	m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q has driver_opts %s (only a local bind, type=none o=bind device=PATH, can be expressed)", m.Volume, strings.Join(keys, " "))
+	m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q with driver_opts %s, not a local bind (type=none o=bind device=PATH),", m.Volume, strings.Join(keys, " "))
 }
 
 // bindSource returns a bind's source as written, as a declaration key, and
