@@ -332,13 +332,16 @@ func stableError(err error) error {
 
 // propertyList matches the JSON Schema validator's list of names, which
 // it gives in map order: "additional properties 'b', 'a' not allowed".
-var propertyList = regexp.MustCompile(`properties ('[^']*'(?:, '[^']*')+) not allowed`)
+var propertyList = regexp.MustCompile(`properties ('(?:[^'\\]|\\.)*'(?:, '(?:[^'\\]|\\.)*')+) not allowed`)
+
+// quotedName matches one name of such a list, with its escapes.
+var quotedName = regexp.MustCompile(`'(?:[^'\\]|\\.)*'`)
 
 // sortLists sorts the names of each such list in msg.
 func sortLists(msg string) string {
 	return propertyList.ReplaceAllStringFunc(msg, func(m string) string {
 		list := propertyList.FindStringSubmatch(m)[1]
-		names := strings.Split(list, ", ")
+		names := quotedName.FindAllString(list, -1)
 		sort.Strings(names)
 		return strings.Replace(m, list, strings.Join(names, ", "), 1)
 	})

@@ -70,6 +70,10 @@ func TestStableError(t *testing.T) {
 	if c.Error() != d.Error() || c.Error() != "validating compose.yaml: additional properties ')', 'X' not allowed" {
 		t.Errorf("stableError gives %q and %q", c, d)
 	}
+	e := stableError(errors.New(`additional properties 's\'7, 2X', '010Y' not allowed`))
+	if e.Error() != `additional properties '010Y', 's\'7, 2X' not allowed` {
+		t.Errorf("stableError gives %q", e)
+	}
 	if one := errors.New("one line"); stableError(one) != one {
 		t.Error("a one-line error was wrapped")
 	}
