@@ -8,12 +8,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/consts"
+	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/errdefs"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose-spec/compose-go/v2/utils"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -59,6 +63,9 @@ type Project struct {
 	// ConfigFiles are the absolute paths of the -f files (or the ones
 	// found by default), in order; EnvFiles those of the env files read.
 	ConfigFiles, EnvFiles []string
+	// FilesFrom says where the compose files were named: FilesFlag,
+	// FilesEnvironment (COMPOSE_FILE) or FilesDefault.
+	FilesFrom string
 	// NameFromEnvironment reports whether the process environment or an
 	// env file sets COMPOSE_PROJECT_NAME, which overrides name:.
 	NameFromEnvironment bool
@@ -95,60 +102,16 @@ func relTo(dir, p string) string {
 // nil and UnsetVariables filled, so the unset variables behind a failure
 // can be reported; otherwise it is nil.
 func Load(ctx context.Context, opts Options) (*Project, error) {
-	wd := opts.WorkingDirectory
-	if wd == "" {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(wd, p)
-	}
-	projectDir := abs(opts.ProjectDirectory)
-
-	files := make([]string, len(opts.ConfigFiles))
-	for i, f := range opts.ConfigFiles {
-		files[i] = abs(f)
-	}
-	if len(files) == 0 {
-		search := projectDir
-		if search == "" {
-			search = wd
-		}
-		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(search), cli.WithDefaultConfigPath)
-		if err != nil {
-			return nil, err
-		}
-		if len(found.ConfigPaths) == 0 {
-			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", search, strings.Join(cli.DefaultFileNames, ", "))
-		}
-		files = found.ConfigPaths
-	}
-	for _, f := range files {
-		if err := CheckInputFile("compose file", f); err != nil {
-			return nil, err
-		}
-	}
-	if projectDir == "" {
-		projectDir = filepath.Dir(files[0])
-	}
-	envFiles := make([]string, len(opts.EnvFiles))
-	for i, f := range opts.EnvFiles {
-		envFiles[i] = abs(f)
-		if err := CheckInputFile("env file", envFiles[i]); err != nil {
-			return nil, err
-		}
-	}
-
-	po, err := projectOptions(files, projectDir, envFiles, opts)
+	in, err := resolveInputs(opts)
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: po.EnvFiles}
+	files, projectDir := in.files, in.dir
+	po, err := in.projectOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	_, l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"]
@@ -163,7 +126,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 		// compose-go's consistency check reports the first problem it
 		// meets in map order, which varies from run to run; load again
 		// without it and name every problem in a stable order.
-		if problems := reloadConsistency(ctx, files, projectDir, envFiles, opts); len(problems) > 0 {
+		if problems := reloadConsistency(ctx, in, opts); len(problems) > 0 {
 			err = fmt.Errorf("the project is not consistent:\n%s", strings.Join(problems, "\n"))
 		}
 	}
@@ -375,8 +338,8 @@ func (p *Project) neededVariables() []string {
 // by service in name order: no image and no build, and references to
 // undefined networks, volumes, secrets, configs or services. Nil when the
 // project does not load or none is found.
-func reloadConsistency(ctx context.Context, files []string, dir string, envFiles []string, opts Options) []string {
-	po, err := projectOptions(files, dir, envFiles, opts, cli.WithConsistency(false))
+func reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
+	po, err := in.projectOptions(opts, cli.WithConsistency(false))
 	if err != nil {
 		return nil
 	}
@@ -423,17 +386,201 @@ func reloadConsistency(ctx context.Context, files []string, dir string, envFiles
 	return out
 }
 
-// projectOptions returns compose-go's options for loading files as a
-// project in dir, with opts' environment, env files, name and profiles,
-// and more options after those.
-func projectOptions(files []string, dir string, envFiles []string, opts Options, more ...cli.ProjectOptionsFn) (*cli.ProjectOptions, error) {
-	return cli.NewProjectOptions(files, append([]cli.ProjectOptionsFn{
-		cli.WithEnv(opts.Environ),
-		cli.WithWorkingDirectory(dir),
-		cli.WithEnvFiles(envFiles...),
+// inputs are what docker compose decides before it reads a compose file:
+// which files, which project directory, which environment.
+type inputs struct {
+	files     []string // the compose files, absolute, in order
+	filesFrom string   // FilesFlag, FilesEnvironment or FilesDefault
+	dir       string   // the project directory, absolute
+	environ   []string // the process environment and the first env files' values
+	envFiles  []string // the env files compose-go reads once the directory is known
+	read      []string // every env file read, both passes, in order
+}
+
+// composeEnvFiles is the variable docker compose takes its --env-file
+// default from (cmd/compose.ComposeEnvFiles): env files, comma-separated.
+const composeEnvFiles = "COMPOSE_ENV_FILES"
+
+// Where the compose files of a project were named.
+const (
+	FilesFlag        = "-f"           // the caller named them (ConfigFiles)
+	FilesEnvironment = "COMPOSE_FILE" // COMPOSE_FILE, from the environment or the first env file
+	FilesDefault     = "default"      // found by name (compose.yaml, …) and override
+)
+
+// resolveInputs decides the compose files, the project directory and the
+// env files as docker compose v5 does (cmd/compose's toProjectOptions:
+// environment, env files, COMPOSE_FILE, default files, env files again,
+// COMPOSE_PROFILES, the name), with two differences that make it
+// independent of the converting process: the environment is
+// opts.Environ, never os.Environ, and "the current directory" is
+// opts.WorkingDirectory. So COMPOSE_ENV_FILES (docker compose's default
+// for --env-file) and COMPOSE_DISABLE_ENV_FILE are read from opts.Environ;
+// COMPOSE_FILE and COMPOSE_PATH_SEPARATOR from it and from the first env
+// file; relative COMPOSE_FILE entries resolve against the working
+// directory. Every file named is checked with CheckInputFile.
+func resolveInputs(opts Options) (*inputs, error) {
+	wd := opts.WorkingDirectory
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
+	env := utils.GetAsEqualsMap(opts.Environ)
+	explicit := make([]string, 0, len(opts.EnvFiles))
+	for _, f := range opts.EnvFiles {
+		explicit = append(explicit, abs(f))
+	}
+	if len(explicit) == 0 {
+		for _, f := range strings.Split(env[composeEnvFiles], ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				explicit = append(explicit, abs(f))
+			}
+		}
+	}
+	disabled := false
+	if v, ok := env[consts.ComposeDisableDefaultEnvFile]; ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: want true or false", consts.ComposeDisableDefaultEnvFile, v)
+		}
+		disabled = b
+	}
+	in := &inputs{}
+	// envFilesIn returns the env files docker compose reads with dir as
+	// its working directory: the explicit ones, else dir/.env.
+	envFilesIn := func(dir string) ([]string, error) {
+		if len(explicit) > 0 {
+			for _, f := range explicit {
+				if err := CheckInputFile("env file", f); err != nil {
+					return nil, err
+				}
+			}
+			return explicit, nil
+		}
+		dot := filepath.Join(dir, ".env")
+		if disabled {
+			return nil, nil
+		}
+		if fi, err := os.Stat(dot); err != nil || fi.IsDir() {
+			return nil, nil
+		}
+		if err := CheckInputFile("env file", dot); err != nil {
+			return nil, err
+		}
+		return []string{dot}, nil
+	}
+	addRead := func(files []string) {
+		for _, f := range files {
+			if !contains(in.read, f) {
+				in.read = append(in.read, f)
+			}
+		}
+	}
+
+	// First pass: the working directory is --project-directory, else the
+	// first -f file's folder, else the current one.
+	first := abs(opts.ProjectDirectory)
+	if opts.ProjectDirectory == "" {
+		first = wd
+		if len(opts.ConfigFiles) > 0 {
+			first = filepath.Dir(abs(opts.ConfigFiles[0]))
+		}
+	}
+	firstFiles, err := envFilesIn(first)
+	if err != nil {
+		return nil, err
+	}
+	if len(firstFiles) > 0 {
+		vals, err := dotenv.GetEnvFromFile(env, firstFiles)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range vals {
+			if _, set := env[k]; !set {
+				env[k] = v
+			}
+		}
+		addRead(firstFiles)
+	}
+
+	for _, f := range opts.ConfigFiles {
+		in.files = append(in.files, abs(f))
+	}
+	in.filesFrom = FilesFlag
+	if len(in.files) == 0 {
+		if list, ok := env[consts.ComposeFilePath]; ok {
+			in.filesFrom = FilesEnvironment
+			sep := env[consts.ComposePathSeparator]
+			if sep == "" {
+				sep = string(os.PathListSeparator)
+			}
+			for _, entry := range strings.Split(list, sep) {
+				if entry == "" {
+					continue
+				}
+				f := abs(entry)
+				if err := CheckInputFile("compose file "+strconv.Quote(entry)+" set by COMPOSE_FILE", f); err != nil {
+					return nil, err
+				}
+				in.files = append(in.files, f)
+			}
+		}
+	}
+	if len(in.files) == 0 {
+		in.filesFrom = FilesDefault
+		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(first), cli.WithDefaultConfigPath)
+		if err != nil {
+			return nil, err
+		}
+		if len(found.ConfigPaths) == 0 {
+			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", first, strings.Join(cli.DefaultFileNames, ", "))
+		}
+		in.files = found.ConfigPaths
+	}
+	for _, f := range in.files {
+		if err := CheckInputFile("compose file", f); err != nil {
+			return nil, err
+		}
+	}
+	in.dir = abs(opts.ProjectDirectory)
+	if opts.ProjectDirectory == "" {
+		in.dir = filepath.Dir(in.files[0])
+	}
+	// Second pass, in the project directory.
+	if in.envFiles, err = envFilesIn(in.dir); err != nil {
+		return nil, err
+	}
+	addRead(in.envFiles)
+	in.environ = make([]string, 0, len(env))
+	for _, k := range sortedKeys(env) {
+		in.environ = append(in.environ, k+"="+env[k])
+	}
+	return in, nil
+}
+
+// projectOptions returns compose-go's options for loading the project as
+// in says, with opts' profiles (else COMPOSE_PROFILES) and name, and more
+// options after those.
+func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*cli.ProjectOptions, error) {
+	envFiles := func(o *cli.ProjectOptions) error {
+		o.EnvFiles = in.envFiles
+		return nil
+	}
+	return cli.NewProjectOptions(in.files, append([]cli.ProjectOptionsFn{
+		cli.WithEnv(in.environ),
+		cli.WithWorkingDirectory(in.dir),
+		envFiles,
 		cli.WithDotEnv,
+		cli.WithDefaultProfiles(opts.Profiles...),
 		cli.WithName(opts.ProjectName),
-		cli.WithProfiles(opts.Profiles),
 		cli.WithResolvedPaths(true),
 	}, more...)...)
 }

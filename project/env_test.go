@@ -1,0 +1,121 @@
+package project
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes files (slash paths relative to dir) with their content.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEnvironmentAsCompose: the COMPOSE_* variables that decide which
+// files, profiles, env files and name docker compose uses are read from
+// the environment and from the project's .env, as docker compose reads
+// them, and the flags win over them.
+func TestEnvironmentAsCompose(t *testing.T) {
+	base := map[string]string{
+		"compose.yaml": "services:\n  web:\n    image: nginx:1\n  debug:\n    image: busybox:1\n    profiles: [debug]\n",
+		"db.yaml":      "services:\n  db:\n    image: postgres:16\n    volumes: [dbdata:/var/lib/postgresql/data]\nvolumes:\n  dbdata: {}\n",
+		"other.env":    "FROM_OTHER=1\n",
+	}
+	tests := []struct {
+		name     string
+		dotenv   string // the project's .env; "" for none
+		environ  []string
+		opts     Options
+		services []string
+		files    []string // base names of the compose files
+		envFiles []string // base names of the env files read
+		project  string
+	}{
+		{name: "plain", services: []string{"web"}, files: []string{"compose.yaml"}, project: "p"},
+		{name: "COMPOSE_FILE in .env", dotenv: "COMPOSE_FILE=compose.yaml:db.yaml\n",
+			services: []string{"db", "web"}, files: []string{"compose.yaml", "db.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "COMPOSE_FILE in the environment", environ: []string{"COMPOSE_FILE=db.yaml"},
+			services: []string{"db"}, files: []string{"db.yaml"}, project: "p"},
+		{name: "COMPOSE_PATH_SEPARATOR", dotenv: "COMPOSE_PATH_SEPARATOR=,\nCOMPOSE_FILE=compose.yaml,db.yaml\n",
+			services: []string{"db", "web"}, files: []string{"compose.yaml", "db.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "-f wins over COMPOSE_FILE", dotenv: "COMPOSE_FILE=db.yaml\n", opts: Options{ConfigFiles: []string{"compose.yaml"}},
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "COMPOSE_PROFILES in .env", dotenv: "COMPOSE_PROFILES=debug\n",
+			services: []string{"debug", "web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "--profile wins over COMPOSE_PROFILES", dotenv: "COMPOSE_PROFILES=debug\n", opts: Options{Profiles: []string{"none"}},
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "COMPOSE_PROJECT_NAME in .env", dotenv: "COMPOSE_PROJECT_NAME=fromenv\n",
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "fromenv"},
+		{name: "-p wins", dotenv: "COMPOSE_PROJECT_NAME=fromenv\n", opts: Options{ProjectName: "flag"},
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "flag"},
+		{name: "COMPOSE_ENV_FILES replaces .env", dotenv: "COMPOSE_PROFILES=debug\n", environ: []string{"COMPOSE_ENV_FILES=other.env"},
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{"other.env"}, project: "p"},
+		{name: "COMPOSE_DISABLE_ENV_FILE", dotenv: "COMPOSE_PROFILES=debug\n", environ: []string{"COMPOSE_DISABLE_ENV_FILE=true"},
+			services: []string{"web"}, files: []string{"compose.yaml"}, project: "p"},
+		{name: "--env-file wins over COMPOSE_ENV_FILES", dotenv: "COMPOSE_PROFILES=debug\n", environ: []string{"COMPOSE_ENV_FILES=other.env"},
+			opts: Options{EnvFiles: []string{".env"}}, services: []string{"debug", "web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "p"},
+		{name: "the environment wins over .env", dotenv: "COMPOSE_PROFILES=debug\n", environ: []string{"COMPOSE_PROFILES=none"},
+			services: []string{"web"}, files: []string{"compose.yaml"}, envFiles: []string{".env"}, project: "p"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "p")
+			writeFiles(t, dir, base)
+			if tc.dotenv != "" {
+				writeFiles(t, dir, map[string]string{".env": tc.dotenv})
+			}
+			opts := tc.opts
+			opts.WorkingDirectory = dir
+			opts.Environ = append([]string{}, tc.environ...)
+			p, err := Load(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sortedKeys(p.Compose.Services); !reflect.DeepEqual(got, tc.services) {
+				t.Errorf("services %v, want %v", got, tc.services)
+			}
+			if got := bases(p.ConfigFiles); !reflect.DeepEqual(got, tc.files) {
+				t.Errorf("compose files %v, want %v", got, tc.files)
+			}
+			if got := bases(p.EnvFiles); !reflect.DeepEqual(got, tc.envFiles) {
+				t.Errorf("env files %v, want %v", got, tc.envFiles)
+			}
+			if p.Compose.Name != tc.project {
+				t.Errorf("project %q, want %q", p.Compose.Name, tc.project)
+			}
+		})
+	}
+}
+
+// A COMPOSE_FILE entry that names no file is an error naming the entry
+// and COMPOSE_FILE, not a silent fallback to the default file.
+func TestComposeFileMissing(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1\n", ".env": "COMPOSE_FILE=compose.yaml:nope.yaml\n"})
+	_, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err == nil || !strings.Contains(err.Error(), `"nope.yaml" set by COMPOSE_FILE`) {
+		t.Fatalf("err = %v, want one naming nope.yaml and COMPOSE_FILE", err)
+	}
+}
+
+func bases(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		out = append(out, filepath.Base(p))
+	}
+	sort.Strings(out)
+	return out
+}
