@@ -15,10 +15,10 @@ import (
 )
 
 // TestAgainstRules runs check --against over each case under
-// testdata/against and checks every diagnostic it reports, the against
-// rules' and the module and set rules' over the manifests, warnings
-// included, against the "# want" comments of the case's files
-// (want_test.go).
+// testdata/against and checks every diagnostic it reports (the against
+// rules', the conversions' own errors, the module and set rules' over the
+// manifests; warnings included) against the "# want" comments of the
+// case's files (want_test.go).
 //
 // A case is a folder standing for a repository: one or more compose
 // projects (app/compose.yaml, app/compose2manifest.yaml, the files they
