@@ -3,7 +3,6 @@ package rules_test
 import (
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,13 +14,9 @@ import (
 // variant where it does not.
 var fixtureName = regexp.MustCompile(`^c2m(\d{3})(?:_.*)?$`)
 
-// noFixtures are the scopes this package has no fixtures for yet:
-// ScopeAgainst (check --against) needs a committed manifest and a fresh
-// conversion side by side.
-var noFixtures = []rules.Scope{rules.ScopeAgainst}
-
-// fixture is one fixture of a scope: a manifest, a set of manifests or a
-// compose project, with the rules its wants expect.
+// fixture is one fixture of a scope: a manifest, a set of manifests, a
+// compose project, or compose projects with their committed manifests,
+// with the rules its wants expect.
 type fixture struct {
 	name   string
 	wanted map[string]bool
@@ -29,7 +24,8 @@ type fixture struct {
 
 // fixtures returns the fixtures of each scope: testdata/*.yaml are module
 // manifests, testdata/set/* sets of them, testdata/project/* compose
-// projects.
+// projects, testdata/against/* compose projects and the manifests
+// committed for them.
 func fixtures(t *testing.T) map[rules.Scope][]fixture {
 	t.Helper()
 	out := map[rules.Scope][]fixture{}
@@ -37,7 +33,11 @@ func fixtures(t *testing.T) map[rules.Scope][]fixture {
 	for _, f := range files {
 		out[rules.ScopeModule] = append(out[rules.ScopeModule], fixture{f, wantedRules(t, f)})
 	}
-	for scope, glob := range map[rules.Scope]string{rules.ScopeModules: "testdata/set/*", rules.ScopeProject: "testdata/project/*"} {
+	for scope, glob := range map[rules.Scope]string{
+		rules.ScopeModules: "testdata/set/*",
+		rules.ScopeProject: "testdata/project/*",
+		rules.ScopeAgainst: "testdata/against/*",
+	} {
 		dirs, _ := filepath.Glob(glob)
 		for _, d := range dirs {
 			out[scope] = append(out[scope], fixture{d, wantedRules(t, filesUnder(t, d)...)})
@@ -48,16 +48,11 @@ func fixtures(t *testing.T) map[rules.Scope][]fixture {
 
 // TestCoverage requires of every rule, in each scope it runs in, a
 // fixture named for it that wants it and an _ok variant that wants none of
-// its diagnostics; and of every fixture named for a rule, that its wants
-// say what its name does.
-//
-// Scopes in noFixtures are not required; a rule that runs in no other
-// scope (or in none at all, such as C2M008 and C2M018 before their
-// CheckAgainst lands) is exempt, and leaves the exemption as soon as it
-// gains a scope with fixtures.
+// its diagnostics; of every rule, that it runs in some scope; and of
+// every fixture named for a rule, that its wants say what its name does.
 func TestCoverage(t *testing.T) {
 	all := fixtures(t)
-	for _, scope := range []rules.Scope{rules.ScopeProject, rules.ScopeModule, rules.ScopeModules} {
+	for _, scope := range []rules.Scope{rules.ScopeProject, rules.ScopeModule, rules.ScopeModules, rules.ScopeAgainst} {
 		for _, f := range all[scope] {
 			base := strings.TrimSuffix(filepath.Base(f.name), ".yaml")
 			m := fixtureName.FindStringSubmatch(base)
@@ -75,10 +70,9 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	for _, r := range rules.All() {
-		scopes := slices.DeleteFunc(r.Scopes(), func(s rules.Scope) bool { return slices.Contains(noFixtures, s) })
+		scopes := r.Scopes()
 		if len(scopes) == 0 {
-			t.Logf("%s: exempt: runs in scopes %v, none with fixtures", r.ID, r.Scopes())
-			continue
+			t.Errorf("%s runs in no scope: it has no check function", r.ID)
 		}
 		prefix := "c2m" + strings.TrimPrefix(r.ID, "C2M") + "_"
 		for _, scope := range scopes {
