@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -364,6 +365,7 @@ func checkParentFirst(p *Pass) {
 				d := Diag(r, "%s is declared before its ancestor %s", r.Path, later.Path)
 				if lp := later.Pos.String(); lp != "" {
 					d.Message += " (" + lp + ")"
+					d.relate(later.Pos, "the ancestor is declared here")
 				}
 				p.Report(d)
 			}
@@ -392,6 +394,7 @@ func checkDuplicate(p *Pass) {
 			d := Diag(r, "%s is declared twice", r.Path)
 			if fp := first.Pos.String(); fp != "" {
 				d.Message += "; first at " + fp
+				d.relate(first.Pos, "first declared here")
 			}
 			p.Report(d)
 			continue
@@ -444,6 +447,7 @@ func checkDuplicateSet(p *SetPass) {
 			}
 			if op := owner.res.Pos.String(); op != "" {
 				diag.Message += " (" + op + ")"
+				diag.relate(owner.res.Pos, fmt.Sprintf("module %q declares it here", owner.module))
 			}
 			diag.Module = d.module
 			p.Report(diag)
@@ -470,6 +474,7 @@ func checkDuplicateSet(p *SetPass) {
 				diag := Diag(di.res, "%s of module %q lies inside %s, which module %q owns: that module's removal and ownership reach into it", inner, di.module, anc, outer.module)
 				if op := outer.res.Pos.String(); op != "" {
 					diag.Message += " (" + op + ")"
+					diag.relate(outer.res.Pos, fmt.Sprintf("module %q declares %s here", outer.module, anc))
 				}
 				diag.Severity = Warning
 				diag.Module = di.module
@@ -502,6 +507,7 @@ func checkModuleNames(p *SetPass) {
 			continue
 		}
 		var others []string
+		d := Diagnostic{File: m.Pos.File, Line: m.Pos.Line, Module: m.Module}
 		for _, o := range same {
 			switch {
 			case o == m:
@@ -509,14 +515,11 @@ func checkModuleNames(p *SetPass) {
 				others = append(others, "another manifest")
 			default:
 				others = append(others, o.Pos.String())
+				d.relate(o.Pos, "the other manifest of module "+strconv.Quote(m.Module))
 			}
 		}
-		p.Report(Diagnostic{
-			File:    m.Pos.File,
-			Line:    m.Pos.Line,
-			Module:  m.Module,
-			Message: fmt.Sprintf("module %q is also the module of %s", m.Module, strings.Join(others, ", ")),
-		})
+		d.Message = fmt.Sprintf("module %q is also the module of %s", m.Module, strings.Join(others, ", "))
+		p.Report(d)
 	}
 }
 

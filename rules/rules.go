@@ -49,6 +49,13 @@ type Diagnostic struct {
 	Related []Related `json:"related,omitempty"`
 }
 
+// relate adds a secondary position to d, when pos has a file.
+func (d *Diagnostic) relate(pos manifest.Pos, msg string) {
+	if pos.File != "" {
+		d.Related = append(d.Related, Related{File: pos.File, Line: pos.Line, Message: msg})
+	}
+}
+
 // Related is a secondary position of a Diagnostic.
 type Related struct {
 	File    string `json:"file,omitempty"`
