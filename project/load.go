@@ -130,9 +130,16 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 			err = fmt.Errorf("the project is not consistent:\n%s", strings.Join(problems, "\n"))
 		}
 	}
+	if err != nil && strings.HasPrefix(err.Error(), "validating ") {
+		// compose-go names one schema violation of several in map order,
+		// and names the file by this machine's path without a line.
+		if serr := schemaError(l.raw); serr != nil {
+			err = serr
+		}
+	}
 	if err != nil {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
-			err = fmt.Errorf("%s: %w", f, err)
+			err = syntaxError(f, err)
 		}
 		if names := l.neededVariables(); len(names) > 0 {
 			// compose-go stops at the first symptom of an empty value,
@@ -593,4 +600,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// yamlError matches the message of a YAML syntax error as compose-go's
+// YAML library (go.yaml.in/yaml/v4) words it: "yaml: [CONTEXT at line L,
+// column C: ]line L[, column C]: PROBLEM".
+var yamlError = regexp.MustCompile(`yaml: (?:(while (parsing|scanning) [^:]*?) at (?:line (\d+)(?:, column \d+)?|<unknown position>): )?(?:line (\d+)(?:, column (\d+))?|<unknown position>): (.*)$`)
+
+// syntaxError returns a YAML syntax error of file as "FILE:LINE: yaml:
+// PROBLEM (CONTEXT at line N)". The library counts the lines of its
+// parser's errors from 0 and those of its scanner from 1 (a parser error
+// on line 4 says "line 3", one on the first line "<unknown position>"),
+// so a parser error's lines are moved on by one. An error the pattern
+// does not match is returned as "FILE: ERROR".
+func syntaxError(file string, err error) error {
+	m := yamlError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	context, kind, contextLine, line, column, problem := m[1], m[2], m[3], m[4], m[5], m[6]
+	parser := kind == "parsing" || (kind == "" && (strings.HasPrefix(problem, "did not find expected") || strings.HasPrefix(problem, "expected")))
+	fix := func(s string) int {
+		n, _ := strconv.Atoi(s) // "" (unknown position) is 0
+		if parser || n == 0 {
+			n++
+		}
+		return n
+	}
+	msg := fmt.Sprintf("%s:%d: yaml: %s", file, fix(line), problem)
+	if column != "" {
+		msg = fmt.Sprintf("%s:%d: yaml: column %s: %s", file, fix(line), column, problem)
+	}
+	if context != "" {
+		msg += fmt.Sprintf(" (%s at line %d)", context, fix(contextLine))
+	}
+	return &stableErr{msg: msg, err: err}
 }

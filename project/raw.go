@@ -348,6 +348,13 @@ func (ix *rawIndex) file(path string) *rawFile {
 // neither a mapping nor null. compose-go checks them in map order, so
 // which one it names would vary from run to run; "" when all are fine.
 func serviceShape(f *rawFile) string {
+	if root := resolve(f.root); root == nil || root.Kind != yaml.MappingNode {
+		line := 1
+		if root != nil {
+			line = root.Line
+		}
+		return fmt.Sprintf("%s:%d: a compose file must be a mapping (services:, volumes:, …) at its top level", f.name, line)
+	}
 	k, v := lookup(f.root, "services")
 	if k == nil {
 		return ""

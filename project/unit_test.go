@@ -1,6 +1,7 @@
 package project
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"testing"
@@ -89,6 +90,7 @@ func TestServiceShape(t *testing.T) {
 		{"services:\n  ok:\n    image: x\n  bad: [1]\n", "c.yaml:4: services.bad must be a mapping"},
 		{"services: 5\n", "c.yaml:1: services must be a mapping"},
 		{"volumes: {}\n", ""},
+		{"- a\n- b\n", "c.yaml:1: a compose file must be a mapping (services:, volumes:, …) at its top level"},
 	}
 	for _, tc := range tests {
 		var doc yaml.Node
@@ -97,6 +99,40 @@ func TestServiceShape(t *testing.T) {
 		}
 		if got := serviceShape(&rawFile{name: "c.yaml", root: doc.Content[0]}); got != tc.want {
 			t.Errorf("serviceShape(%q) = %q, want %q", tc.yaml, got, tc.want)
+		}
+	}
+}
+
+// TestSyntaxError: YAML syntax errors name the compose file and the true
+// line; the library's parser counts lines from 0, its scanner from 1.
+func TestSyntaxError(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"services:\n  web:\n    image: x\n   ports: []\n", "compose.yaml:4: yaml: column 4: did not find expected key (while parsing a block mapping at line 2)"},
+		{"services:\n  web:\n    image: \"x\n    ports: []\n", "compose.yaml:5: yaml: found unexpected end of stream (while scanning a quoted scalar at line 3)"},
+		{"a:\n  - b\n  c: d\n", "compose.yaml:3: yaml: column 3: did not find expected '-' indicator (while parsing a block collection at line 2)"},
+		{"services:\n  web:\n    image: nginx:1\n\tports: []\n", "compose.yaml:4: yaml: found a tab character that violates indentation (while scanning a plain scalar at line 3)"},
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"compose.yaml": tc.yaml})
+		_, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// TestSchemaErrorStable: of several schema violations, the same one is
+// named on every run, with the compose file's line; compose-go names one
+// in map order, by this machine's path.
+func TestSchemaErrorStable(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1\n    ports: 5\n  db:\n    image: x:1\n    hostname: [a]\n  e:\n    Y: 1\n  b:\n    X: 2\n"})
+	want := "compose.yaml:7: services.db.hostname must be a string"
+	for range 20 {
+		_, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+		if err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %s", err, want)
 		}
 	}
 }
