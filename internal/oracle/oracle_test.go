@@ -1,0 +1,653 @@
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/sirupsen/logrus"
+	"go.yaml.in/yaml/v3"
+)
+
+// TestMain silences compose-go's logrus warnings, which Convert reports
+// as diagnostics (and the command silences too).
+func TestMain(m *testing.M) {
+	logrus.SetOutput(io.Discard)
+	os.Exit(m.Run())
+}
+
+const (
+	// corpusEnv points the test at the shared corpus (.ci/run sets it).
+	corpusEnv = "C2M_CORPUS"
+	// composeEnv names the docker compose binary, the oracle (.ci/run
+	// builds it with ../shared/tools/docker-compose).
+	composeEnv = "C2M_DOCKER_COMPOSE"
+	// composeTimeout bounds one run of docker compose config.
+	composeTimeout = 30 * time.Second
+	// hostDir and volumeRoot are where the conversion places relative binds
+	// and volumes, as internal/skeletontest fills them.
+	hostDir    = "/opt/placeholder"
+	volumeRoot = "/srv"
+)
+
+// knownDifferences are differences between docker compose's reading and
+// ours that are understood and waiting for a fix in the converter, keyed
+// by "PROJECT/SERVICE/ASPECT" (PROJECT is the compose file relative to the
+// corpus, or testdata/… for the fixtures; ASPECT one of services, image,
+// volumes, environment, ports, variables, refusal). Each still fails the test, with its reason in the message, so
+// none passes unnoticed; an entry that no longer matches a difference
+// fails too, so the list shrinks with the fixes.
+var knownDifferences = map[string]string{}
+
+// dcProject is what docker compose config --format json prints, as far as
+// the comparison needs it.
+type dcProject struct {
+	Name     string               `json:"name"`
+	Services map[string]dcService `json:"services"`
+	Configs  map[string]struct {
+		File string `json:"file"`
+	} `json:"configs"`
+}
+
+type dcService struct {
+	Image       string             `json:"image"`
+	Build       json.RawMessage    `json:"build"`
+	Environment map[string]*string `json:"environment"`
+	Ports       []dcPort           `json:"ports"`
+	Volumes     []dcVolume         `json:"volumes"`
+	Tmpfs       []string           `json:"tmpfs"`
+	Configs     []struct {
+		Source string `json:"source"`
+		Target string `json:"target"`
+	} `json:"configs"`
+}
+
+type dcPort struct {
+	Name        string `json:"name"`
+	Mode        string `json:"mode"`
+	HostIP      string `json:"host_ip"`
+	Target      uint32 `json:"target"`
+	Published   string `json:"published"`
+	Protocol    string `json:"protocol"`
+	AppProtocol string `json:"app_protocol"`
+}
+
+type dcVolume struct {
+	Type     string `json:"type"`
+	Source   string `json:"source"`
+	Target   string `json:"target"`
+	ReadOnly bool   `json:"read_only"`
+}
+
+// TestDockerCompose converts every project of the shared corpus (every
+// profile enabled, the refusal's skeleton filled with placeholders) and
+// compares each container with the service docker compose resolves for
+// the same files, environment and profiles: the same services, images,
+// environment and published ports, and every volume target mounted or
+// named by a diagnostic. Where docker compose refuses a project, the
+// conversion must refuse or fail too.
+func TestDockerCompose(t *testing.T) {
+	root := os.Getenv(corpusEnv)
+	if root == "" {
+		t.Skipf("%s is not set; .ci/run sets it to the shared corpus", corpusEnv)
+	}
+	oracle(t, composeBinary(t), root, "")
+}
+
+// TestDockerComposeFixtures does the same for the small projects of
+// testdata/, each written to hold one reading where the converter's and
+// docker compose's could part: ~ sources, include and extends from other
+// folders, env_file, "$$", port ranges and addresses, volume options.
+func TestDockerComposeFixtures(t *testing.T) {
+	oracle(t, composeBinary(t), "testdata", "testdata/")
+}
+
+// composeBinary returns the docker compose binary C2M_DOCKER_COMPOSE
+// names, or skips the test.
+func composeBinary(t *testing.T) string {
+	bin := os.Getenv(composeEnv)
+	if fi, err := os.Stat(bin); bin == "" || err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		t.Skipf("%s=%q does not name an executable; build one with ../shared/tools/docker-compose", composeEnv, bin)
+	}
+	return bin
+}
+
+// oracle compares the conversion of every compose file under root with
+// docker compose's reading of it. prefix starts the project's name in
+// test names and knownDifferences keys.
+func oracle(t *testing.T, bin, root, prefix string) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := corpusProjects(t, root)
+	if len(files) == 0 {
+		t.Fatalf("no compose files under %s", root)
+	}
+	// One clean environment for both readers: interpolation sees the same
+	// variables, and HOME is a folder of the test's own.
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	seen := map[string]bool{}
+	var n tally
+	var compared, converted, bothRefuse, dcRefuses int
+	for _, file := range files {
+		rel, _ := filepath.Rel(root, file)
+		name := prefix + filepath.ToSlash(rel)
+		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			d := &differ{t: t, project: name, seen: seen, n: &n}
+			dir := filepath.Dir(file)
+			dc, warnings, dcErr := composeConfig(t, bin, file, dir, env)
+			res, convErr := convertFilled(t, file, dir, env)
+			compareUnset(d, warnings, res.Diagnostics)
+			if dcErr != nil {
+				dcRefuses++
+				if res.Status == convert.Converted {
+					d.errorf("", "refusal", "docker compose refuses the project, the conversion succeeds: %v", dcErr)
+					return
+				}
+				bothRefuse++
+				t.Logf("docker compose refuses (%v); the conversion %s too", dcErr, res.Status)
+				return
+			}
+			m := res.Module
+			if m == nil {
+				m = res.Candidate
+			}
+			if m == nil {
+				d.errorf("", "refusal", "docker compose resolves the project, the conversion fails: %v%s", convErr, diagSummary(res.Diagnostics))
+				return
+			}
+			compared++
+			if res.Status == convert.Converted {
+				converted++
+			}
+			compare(d, dc, m, res.Diagnostics, dir, root, env)
+		})
+	}
+	for key, why := range knownDifferences {
+		if strings.HasPrefix(key, "testdata/") == (prefix != "") && !seen[key] {
+			t.Errorf("knownDifferences[%q] (%s) matches no difference any more: remove it", key, why)
+		}
+	}
+	t.Logf("%d compose files; %d compared with docker compose (%d converted, %d refused: their candidate module compared); docker compose refuses %d, and the conversion refuses or fails %d of them",
+		len(files), compared, converted, compared-converted, dcRefuses, bothRefuse)
+	t.Logf("compared: %d services, %d images, %d volume targets mounted and %d named by a diagnostic, %d environment values and %d left out with C2M014, %d ports",
+		n.services, n.images, n.mounts, n.namedMounts, n.env, n.leftOutEnv, n.ports)
+}
+
+// differ reports differences as test errors, naming the project, the
+// service and the aspect, with the reason of a known difference.
+type differ struct {
+	t       *testing.T
+	project string
+	seen    map[string]bool
+	n       *tally
+}
+
+// tally counts what was compared, so the log shows the comparison is not
+// vacuous.
+type tally struct {
+	services, images, mounts, namedMounts, env, leftOutEnv, ports int
+}
+
+func (d *differ) errorf(service, aspect, format string, args ...any) {
+	d.t.Helper()
+	key := d.project + "/" + service + "/" + aspect
+	msg := fmt.Sprintf(format, args...)
+	where := d.project
+	if service != "" {
+		where += ": service " + service
+	}
+	if why, ok := knownDifferences[key]; ok {
+		d.seen[key] = true
+		d.t.Errorf("%s: %s: %s (known difference %q: %s)", where, aspect, msg, key, why)
+		return
+	}
+	d.t.Errorf("%s: %s differs from docker compose: %s", where, aspect, msg)
+}
+
+// composeConfig runs docker compose config on one compose file with every
+// profile enabled, in a clean environment and with a bounded time. Its
+// error is docker compose's refusal; a failure to run it at all is fatal.
+// It also returns what docker compose printed on stderr, its warnings.
+func composeConfig(t *testing.T, bin, file, dir string, env []string) (*dcProject, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), composeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-f", file, "--project-directory", dir, "--profile", "*", "config", "--format", "json")
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("docker compose config did not finish within %s", composeTimeout)
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return nil, stderr.String(), fmt.Errorf("exit %d: %s", exit.ExitCode(), lastLine(stderr.String()))
+	}
+	if err != nil {
+		t.Fatalf("docker compose config: %v", err)
+	}
+	var p dcProject
+	if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {
+		t.Fatalf("docker compose config printed no JSON: %v\n%s", err, stdout.String())
+	}
+	return &p, stderr.String(), nil
+}
+
+// convertFilled converts the project as the corpus test does (--strict,
+// every profile) and, when it is refused with a skeleton, again with the
+// skeleton filled in by internal/skeletontest.
+func convertFilled(t *testing.T, file, dir string, env []string) (*convert.Result, error) {
+	t.Helper()
+	opts := convert.Options{
+		ConfigFiles:          []string{file},
+		ProjectDirectory:     dir,
+		WorkingDirectory:     dir,
+		Profiles:             []string{"*"},
+		Environ:              env,
+		Strict:               true,
+		HostProjectDirectory: hostDir,
+		VolumeRoot:           volumeRoot,
+	}
+	res, err := convert.Convert(context.Background(), opts)
+	if res.Status != convert.Refused || len(res.Skeleton) == 0 {
+		return res, err
+	}
+	filled, ferr := skeletontest.Fill(res.Skeleton)
+	if ferr != nil {
+		t.Fatalf("filling the skeleton: %v\n%s", ferr, res.Skeleton)
+	}
+	opts.Declarations = &convert.Declarations{Path: filepath.Join(t.TempDir(), convert.DeclarationsFile), Data: filled}
+	return convert.Convert(context.Background(), opts)
+}
+
+// unsetRE matches docker compose's warning about an unset variable.
+var unsetRE = regexp.MustCompile(`The \\"([^"\\]+)\\" variable is not set\. Defaulting to a blank string\.`)
+
+// compareUnset: every variable docker compose warns is unset, the
+// conversion reports (C2M014), whether the project loads or not.
+func compareUnset(d *differ, stderr string, diags []rules.Diagnostic) {
+	seen := map[string]bool{}
+	for _, m := range unsetRE.FindAllStringSubmatch(stderr, -1) {
+		name := m[1]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		found := false
+		for _, dg := range diags {
+			found = found || dg.Rule == "C2M014" && containsWord(dg.Message, name)
+		}
+		if !found {
+			d.errorf("", "variables", "docker compose warns that %s is not set; no C2M014 names it", name)
+		}
+	}
+}
+
+// compare holds the module against docker compose's reading.
+func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, dir, root string, env []string) {
+	containers := map[string]*manifest.Container{}
+	for _, r := range m.Containers() {
+		containers[r.Container.Name] = r.Container
+	}
+	for _, name := range sortedKeys(dc.Services) {
+		svc := dc.Services[name]
+		ct, ok := containers[name]
+		if !ok {
+			if !named(diags, name, "C2M019") {
+				d.errorf(name, "services", "docker compose runs it; the manifest has no container for it and no C2M019 says why")
+			}
+			continue
+		}
+		d.n.services++
+		compareImage(d, name, svc, ct)
+		compareVolumes(d, name, svc, dc, ct, diags, dir, root, env)
+		compareEnvironment(d, name, svc, ct, diags)
+		comparePorts(d, name, svc, ct)
+	}
+	for _, name := range sortedKeys(containers) {
+		if _, ok := dc.Services[name]; !ok {
+			d.errorf(name, "services", "the manifest has a container docker compose does not run")
+		}
+	}
+}
+
+func compareImage(d *differ, name string, svc dcService, ct *manifest.Container) {
+	// A service with build: and no image has none in docker compose's
+	// view (it builds PROJECT-SERVICE); the manifest's comes from the
+	// declarations' images: or C2M016 refuses it.
+	if svc.Image == "" && len(svc.Build) > 0 {
+		return
+	}
+	d.n.images++
+	if want := unescape(svc.Image); ct.Image != want {
+		d.errorf(name, "image", "docker compose %q, manifest %q", want, ct.Image)
+	}
+}
+
+func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *manifest.Container, diags []rules.Diagnostic, dir, root string, env []string) {
+	mounted := map[string]manifest.Volume{}
+	for _, v := range ct.Volumes {
+		mounted[path.Clean(v.Target)] = v
+	}
+	tmpfs := map[string]bool{}
+	for _, v := range ct.Tmpfs {
+		tmpfs[path.Clean(v.Target)] = true
+	}
+	expected := map[string]bool{}
+	home := ""
+	for _, kv := range env {
+		if h, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = h
+		}
+	}
+	for _, v := range svc.Volumes {
+		target := path.Clean(unescape(v.Target))
+		if v.Type == "tmpfs" {
+			if !tmpfs[target] && !namesTarget(diags, name, target) {
+				d.errorf(name, "volumes", "tmpfs %s: not in the container's tmpfs and no diagnostic names it", target)
+			}
+			continue
+		}
+		expected[target] = true
+		got, ok := mounted[target]
+		if !ok {
+			if !namesTarget(diags, name, target) {
+				d.errorf(name, "volumes", "%s %s → %s: not mounted in the container and no diagnostic names it", v.Type, v.Source, target)
+			}
+			d.n.namedMounts++
+			continue
+		}
+		d.n.mounts++
+		if got.ReadOnly != v.ReadOnly {
+			d.errorf(name, "volumes", "%s: read_only %v in docker compose, %v in the manifest", target, v.ReadOnly, got.ReadOnly)
+		}
+		if v.Type != "bind" {
+			continue
+		}
+		// A bind of a path in the corpus was written relative to the
+		// project: it lands under the host project directory. Any other
+		// absolute path is the same path on the target host. A source
+		// under HOME was written with ~ and needs a path of its own,
+		// which the skeleton gives as a placeholder.
+		// Cleaned: docker compose keeps an absolute source as written
+		// ("/etc/pihole/"), and every path of a manifest is clean.
+		src := path.Clean(unescape(v.Source))
+		want := src
+		switch {
+		case home != "" && within(home, src):
+			continue
+		case within(root, src):
+			r, _ := filepath.Rel(dir, src)
+			want = path.Join(hostDir, filepath.ToSlash(r))
+		}
+		if got.Source != want {
+			d.errorf(name, "volumes", "%s: bind of %s lands at %s, want %s", target, src, got.Source, want)
+		}
+	}
+	// A config with a file: is mounted as a read-only volume of that file
+	// (docker compose lists it under configs:, at /NAME by default).
+	for _, c := range svc.Configs {
+		if dc.Configs[c.Source].File == "" {
+			continue
+		}
+		target := c.Target
+		if target == "" {
+			target = "/" + c.Source
+		}
+		expected[path.Clean(unescape(target))] = true
+	}
+	for _, target := range sortedKeys(mounted) {
+		if !expected[target] {
+			d.errorf(name, "volumes", "the container mounts %s at %s; docker compose mounts nothing there", mounted[target].Source, target)
+		}
+	}
+	for _, t := range svc.Tmpfs {
+		target := path.Clean(strings.SplitN(unescape(t), ":", 2)[0])
+		if !tmpfs[target] && !namesTarget(diags, name, target) {
+			d.errorf(name, "volumes", "tmpfs %s: not in the container's tmpfs and no diagnostic names it", target)
+		}
+	}
+}
+
+func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Container, diags []rules.Diagnostic) {
+	var unset []string
+	for _, k := range sortedKeys(svc.Environment) {
+		if svc.Environment[k] == nil {
+			unset = append(unset, k)
+		}
+	}
+	if len(unset) > 0 && !leftOutReported(diags, name, unset) {
+		d.errorf(name, "environment", "%s: no value in docker compose; no C2M014 of the service says they are left out", strings.Join(unset, ", "))
+	}
+	d.n.leftOutEnv += len(unset)
+	d.n.env += len(svc.Environment) - len(unset)
+	for _, k := range sortedKeys(svc.Environment) {
+		v := svc.Environment[k]
+		got, ok := ct.Environment[k]
+		switch {
+		case v == nil:
+			// No value in the files or the environment: docker compose
+			// passes none, the manifest leaves it out and C2M014 says so.
+			if ok {
+				d.errorf(name, "environment", "%s: no value in docker compose, %q in the manifest", k, got)
+			}
+		case !ok:
+			if !mentions(diags, name, "", k) {
+				d.errorf(name, "environment", "%s=%q in docker compose, missing from the manifest and no diagnostic names it", k, unescape(*v))
+			}
+		case got != unescape(*v):
+			d.errorf(name, "environment", "%s: docker compose %q, manifest %q", k, unescape(*v), got)
+		}
+	}
+	for _, k := range sortedKeys(ct.Environment) {
+		if _, ok := svc.Environment[k]; !ok {
+			d.errorf(name, "environment", "%s=%q in the manifest, not in docker compose", k, ct.Environment[k])
+		}
+	}
+}
+
+func comparePorts(d *differ, name string, svc dcService, ct *manifest.Container) {
+	count := map[string]int{}
+	for _, p := range svc.Ports {
+		// mode is left out: docker compose itself honors it only in Swarm
+		// ("ports[].mode: host is only honored by the Swarm routing mesh").
+		count[portKey(p.Name, p.HostIP, unescape(p.Published), p.Target, p.Protocol, p.AppProtocol)]++
+	}
+	d.n.ports += len(svc.Ports)
+	for _, p := range ct.Ports {
+		count[portKey(p.Name, p.HostIP, p.Published, p.Target, p.Protocol, p.AppProto)]--
+	}
+	for _, k := range sortedKeys(count) {
+		switch n := count[k]; {
+		case n > 0:
+			d.errorf(name, "ports", "%s: published by docker compose, not by the manifest", k)
+		case n < 0:
+			d.errorf(name, "ports", "%s: published by the manifest, not by docker compose", k)
+		}
+	}
+}
+
+func portKey(name, hostIP, published string, target uint32, protocol, app string) string {
+	s := fmt.Sprintf("%s:%s->%d/%s", hostIP, published, target, protocol)
+	for _, x := range []struct{ k, v string }{{"name", name}, {"app_protocol", app}} {
+		if x.v != "" {
+			s += " " + x.k + "=" + x.v
+		}
+	}
+	return s
+}
+
+// leftOutReported reports whether a C2M014 of the service names exactly
+// the variables unset (sorted) as left out: "environment A, B: no value
+// …", or with the list cut short, "environment A, B, C, D, E and 3 more:".
+func leftOutReported(diags []rules.Diagnostic, service string, unset []string) bool {
+	for _, d := range diags {
+		list, ok := strings.CutPrefix(d.Message, "environment ")
+		if d.Rule != "C2M014" || d.Service != service || !ok {
+			continue
+		}
+		list, _, ok = strings.Cut(list, ": ")
+		if !ok {
+			continue
+		}
+		more := 0
+		if head, tail, ok := strings.Cut(list, " and "); ok {
+			if _, err := fmt.Sscanf(tail, "%d more", &more); err != nil {
+				continue
+			}
+			list = head
+		}
+		names := strings.Split(list, ", ")
+		if len(names)+more != len(unset) {
+			continue
+		}
+		match := true
+		for i, n := range names {
+			match = match && n == unset[i]
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// unescape undoes docker compose config's escaping of "$" as "$$" in
+// what it prints: the manifest carries the literal value the container
+// gets.
+func unescape(s string) string { return strings.ReplaceAll(s, "$$", "$") }
+
+// named reports whether a diagnostic of rule names the service.
+func named(diags []rules.Diagnostic, service, rule string) bool {
+	for _, d := range diags {
+		if d.Service == service && d.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTarget reports whether a diagnostic names the service's volume
+// target.
+func namesTarget(diags []rules.Diagnostic, service, target string) bool {
+	for _, d := range diags {
+		if d.Service == service && d.Target != "" && path.Clean(d.Target) == target {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether a diagnostic (of rule, or any rule for "") of
+// the service, or of no service, names the variable in its message.
+func mentions(diags []rules.Diagnostic, service, rule, name string) bool {
+	for _, d := range diags {
+		if (d.Service == service || d.Service == "") && (rule == "" || d.Rule == rule) && containsWord(d.Message, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether s holds word delimited by characters that
+// cannot be part of a variable name.
+func containsWord(s, word string) bool {
+	isName := func(b byte) bool {
+		return b == '_' || b == '.' || b == '-' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isName(s[j-1])) && (end == len(s) || !isName(s[end]) || s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ')) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// within reports whether p is dir or below it.
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+}
+
+func diagSummary(diags []rules.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range diags {
+		if d.Severity == rules.Error {
+			fmt.Fprintf(&b, "\n  %s", d)
+		}
+	}
+	return b.String()
+}
+
+// lastLine returns the last line of docker compose's stderr, its error;
+// the warnings come before it.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// corpusProjects returns every compose file under root with a top-level
+// services: key, each a project of its own, as the corpus test of
+// cmd/compose2manifest enumerates them.
+func corpusProjects(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !(strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml")) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var top map[string]any
+		if yaml.Unmarshal(data, &top) == nil && top["services"] != nil {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
