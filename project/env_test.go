@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,4 +119,25 @@ func bases(paths []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// An unset variable inside an env_file is a use like one in a compose
+// file (docker compose warns of it); a key without a value is not.
+func TestEnvFileUnset(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml": "services:\n  app:\n    image: alpine:3\n    env_file: app.env\n    environment:\n      SET_HERE: x\n",
+		"app.env":      "# comment\nLONE=c$d\nBARE\nOK=${SET_HERE}\nRAW='$e'\n",
+	})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range p.UnsetVariables {
+		got = append(got, fmt.Sprintf("%s %s %s", u.Name, u.Pos, u.Service))
+	}
+	if want := []string{"d app.env:2 app"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unset variables %q, want %q", got, want)
+	}
 }

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -404,4 +406,61 @@ func IsOverrideFileName(name string) bool { return contains(cli.DefaultOverrideF
 func regular(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// envFileUnset returns the uses of variables, in the env_file files of
+// the project's services (services in name order, left-out ones too),
+// that nothing sets: compose-go expands $VAR in an env_file value from
+// the project's environment, then the service's own environment, and
+// makes an unset one empty, as docker compose warns. A key written
+// without a value is not a use. Each use is at the first line of the
+// file that refers to the variable.
+func (p *Project) envFileUnset() []VariableUse {
+	var out []VariableUse
+	services := map[string]types.ServiceConfig{}
+	for name, svc := range p.Compose.Services {
+		services[name] = svc
+	}
+	for name, svc := range p.Compose.DisabledServices {
+		services[name] = svc
+	}
+	for _, name := range sortedKeys(services) {
+		svc := services[name]
+		for _, ef := range svc.EnvFiles {
+			if ef.Format != "" && ef.Format != "dotenv" {
+				continue // raw values are taken as written
+			}
+			data, err := os.ReadFile(ef.Path)
+			if err != nil {
+				continue
+			}
+			var missed []string
+			lookup := func(k string) (string, bool) {
+				if v, ok := p.Environment[k]; ok {
+					return v, true
+				}
+				if v, ok := svc.Environment[k]; ok && v != nil {
+					return *v, true
+				}
+				if !contains(missed, k) {
+					missed = append(missed, k)
+				}
+				return "", false
+			}
+			if dotenv.ParseWithFormat(bytes.NewReader(data), ef.Path, map[string]string{}, lookup, ef.Format) != nil {
+				continue
+			}
+			lines := strings.Split(string(data), "\n")
+			for _, k := range missed {
+				for i, line := range lines {
+					if strings.Contains(line, "${"+k) || usedBare(line, k) {
+						out = append(out, VariableUse{Name: k, Pos: manifest.Pos{File: p.Rel(ef.Path), Line: i + 1},
+							Path: []string{"services", name, "env_file"}, Service: name})
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }

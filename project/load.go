@@ -102,6 +102,7 @@ func relTo(dir, p string) string {
 // nil and UnsetVariables filled, so the unset variables behind a failure
 // can be reported; otherwise it is nil.
 func Load(ctx context.Context, opts Options) (*Project, error) {
+	registerRawEnv()
 	in, err := resolveInputs(opts)
 	if err != nil {
 		return nil, err
@@ -150,6 +151,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 		return l, stableError(err)
 	}
 	l.Compose = p
+	l.UnsetVariables = append(l.UnsetVariables, l.envFileUnset()...)
 	return l, nil
 }
 
