@@ -141,3 +141,20 @@ func TestEnvFileUnset(t *testing.T) {
 		t.Errorf("unset variables %q, want %q", got, want)
 	}
 }
+
+// COMPOSE_PROJECT_NAME is defined for interpolation as compose defines
+// it, from the folder's name here: it is never an unset variable.
+func TestProjectNameDefined(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "myproj")
+	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1\n    volumes:\n      - ./${COMPOSE_PROJECT_NAME}-data:/data\n    environment:\n      P: ${COMPOSE_PROJECT_NAME}\n"})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.UnsetVariables) != 0 {
+		t.Errorf("unset variables %+v, want none", p.UnsetVariables)
+	}
+	if v := p.Compose.Services["web"].Environment["P"]; v == nil || *v != "myproj" {
+		t.Errorf("P = %v, want myproj", v)
+	}
+}

@@ -191,7 +191,10 @@ func unsetVariables(ix *rawIndex, env map[string]string) []VariableUse {
 			sort.Strings(names)
 			for _, name := range names {
 				v := vars[name]
-				if _, ok := env[name]; ok || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
+				// Compose defines COMPOSE_PROJECT_NAME for interpolation
+				// whenever the project has a name, and it always has one
+				// (from -p, the environment, name: or the folder).
+				if _, ok := env[name]; ok || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
 					continue
 				}
 				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path)}
