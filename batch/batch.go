@@ -44,6 +44,13 @@ type Config struct {
 	// (with their override file), so ConfigFiles, ProjectDirectory,
 	// EnvFiles, ProjectName and DeclarationsFile must be empty.
 	Convert convert.Options
+	// IncludeFiles are file patterns (matched as Excludes are, against
+	// the path relative to Root and the base name): a file that looks
+	// like a compose file (project.LooksLikeCompose), that no project
+	// reads and that one of them matches is converted as a project of its
+	// own, with -f that file, from its folder. Other such files are
+	// reported as Skipped.
+	IncludeFiles []string
 	// Progress, when not nil, is called after each project is converted
 	// with how many are done out of how many. Calls never overlap.
 	Progress func(done, total int)
@@ -76,8 +83,17 @@ type Entry struct {
 	// when converted, and Write says whether it was written.
 	Output string
 	Write  WriteOutcome
+	// File is, for a project converted from one compose file alone
+	// (Project.File), that file's name relative to Project; else empty.
+	File string
 	// Missing counts the declarations the author must still supply.
 	Missing int
+	// LeftOut names the services profiles left out (each also a
+	// warning among Diagnostics); VolumesLeftOut reports that every
+	// service that mounts a volume is among them, so the manifest
+	// declares none of the project's data (convert.Result).
+	LeftOut        []string
+	VolumesLeftOut bool
 	// Skeleton is, for a refused module, the declarations to fill in.
 	Skeleton []byte
 	// Diagnostics are the project's findings, then those of the rules run
@@ -123,6 +139,10 @@ type Report struct {
 	Entries []Entry
 	// Orphans are the orphaned manifests of Out, sorted by file name.
 	Orphans []Orphan
+	// Skipped is what under Root was not converted, and why, in
+	// discovery order: compose files no project reads, symbolic links to
+	// folders.
+	Skipped []Skipped
 	// Interrupted is set when the batch's context was done before its
 	// manifests were committed: then nothing was written to Out, the
 	// staging folder was removed, Entries and Orphans are empty, Found
@@ -143,6 +163,14 @@ type Summary struct {
 	LoadFailed int `json:"failed_to_load"`
 	Failed     int `json:"failed"`
 	Orphans    int `json:"orphaned"`
+	// LeftOut counts the services profiles left out, in every project;
+	// VolumesLeftOut the converted projects whose every service with a
+	// volume is left out (counted in Converted too).
+	LeftOut        int `json:"left_out_by_profiles"`
+	VolumesLeftOut int `json:"converted_without_volumes"`
+	// SkippedFiles and SkippedLinks count Report.Skipped by kind.
+	SkippedFiles int `json:"compose_files_not_converted"`
+	SkippedLinks int `json:"links_not_followed"`
 	// Interrupted and Finished: see Report.
 	Interrupted bool `json:"interrupted,omitempty"`
 	Finished    int  `json:"finished,omitempty"`
@@ -156,7 +184,18 @@ func (r *Report) Summary() Summary {
 		return Summary{Projects: r.Found, Interrupted: true, Finished: r.Finished}
 	}
 	s := Summary{Projects: len(r.Entries), Orphans: len(r.Orphans)}
+	for _, sk := range r.Skipped {
+		if sk.Kind == SkippedLink {
+			s.SkippedLinks++
+		} else {
+			s.SkippedFiles++
+		}
+	}
 	for _, e := range r.Entries {
+		s.LeftOut += len(e.LeftOut)
+		if e.VolumesLeftOut && e.Status == convert.Converted {
+			s.VolumesLeftOut++
+		}
 		switch e.Status {
 		case convert.Converted:
 			s.Converted++
@@ -256,6 +295,9 @@ func convertOne(ctx context.Context, p Project, opts convert.Options) (res *conv
 	}()
 	opts.ProjectDirectory = p.Dir
 	opts.WorkingDirectory = p.Dir
+	if p.File != "" {
+		opts.ConfigFiles = []string{p.File}
+	}
 	res, err = convert.Convert(ctx, opts)
 	if res == nil {
 		res = &convert.Result{Status: convert.Failed}
@@ -307,40 +349,77 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	projects, err := discover(rootAbs, cfg.Excludes, map[string]bool{outAbs: true})
+	if err := CheckIncludeFiles(cfg.IncludeFiles); err != nil {
+		return nil, err
+	}
+	found, err := discover(rootAbs, cfg.Excludes, map[string]bool{outAbs: true})
 	if err != nil {
 		return nil, err
 	}
+	projects := found.projects
 	if fi, err := os.Stat(outAbs); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", cfg.Out)
 	}
 	removeStale(outAbs, time.Now())
 	out := newOutput(outAbs)
 	defer out.cleanup()
+	opts := cfg.Convert
+	if opts.Images == nil && !opts.Strict {
+		// Loaded once for both rounds.
+		if opts.Images, err = images.Load(); err != nil {
+			return nil, err
+		}
+	}
 
-	rep := &Report{Entries: make([]Entry, len(projects))}
+	var entries []Entry
 	var mu sync.Mutex
 	done := 0
-	err = Each(ctx, projects, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
-		rep.Entries[i] = entry(cfg.Root, projects[i], res, err, cfg.Convert.Environ, func() (string, error) {
-			staging, err := out.staging()
-			return filepath.Join(staging, strconv.Itoa(i)+".yaml"), err
+	used := map[string]bool{} // the compose files some project read
+	// convertAll converts ps, whose entries go to entries[base:].
+	convertAll := func(ps []Project, total int) error {
+		base := len(entries)
+		entries = append(entries, make([]Entry, len(ps))...)
+		return Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
+			e := entry(cfg.Root, ps[i], res, err, opts.Environ, func() (string, error) {
+				staging, err := out.staging()
+				return filepath.Join(staging, strconv.Itoa(base+i)+".yaml"), err
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			entries[base+i] = e
+			for _, f := range res.Files {
+				used[f] = true
+			}
+			done++
+			if cfg.Progress != nil {
+				cfg.Progress(done, total)
+			}
 		})
-		mu.Lock()
-		done++
-		if cfg.Progress != nil {
-			cfg.Progress(done, len(projects))
-		}
-		mu.Unlock()
-	})
+	}
+	err = convertAll(projects, len(projects))
+	// Interrupted: the deferred RemoveAll drops what was staged.
+	interrupted := func() *Report { return &Report{Interrupted: true, Found: len(projects), Finished: done} }
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	// Interrupted: the deferred RemoveAll drops what was staged.
-	interrupted := func() *Report { return &Report{Interrupted: true, Found: len(projects), Finished: done} }
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
 	}
+	// Then the compose files no project read: converted alone when
+	// IncludeFiles names them, else reported.
+	included, skipped := unused(cfg.Root, rootAbs, found, used, cfg.IncludeFiles)
+	if len(included) > 0 {
+		err = convertAll(included, len(projects)+len(included))
+		projects = append(projects, included...)
+		if err != nil && ctx.Err() == nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return interrupted(), err
+		}
+		projects, entries = inDiscoveryOrder(found.order, projects, entries)
+	}
+	rep := &Report{Entries: entries, Skipped: skipped}
 	crossCheck(rep.Entries)
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
@@ -366,7 +445,11 @@ func absIn(dir, p string) (string, error) {
 // entry makes a project's report entry from its conversion, writing a
 // converted manifest to the file staged returns.
 func entry(root string, p Project, res *convert.Result, err error, environ []string, staged func() (string, error)) Entry {
-	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton}
+	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton,
+		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut}
+	if p.File != "" {
+		e.File = filepath.ToSlash(filepath.Base(p.File))
+	}
 	m := res.Module
 	if m == nil {
 		m = res.Candidate

@@ -36,13 +36,24 @@ type Project struct {
 	// Err is why the folder could not be read; the project is then
 	// reported as failed, and the rest of the batch goes on.
 	Err error
+	// File, when not empty, is the one compose file (absolute) the
+	// project is converted from, with -f, in its folder Dir: a file no
+	// other project reads, made a project of its own by
+	// Config.IncludeFiles. Empty: the folder's default files.
+	File string
 }
 
 // CheckExcludes reports the first malformed pattern of excludes.
-func CheckExcludes(excludes []string) error {
-	for _, p := range excludes {
+func CheckExcludes(excludes []string) error { return checkPatterns("--exclude", excludes) }
+
+// CheckIncludeFiles reports the first malformed pattern of
+// Config.IncludeFiles.
+func CheckIncludeFiles(globs []string) error { return checkPatterns("--include-file", globs) }
+
+func checkPatterns(flag string, patterns []string) error {
+	for _, p := range patterns {
 		if _, err := path.Match(cleanPattern(p), ""); err != nil {
-			return fmt.Errorf("--exclude %q: %w", p, err)
+			return fmt.Errorf("%s %q: %w", flag, p, err)
 		}
 	}
 	return nil
@@ -83,12 +94,32 @@ func Excluded(rel string, excludes []string) bool {
 // excludes (see Excluded), or symbolic links to folders. A folder that
 // cannot be read is returned as a Project with Err set.
 func Discover(root string, excludes []string) ([]Project, error) {
-	return discover(root, excludes, nil)
+	t, err := discover(root, excludes, nil)
+	if err != nil {
+		return nil, err
+	}
+	return t.projects, nil
+}
+
+// tree is what discovery found under a root: the projects, and what a
+// batch must account for besides them.
+type tree struct {
+	projects []Project
+	// order gives each folder searched, by its path relative to the root,
+	// its place in discovery order.
+	order map[string]int
+	// yamlFiles are the files named *.yml or *.yaml in the folders
+	// searched (absolute), in discovery order: those no project reads and
+	// that look like compose files are reported, or converted alone.
+	yamlFiles []string
+	// links are the symbolic links to folders met (absolute), never
+	// followed, in discovery order.
+	links []string
 }
 
 // discover is Discover that also skips the absolute folders in skip, such
-// as the output folder.
-func discover(root string, excludes []string, skip map[string]bool) ([]Project, error) {
+// as the output folder, and returns the whole tree.
+func discover(root string, excludes []string, skip map[string]bool) (*tree, error) {
 	if err := CheckExcludes(excludes); err != nil {
 		return nil, err
 	}
@@ -103,23 +134,33 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", root)
 	}
-	var out []Project
+	t := &tree{order: map[string]int{}}
 	var walk func(dir, rel string)
 	walk = func(dir, rel string) {
+		t.order[rel] = len(t.order)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			out = append(out, Project{Dir: dir, Rel: rel, Err: err})
+			t.projects = append(t.projects, Project{Dir: dir, Rel: rel, Err: err})
 			return
 		}
 		var subdirs []string
 		found := false
 		for _, e := range entries {
 			name := e.Name()
+			p := filepath.Join(dir, name)
 			switch {
 			case e.IsDir():
 				subdirs = append(subdirs, name)
-			case project.IsDefaultFileName(name) && isFile(filepath.Join(dir, name), e):
+			case e.Type()&os.ModeSymlink != 0 && isDir(p):
+				if childRel := path.Join(rel, name); !isSkipped(name) && !skip[p] && !Excluded(childRel, excludes) {
+					t.links = append(t.links, p)
+				}
+			case !isFile(p, e):
+			case project.IsDefaultFileName(name):
 				found = true
+				t.yamlFiles = append(t.yamlFiles, p)
+			case strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"):
+				t.yamlFiles = append(t.yamlFiles, p)
 			}
 		}
 		if found {
@@ -127,7 +168,7 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 			for _, f := range project.DefaultFiles(dir) {
 				size += fileSize(f)
 			}
-			out = append(out, Project{Dir: dir, Rel: rel, Size: size})
+			t.projects = append(t.projects, Project{Dir: dir, Rel: rel, Size: size})
 		}
 		for _, name := range subdirs {
 			child := filepath.Join(dir, name)
@@ -139,7 +180,12 @@ func discover(root string, excludes []string, skip map[string]bool) ([]Project, 
 		}
 	}
 	walk(abs, ".")
-	return out, nil
+	return t, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func fileSize(p string) int64 {

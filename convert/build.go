@@ -37,14 +37,30 @@ var moduleNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 // schema error, a bad declarations file); the Result then has Status
 // Failed and may still carry diagnostics explaining it, such as unset
 // variables (C2M014).
-func Convert(ctx context.Context, opts Options) (*Result, error) {
+func Convert(ctx context.Context, opts Options) (res *Result, err error) {
+	var l *project.Project
+	defer func() { describe(res, l) }()
 	if err := checkFlagPath("--host-project-directory", opts.HostProjectDirectory); err != nil {
 		return &Result{Status: Failed}, err
 	}
 	if err := checkFlagPath("--volume-root", opts.VolumeRoot); err != nil {
 		return &Result{Status: Failed}, err
 	}
-	l, err := project.Load(ctx, opts.projectOptions())
+	// The declarations file may say how the project is run (its compose
+	// files, env files, profiles): read it first, where the caller did
+	// not say.
+	opts, st, err := withSettings(opts)
+	if err != nil {
+		return &Result{Status: Failed}, err
+	}
+	l, err = project.Load(ctx, opts.projectOptions())
+	if l != nil {
+		opts = st.reuse(opts, l.Dir)
+	}
+	if err != nil && st.parseErr != nil {
+		// The settings the file may give were not read.
+		err = errors.Join(st.parseErr, err)
+	}
 	if err != nil {
 		res := &Result{Status: Failed, KnownModule: knownModule(l, opts)}
 		if l != nil {
@@ -55,13 +71,16 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	// Until the services are built, the project-scope rules judge what
 	// the reading alone shows.
 	vars := rules.RunProject(rules.All(), &rules.ProjectPass{Project: l})
-	res := &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
+	res = &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = vars
 		return res, noServices(l.Compose)
 	}
 	decl, declFiles, err := declarations(l, opts)
+	if err == nil {
+		err = checkSettings(st, l.Dir, declFiles, decl)
+	}
 	if err != nil {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = vars

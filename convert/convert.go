@@ -114,6 +114,18 @@ type Result struct {
 	ProjectDirectory string
 	// ProjectName is the compose project name.
 	ProjectName string
+	// Files are the absolute paths of the compose files the project was
+	// read from (its -f files, or those found by default, then the files
+	// they include or extend), also when Convert failed once they were
+	// found: batch tells from them which compose files no project uses.
+	Files []string
+	// LeftOut names the services that profiles left out, sorted; each is
+	// also a C2M019 warning among Diagnostics.
+	LeftOut []string
+	// VolumesLeftOut reports that a service left out by profiles mounts
+	// a volume and no service that runs does: the manifest declares none
+	// of the project's data.
+	VolumesLeftOut bool
 	// KnownModule is, when Convert failed, the module's name if what the
 	// project states explicitly tells it for sure (its declarations'
 	// module:, a literal name: that no COMPOSE_PROJECT_NAME overrides),

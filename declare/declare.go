@@ -93,7 +93,7 @@ const (
 )
 
 var (
-	topKeys   = []string{"version", "module", "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
+	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
 	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
 )
 
@@ -153,6 +153,34 @@ type Image struct {
 	Pos     manifest.Pos
 }
 
+// The keys of a project's settings: how its author runs it, as docker
+// compose's -f, --env-file and --profile would say.
+const (
+	KeyComposeFiles = "compose_files"
+	KeyEnvFiles     = "env_files"
+	KeyProfiles     = "profiles"
+)
+
+// Setting is one item of a settings list: a path relative to the project
+// directory (slash-separated, clean, inside it) or a profile name, with
+// the position of the item.
+type Setting struct {
+	Value string
+	Pos   manifest.Pos
+}
+
+// Values returns the values of ss, in order; nil when ss is empty.
+func Values(ss []Setting) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Value
+	}
+	return out
+}
+
 // File is a declarations document as read.
 type File struct {
 	// Name is the file name used in positions.
@@ -163,6 +191,12 @@ type File struct {
 	// scalars; empty when not given.
 	Module, HostProjectDirectory, VolumeRoot          string
 	ModulePos, HostProjectDirectoryPos, VolumeRootPos manifest.Pos
+	// ComposeFiles, EnvFiles and Profiles are the project's settings
+	// (compose_files:, env_files:, profiles:), what docker compose's -f,
+	// --env-file and --profile say: the compose files are read with them,
+	// so only the sidecar file may give them (Parse; ParseNode refuses
+	// them). Each is nil when not given, never empty when given.
+	ComposeFiles, EnvFiles, Profiles []Setting
 	// Binds, Volumes and Anonymous are the entries of each section, in
 	// file order.
 	Binds, Volumes, Anonymous []Entry
@@ -173,6 +207,23 @@ type File struct {
 	Acknowledge []Ack
 	// Images lists the image references, in file order.
 	Images []Image
+}
+
+// HasSettings reports whether f gives compose_files, env_files or
+// profiles.
+func (f *File) HasSettings() bool {
+	return f != nil && (len(f.ComposeFiles) > 0 || len(f.EnvFiles) > 0 || len(f.Profiles) > 0)
+}
+
+// SettingsPos returns the position of the first settings key f gives, for
+// messages about them all.
+func (f *File) SettingsPos() manifest.Pos {
+	for _, ss := range [][]Setting{f.ComposeFiles, f.EnvFiles, f.Profiles} {
+		if len(ss) > 0 {
+			return ss[0].Pos
+		}
+	}
+	return manifest.Pos{File: f.Name}
 }
 
 // Bind returns the entry of f.Binds that declares the bind source src
@@ -267,15 +318,23 @@ func Parse(name string, data []byte) (*File, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, Errors{syntaxError(name, err)}
 	}
-	return ParseNode(name, &doc)
+	return parse(name, &doc, true)
 }
 
 // ParseNode reads the declarations from an already-parsed YAML node (the
 // value of x-compose2manifest in a compose file), with positions from the
 // node. name is used in error positions. The error, when not nil, is an
 // Errors listing every problem found.
+//
+// compose_files, env_files and profiles are refused there: the compose
+// files are read with them, so they must be known before any compose file
+// is; they belong in the sidecar file.
 func ParseNode(name string, n *yaml.Node) (*File, error) {
-	p := &parser{name: name}
+	return parse(name, n, false)
+}
+
+func parse(name string, n *yaml.Node, sidecar bool) (*File, error) {
+	p := &parser{name: name, sidecar: sidecar}
 	f := p.file(n)
 	if len(p.errs) > 0 {
 		p.errs.SortByLine()
@@ -285,8 +344,9 @@ func ParseNode(name string, n *yaml.Node) (*File, error) {
 }
 
 type parser struct {
-	name string
-	errs Errors
+	name    string
+	sidecar bool // the sidecar file, which may give settings
+	errs    Errors
 }
 
 func (p *parser) pos(n *yaml.Node) manifest.Pos {
@@ -447,6 +507,20 @@ func (p *parser) file(n *yaml.Node) *File {
 					p.errorf(kv.v, "module: %q is not a module name (no spaces or slashes)", s)
 				}
 				f.Module, f.ModulePos = s, p.pos(kv.k)
+			}
+		case KeyComposeFiles, KeyEnvFiles, KeyProfiles:
+			if !p.sidecar {
+				p.errorf(kv.k, "%s: only %s may give it, not %s: the compose files are read with it, before this is", kv.key, DefaultFile, ExtensionKey)
+				continue
+			}
+			ss := p.settings(kv.key, kv.v)
+			switch kv.key {
+			case KeyComposeFiles:
+				f.ComposeFiles = ss
+			case KeyEnvFiles:
+				f.EnvFiles = ss
+			default:
+				f.Profiles = ss
 			}
 		case "host_project_directory":
 			if s, ok := p.absPath(kv.v, "host_project_directory"); ok {

@@ -28,6 +28,10 @@ func Merge(ext, side *File) *File {
 	if side.HostProjectDirectory != "" {
 		out.HostProjectDirectory, out.HostProjectDirectoryPos = side.HostProjectDirectory, side.HostProjectDirectoryPos
 	}
+	// Only the sidecar file gives settings (ParseNode refuses them).
+	out.ComposeFiles = append([]Setting(nil), side.ComposeFiles...)
+	out.EnvFiles = append([]Setting(nil), side.EnvFiles...)
+	out.Profiles = append([]Setting(nil), side.Profiles...)
 	if side.VolumeRoot != "" {
 		out.VolumeRoot, out.VolumeRootPos = side.VolumeRoot, side.VolumeRootPos
 	}
@@ -91,6 +95,9 @@ func clone(f *File) *File {
 	out.Directories = cloneEntries(f.Directories)
 	out.Acknowledge = append([]Ack(nil), f.Acknowledge...)
 	out.Images = append([]Image(nil), f.Images...)
+	out.ComposeFiles = append([]Setting(nil), f.ComposeFiles...)
+	out.EnvFiles = append([]Setting(nil), f.EnvFiles...)
+	out.Profiles = append([]Setting(nil), f.Profiles...)
 	return &out
 }
 

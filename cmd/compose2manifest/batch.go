@@ -21,14 +21,16 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
-	jobs     int
-	excludes []string
+	jobs         int
+	excludes     []string
+	includeFiles []string
 }
 
 func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	bf := &batchFlags{}
 	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once (default: GOMAXPROCS)")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
+	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
 	return bf
 }
 
@@ -76,11 +78,16 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: %v", err)
 		return exitUsage
 	}
+	if err := batch.CheckIncludeFiles(bf.includeFiles); err != nil {
+		errorf(e, "convert: %v", err)
+		return exitUsage
+	}
 	opts := cf.opts
 	opts.Environ = e.environ
 	cfg := batch.Config{
 		Root:             cf.batch,
 		Excludes:         bf.excludes,
+		IncludeFiles:     bf.includeFiles,
 		Out:              cf.output,
 		WorkingDirectory: e.dir,
 		Force:            cf.force,
@@ -169,11 +176,18 @@ func batchExitCode(rep *batch.Report) int {
 // module, with the project's folder.
 type batchModule struct {
 	Project string `json:"project"`
+	// File is the compose file a project converted alone by
+	// --include-file is made of, relative to Project.
+	File string `json:"file,omitempty"`
 	report.Module
 	// Write says whether a converted module's manifest was written or
 	// left unchanged.
 	Write   string `json:"write,omitempty"`
 	Missing int    `json:"missing_declarations,omitempty"`
+	// LeftOut names the services profiles left out; VolumesLeftOut is
+	// set when every service with a volume is one of them.
+	LeftOut        []string `json:"left_out_by_profiles,omitempty"`
+	VolumesLeftOut bool     `json:"volumes_left_out,omitempty"`
 }
 
 // batchOrphan is an orphaned manifest in the JSON report.
@@ -186,13 +200,15 @@ type batchOrphan struct {
 // batchJSON is the JSON report of a batch: SPEC section 8's shape, plus
 // the orphaned manifests and the summary.
 type batchJSON struct {
-	Modules []batchModule `json:"modules"`
-	Orphans []batchOrphan `json:"orphans"`
-	Summary batch.Summary `json:"summary"`
+	Modules []batchModule   `json:"modules"`
+	Orphans []batchOrphan   `json:"orphans"`
+	Skipped []batch.Skipped `json:"skipped"`
+	Summary batch.Summary   `json:"summary"`
 }
 
 func writeBatchJSON(w io.Writer, rep *batch.Report) error {
-	out := batchJSON{Modules: []batchModule{}, Orphans: []batchOrphan{}, Summary: rep.Summary()}
+	out := batchJSON{Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
+	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
 		if ds == nil {
@@ -200,12 +216,15 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 		}
 		out.Modules = append(out.Modules, batchModule{
 			Project: en.Project,
+			File:    en.File,
 			Module: report.Module{
 				Module: en.Module, Status: string(en.Status), Output: en.Output,
 				Skeleton: string(en.Skeleton), Diagnostics: ds,
 			},
-			Write:   string(en.Write),
-			Missing: en.Missing,
+			Write:          string(en.Write),
+			Missing:        en.Missing,
+			LeftOut:        en.LeftOut,
+			VolumesLeftOut: en.VolumesLeftOut,
 		})
 	}
 	for _, o := range rep.Orphans {
@@ -230,13 +249,28 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		if en.Module != "" {
 			name = fmt.Sprintf(" (module %q)", en.Module)
 		}
+		proj := en.Project
+		if en.File != "" {
+			proj += " -f " + en.File
+		}
+		left := ""
+		if n := len(en.LeftOut); n > 0 {
+			left = fmt.Sprintf("; %s left out by profiles (%s)", plural(n, "service"), strings.Join(en.LeftOut, ", "))
+			if en.VolumesLeftOut {
+				left += ", every service with a volume among them"
+			}
+		}
+		if en.Status == convert.Converted && en.VolumesLeftOut {
+			fmt.Fprintf(w, "%s%s: converted without its volumes: %s (%s)%s\n", proj, name, en.Output, en.Write, left)
+			continue
+		}
 		switch en.Status {
 		case convert.Converted:
-			fmt.Fprintf(w, "%s%s: converted: %s (%s)\n", en.Project, name, en.Output, en.Write)
+			fmt.Fprintf(w, "%s%s: converted: %s (%s)%s\n", proj, name, en.Output, en.Write, left)
 		case convert.Refused:
-			fmt.Fprintf(w, "%s%s: refused: %s, %s; nothing written\n", en.Project, name, countErrors(en.Diagnostics), plural(en.Missing, "missing declaration"))
+			fmt.Fprintf(w, "%s%s: refused: %s, %s; nothing written%s\n", proj, name, countErrors(en.Diagnostics), plural(en.Missing, "missing declaration"), left)
 		default:
-			fmt.Fprintf(w, "%s%s: error: %s\n", en.Project, name, lastMessage(en.Diagnostics))
+			fmt.Fprintf(w, "%s%s: error: %s\n", proj, name, lastMessage(en.Diagnostics))
 		}
 	}
 	for _, o := range rep.Orphans {
@@ -246,16 +280,38 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		}
 		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
 	}
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(w, "%s: not converted: %s\n", sk.Path, sk.Reason)
+	}
 	s := rep.Summary()
-	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged), %d refused (%s), %d failed to load",
-		plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, s.Refused, plural(s.Missing, "missing declaration"), s.LoadFailed)
+	without := ""
+	if s.VolumesLeftOut > 0 {
+		without = fmt.Sprintf("; %d without its volumes", s.VolumesLeftOut)
+	}
+	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged%s), %d refused (%s), %d failed to load",
+		plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, without, s.Refused, plural(s.Missing, "missing declaration"), s.LoadFailed)
 	if n := s.Failed - s.LoadFailed; n > 0 {
 		line += fmt.Sprintf(", %d not written", n)
+	}
+	if s.LeftOut > 0 {
+		line += fmt.Sprintf("; %s left out by profiles", plural(s.LeftOut, "service"))
+	}
+	if s.SkippedFiles > 0 {
+		line += fmt.Sprintf("; %s no project reads, not converted", plural(s.SkippedFiles, "compose file"))
+	}
+	if s.SkippedLinks > 0 {
+		line += fmt.Sprintf("; %s not followed", plural(s.SkippedLinks, "symbolic link to a folder"))
 	}
 	if s.Orphans > 0 {
 		line += fmt.Sprintf("; %s", plural(s.Orphans, "orphaned manifest"))
 	}
 	fmt.Fprintf(w, "compose2manifest: %s\n", line)
+	if s.SkippedFiles > 0 {
+		fmt.Fprintf(w, "compose2manifest: hint: --include-file GLOB converts such a file as a project of its own; compose_files: in a project's %s makes it part of that project\n", convert.DeclarationsFile)
+	}
+	if s.VolumesLeftOut > 0 {
+		fmt.Fprintf(w, "compose2manifest: hint: a project converted without its volumes runs only with profiles; say them with profiles: in its %s\n", convert.DeclarationsFile)
+	}
 	if s.Refused > 0 {
 		fmt.Fprintf(w, "compose2manifest: hint: --format json gives each refused module's declarations skeleton; or run convert in its folder\n")
 	}
