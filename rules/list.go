@@ -206,7 +206,9 @@ declaration its own path.`,
 			CheckProject: func(p *ProjectPass) { checkUnsetVariables(p); checkUnsetEnvironment(p) },
 			Doc: `An unset variable without a default becomes an empty string, and the
 failure then surfaces far away (":/data", an empty image). It is an
-error where it feeds a volume source, a target or an image.
+error where it feeds a volume source, a target or an image of a service
+that is converted; in a service left out by its profiles it is a
+warning until a profile brings the service in.
 
 Set the variable in .env or with --env-file, or give it a default in the
 compose file (${VAR:-default}).`,

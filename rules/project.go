@@ -97,7 +97,8 @@ func checkUnreadBind(p *ProjectPass) {
 }
 
 // checkUnsetVariables is C2M014 for the compose files' variables: an
-// error at each use that feeds a volume or an image; elsewhere one warning
+// error at each use that feeds a volume or an image of a service that is
+// converted; elsewhere (and in services left out by profiles) one warning
 // per variable and file, at its first use.
 func checkUnsetVariables(p *ProjectPass) {
 	if p.Project == nil {
@@ -106,11 +107,17 @@ func checkUnsetVariables(p *ProjectPass) {
 	var out []Diagnostic
 	grouped := map[string]int{}
 	uses := map[string][]string{}
+	var leftOut map[string]types.ServiceConfig
+	if p.Project.Compose != nil {
+		leftOut = p.Project.Compose.DisabledServices
+	}
 	for _, u := range p.Project.UnsetVariables {
 		where := strings.Join(u.Path, ".")
 		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line, Service: u.Service,
 			Message: fmt.Sprintf("variable %s is not set and has no default (used in %s)", u.Name, where)}
-		if u.FeedsMount {
+		// A service left out by profiles is not converted: what it would
+		// mount is a warning until a profile brings it in.
+		if _, skipped := leftOut[u.Service]; u.FeedsMount && !skipped {
 			d.Severity = Error
 			out = append(out, d)
 			continue
