@@ -14,8 +14,13 @@ func Apply(doc *declare.Document, a *Answers) {
 		doc.SetScalar("volume_root", a.VolumeRoot)
 	}
 	for _, e := range append(a.Entries[:len(a.Entries):len(a.Entries)], a.Directories...) {
-		if e.Write {
-			doc.SetEntry(e.Section, e.Key, e.Entry)
+		if !e.Write {
+			continue
 		}
+		key := e.Key
+		if e.Section != declare.SectionDirectories {
+			key = declare.EscapeKey(key) // compose keys are interpolated
+		}
+		doc.SetEntry(e.Section, key, e.Entry)
 	}
 }

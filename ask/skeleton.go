@@ -41,7 +41,7 @@ func Skeleton(p *Plan) []byte {
 		}
 		for j := 0; j+1 < len(entries.Content); j += 2 {
 			key := entries.Content[j]
-			if it := p.find(section, key.Value); it != nil {
+			if it := p.findWritten(section, key.Value); it != nil {
 				key.HeadComment = strings.Join(it.suggestionLines("# "), "\n")
 			}
 		}
@@ -59,6 +59,17 @@ func Skeleton(p *Plan) []byte {
 		buf.WriteString(l + "\n")
 	}
 	return buf.Bytes()
+}
+
+// findWritten returns the item whose key, as a declarations file writes
+// it (declare.EscapeKey), is key; nil when none is.
+func (p *Plan) findWritten(section, key string) *Item {
+	for i := range p.Items {
+		if p.Items[i].Missing.Section == section && declare.EscapeKey(p.Items[i].Missing.Key) == key {
+			return &p.Items[i]
+		}
+	}
+	return nil
 }
 
 func (p *Plan) find(section, key string) *Item {

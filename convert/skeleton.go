@@ -65,7 +65,7 @@ func Skeleton(module string, missing []Missing) []byte {
 				addKV(v, "note", plain(e.Note))
 			}
 			v.LineComment = m.where()
-			key := plain(m.Key)
+			key := plain(declare.EscapeKey(m.Key))
 			if strings.ContainsAny(key.Value, ":#{}[]") {
 				key.Style = yaml.DoubleQuotedStyle
 			}

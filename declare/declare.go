@@ -850,3 +850,10 @@ func (p *parser) images(n *yaml.Node) []Image {
 	}
 	return out
 }
+
+// EscapeKey returns a key of the binds:, volumes: or anonymous: section
+// as it must be written in a declarations file: keys are interpolated as
+// compose values are (so ${VAR} in a key matches the source the variable
+// gives), and a literal $ is therefore written $$. A source the compose
+// file writes ./a$$b is the path ./a$b, and its key is written ./a$$b.
+func EscapeKey(key string) string { return strings.ReplaceAll(key, "$", "$$") }
