@@ -147,8 +147,17 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 			// and which one it meets first varies from run to run; the
 			// cause is the same and stable.
 			err = fmt.Errorf("the project does not load with %s unset (see the C2M014 errors): set them in .env or with --env-file", strings.Join(names, ", "))
+		} else if names := l.unsetNames(); len(names) > 0 {
+			// An empty value broke a field that is not a volume or an
+			// image (a port, a boolean): the unset variables are the
+			// likely cause.
+			err = fmt.Errorf("%w (%s unset, see the C2M014 warnings: set them in .env or with --env-file)", stableError(err), strings.Join(names, ", "))
 		}
-		return l, stableError(err)
+		err = stableError(err)
+		if ex := envExample(in); ex != "" {
+			err = &stableErr{msg: err.Error() + fmt.Sprintf("\n.env is missing, and %s is beside the compose file: copy it to .env and fill it in, or name it with --env-file %s", ex, ex), err: err}
+		}
+		return l, err
 	}
 	l.Compose = p
 	l.UnsetVariables = append(l.UnsetVariables, l.envFileUnset()...)
@@ -329,6 +338,19 @@ type stableErr struct {
 
 func (e *stableErr) Error() string { return e.msg }
 func (e *stableErr) Unwrap() error { return e.err }
+
+// unsetNames returns the names of every unset variable used, sorted and
+// unique.
+func (p *Project) unsetNames() []string {
+	var out []string
+	for _, u := range p.UnsetVariables {
+		if !contains(out, u.Name) {
+			out = append(out, u.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // neededVariables returns the names of the unset variables that feed a
 // volume or an image, sorted and unique.
@@ -640,4 +662,20 @@ func syntaxError(file string, err error) error {
 		msg += fmt.Sprintf(" (%s at line %d)", context, fix(contextLine))
 	}
 	return &stableErr{msg: msg, err: err}
+}
+
+// envExample returns the name of an example env file beside the project's
+// compose files (.env.example, .env.sample, .env.dist, env.example) when
+// the project read no env file at all, "" otherwise: a project that does
+// not load for want of its variables usually wants that file copied.
+func envExample(in *inputs) string {
+	if len(in.read) > 0 {
+		return ""
+	}
+	for _, name := range []string{".env.example", ".env.sample", ".env.dist", "env.example"} {
+		if regular(filepath.Join(in.dir, name)) {
+			return name
+		}
+	}
+	return ""
 }
