@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -156,5 +157,53 @@ func TestProjectNameDefined(t *testing.T) {
 	}
 	if v := p.Compose.Services["web"].Environment["P"]; v == nil || *v != "myproj" {
 		t.Errorf("P = %v, want myproj", v)
+	}
+}
+
+// Included files interpolate with their own environment, as compose-go's
+// include does: the included folder's .env, or the entry's env_file
+// (relative to the including project); variables set there are not unset,
+// and the raw reading substitutes them as compose-go did.
+func TestIncludeEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml":       "include:\n  - db/compose.yaml\n  - path: cache/compose.yaml\n    env_file: cache.env\nservices:\n  web:\n    image: nginx:${WEB_TAG:-1}\n",
+		"db/compose.yaml":    "services:\n  db:\n    image: postgres:${DB_TAG}\n    volumes:\n      - ./${DB_DIR}:/var/lib/postgresql/data\n",
+		"db/.env":            "DB_TAG=16\nDB_DIR=pgdata\n",
+		"cache/compose.yaml": "services:\n  cache:\n    image: redis:${CACHE_TAG}\n    volumes:\n      - ./${CACHE_DIR}:/data\n",
+		"cache.env":          "CACHE_TAG=7\nCACHE_DIR=rdata\n",
+	})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.UnsetVariables) != 0 {
+		t.Errorf("unset variables %+v, want none", p.UnsetVariables)
+	}
+	var sources []string
+	for _, name := range []string{"cache", "db"} {
+		for _, m := range p.Mounts(p.Compose.Services[name]) {
+			sources = append(sources, m.Service+" "+m.Source+" "+m.Key)
+		}
+	}
+	want := []string{"cache ./rdata ./cache/rdata", "db ./pgdata ./db/pgdata"}
+	if !reflect.DeepEqual(sources, want) {
+		t.Errorf("mounts %q, want %q", sources, want)
+	}
+	if img := p.Compose.Services["db"].Image; img != "postgres:16" {
+		t.Errorf("db image %q", img)
+	}
+	inputs, err := p.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, in := range inputs {
+		names = append(names, p.Rel(in.Path))
+	}
+	for _, f := range []string{"db/.env", "cache.env"} {
+		if !slices.Contains(names, f) {
+			t.Errorf("inputs %q lack %s, which the conversion read", names, f)
+		}
 	}
 }

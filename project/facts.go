@@ -21,8 +21,12 @@ import (
 
 // Subst interpolates s with the project's environment, as compose does,
 // or returns it as it is when that fails.
-func (p *Project) Subst(s string) string {
-	v, err := template.SubstituteWithOptions(s, func(k string) (string, bool) { v, ok := p.Environment[k]; return v, ok }, template.WithoutLogging)
+func (p *Project) Subst(s string) string { return substitute(s, p.Environment) }
+
+// substitute interpolates s with env as compose-go does, or returns s as
+// it is when that fails.
+func substitute(s string, env map[string]string) string {
+	v, err := template.SubstituteWithOptions(s, func(k string) (string, bool) { v, ok := env[k]; return v, ok }, template.WithoutLogging)
 	if err != nil {
 		return s
 	}
@@ -223,7 +227,7 @@ func (p *Project) Inputs() ([]Input, error) {
 			paths = append(paths, f)
 		}
 	}
-	for _, f := range p.EnvFiles {
+	for _, f := range append(append([]string{}, p.EnvFiles...), p.raw.envFiles...) {
 		if !contains(paths, f) {
 			paths = append(paths, f)
 		}

@@ -116,11 +116,11 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	_, l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"]
-	l.raw = readRaw(files, l.Rel, l.Subst)
+	l.raw = readRaw(files, l.Rel, l.Environment, projectDir)
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
 	}
-	l.UnsetVariables = unsetVariables(l.raw, l.Environment)
+	l.UnsetVariables = unsetVariables(l.raw)
 
 	p, err := po.LoadProject(ctx)
 	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
@@ -185,9 +185,10 @@ type VariableUse struct {
 
 // unsetVariables finds every ${VAR} or $VAR in the raw compose files that
 // has no value in env and no default, in file order.
-func unsetVariables(ix *rawIndex, env map[string]string) []VariableUse {
+func unsetVariables(ix *rawIndex) []VariableUse {
 	var out []VariableUse
 	for _, f := range ix.files {
+		env := f.env
 		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
 			if !strings.Contains(n.Value, "$") {
 				return

@@ -84,8 +84,8 @@ type rawVolume struct {
 // them, later files overriding earlier ones by target.
 func (l *Project) rawVolumes(service string) map[string]rawVolume {
 	out := map[string]rawVolume{}
-	subst := l.Subst
 	for _, def := range l.serviceDefs(service) {
+		subst := def.file.subst
 		for _, item := range seqItems(get(def.node, "volumes")) {
 			rv := rawVolume{pos: manifest.Pos{File: def.file.name, Line: item.Line}}
 			switch item.Kind {
@@ -129,7 +129,7 @@ func (l *Project) serviceDefs(service string) []rawService {
 		default:
 			base = scalar(get(ext, "service"))
 			if f := scalar(get(ext, "file")); f != "" {
-				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), l.Subst(f)))
+				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), d.file.subst(f)))
 			}
 		}
 		if base != "" && file != nil {

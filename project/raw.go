@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -21,7 +22,18 @@ type rawFile struct {
 	name     string // path relative to the project directory, for positions
 	root     *yaml.Node
 	data     []byte
+	// env is the environment the file is interpolated with: the
+	// project's, and for an included file also its include's env files
+	// (compose-go's ApplyInclude); workDir is where its relative include
+	// paths and env files resolve: the project directory, or the
+	// included project's directory.
+	env     map[string]string
+	workDir string
 }
+
+// subst interpolates s with the file's environment, as compose-go does,
+// or returns s as it is when that fails.
+func (f *rawFile) subst(s string) string { return substitute(s, f.env) }
 
 // rawIndex is every compose file of a project that could be read: the -f
 // files in order, then files they include or extend.
@@ -35,16 +47,19 @@ type rawIndex struct {
 	// parseErr names the first file that is not valid YAML, so a load
 	// error that does not name its file can.
 	parseErr string
+	// envFiles are the env files of include: entries read, in order.
+	envFiles []string
 }
 
 // readRaw parses the compose files and, recursively, files named by
 // include and extends.file. A file that cannot be read or parsed is left
-// out: compose-go reports it with its own error.
-func readRaw(paths []string, rel func(string) string, subst func(string) string) *rawIndex {
+// out: compose-go reports it with its own error. env is the project's
+// environment and dir its directory.
+func readRaw(paths []string, rel func(string) string, env map[string]string, dir string) *rawIndex {
 	ix := &rawIndex{}
 	seen := map[string]bool{}
-	var add func(p string, extended bool)
-	add = func(p string, extended bool) {
+	var add func(p string, extended bool, env map[string]string, workDir string)
+	add = func(p string, extended bool, env map[string]string, workDir string) {
 		if seen[p] {
 			return
 		}
@@ -61,7 +76,7 @@ func readRaw(paths []string, rel func(string) string, subst func(string) string)
 			}
 			return
 		}
-		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended}
+		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended, env: env, workDir: workDir}
 		ix.files = append(ix.files, f)
 		var next yaml.Node
 		if err := dec.Decode(&next); err == nil && ix.problem == "" {
@@ -73,40 +88,114 @@ func readRaw(paths []string, rel func(string) string, subst func(string) string)
 		if msg := serviceShape(f); msg != "" && ix.problem == "" {
 			ix.problem = msg
 		}
-		dir := filepath.Dir(p)
-		for _, inc := range includePaths(get(f.root, "include")) {
-			add(resolveRef(dir, subst(inc)), extended)
+		for _, inc := range includes(get(f.root, "include")) {
+			ix.include(f, inc, extended, add)
 		}
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
 			if file := scalar(get(get(svc, "extends"), "file")); file != "" {
-				add(resolveRef(dir, subst(file)), true)
+				add(resolveRef(filepath.Dir(p), f.subst(file)), true, f.env, f.workDir)
 			}
 		}
 	}
 	for _, p := range paths {
-		add(p, false)
+		add(p, false, env, dir)
 	}
 	return ix
 }
 
-// includePaths returns the file paths an include: node names.
-func includePaths(n *yaml.Node) []string {
-	var out []string
+// include is one entry of a file's include: list.
+type include struct {
+	paths      []string
+	envFiles   []string
+	projectDir string
+}
+
+// includes returns the entries an include: node lists, short or long
+// syntax, as written.
+func includes(n *yaml.Node) []include {
+	var out []include
 	for _, item := range seqItems(n) {
 		if item.Kind == yaml.ScalarNode {
-			out = append(out, item.Value)
+			out = append(out, include{paths: []string{item.Value}})
 			continue
 		}
-		p := get(item, "path")
-		if p != nil && p.Kind == yaml.ScalarNode {
-			out = append(out, p.Value)
-		}
-		for _, s := range seqItems(p) {
-			out = append(out, scalar(s))
-		}
+		out = append(out, include{paths: stringList(get(item, "path")), envFiles: stringList(get(item, "env_file")),
+			projectDir: scalar(get(item, "project_directory"))})
 	}
 	return out
+}
+
+// stringList returns a scalar or a list of scalars as strings.
+func stringList(n *yaml.Node) []string {
+	if n != nil && n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	var out []string
+	for _, s := range seqItems(n) {
+		out = append(out, scalar(s))
+	}
+	return out
+}
+
+// include reads the files of one include entry of f, as compose-go's
+// ApplyInclude loads them: paths (interpolated with f's environment)
+// relative to f's working directory; the included project's directory is
+// project_directory, or the first file's folder; its environment is f's,
+// with the variables its env_file entries (relative to f's working
+// directory; /dev/null skipped), or else its directory's .env, add.
+func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(string, bool, map[string]string, string)) {
+	if len(inc.paths) == 0 {
+		return
+	}
+	paths := make([]string, len(inc.paths))
+	for i, p := range inc.paths {
+		paths[i] = resolveRef(f.workDir, f.subst(p))
+	}
+	dir := filepath.Dir(paths[0])
+	if pd := f.subst(inc.projectDir); pd != "" {
+		dir = resolveRef(f.workDir, pd)
+	}
+	var envFiles []string
+	if len(inc.envFiles) == 0 {
+		if dot := filepath.Join(dir, ".env"); regular(dot) {
+			envFiles = []string{dot}
+		}
+	}
+	for _, e := range inc.envFiles {
+		if e = f.subst(e); e != "/dev/null" && e != "" {
+			envFiles = append(envFiles, resolveRef(f.workDir, e))
+		}
+	}
+	env := f.env
+	if len(envFiles) > 0 {
+		for _, e := range envFiles {
+			if CheckInputFile("env file", e) != nil {
+				return // compose-go reports it
+			}
+		}
+		vals, err := dotenv.GetEnvFromFile(f.env, envFiles)
+		if err != nil {
+			return
+		}
+		env = make(map[string]string, len(f.env)+len(vals))
+		for k, v := range f.env {
+			env[k] = v
+		}
+		for k, v := range vals {
+			if _, set := env[k]; !set {
+				env[k] = v
+			}
+		}
+		for _, e := range envFiles {
+			if !contains(ix.envFiles, e) {
+				ix.envFiles = append(ix.envFiles, e)
+			}
+		}
+	}
+	for _, p := range paths {
+		add(p, extended, env, dir)
+	}
 }
 
 // service returns every definition of service name, in file order.
