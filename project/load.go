@@ -153,7 +153,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 			// likely cause.
 			err = fmt.Errorf("%w (%s unset, see the C2M014 warnings: set them in .env or with --env-file)", stableError(err), strings.Join(names, ", "))
 		}
-		err = stableError(err)
+		err = relativeError(stableError(err), projectDir)
 		if ex := envExample(in); ex != "" {
 			err = &stableErr{msg: err.Error() + fmt.Sprintf("\n.env is missing, and %s is beside the compose file: copy it to .env and fill it in, or name it with --env-file %s", ex, ex), err: err}
 		}
@@ -679,4 +679,17 @@ func envExample(in *inputs) string {
 		}
 	}
 	return ""
+}
+
+// relativeError returns err with the project directory's absolute path
+// taken out of its message: compose-go names files by this machine's
+// paths, and a report must read the same wherever the checkout lies.
+func relativeError(err error, dir string) error {
+	msg := err.Error()
+	rel := strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+	rel = strings.ReplaceAll(rel, dir, ".")
+	if rel == msg {
+		return err
+	}
+	return &stableErr{msg: rel, err: err}
 }

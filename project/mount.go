@@ -302,11 +302,7 @@ func (l *Project) classifyNamed(m *Mount) {
 	}
 	if o["type"] == "none" && isBind && o["device"] != "" && len(o) == 3 {
 		m.Kind = NamedBind
-		m.Source = o["device"]
-		m.Key = declare.NormalizeBind(o["device"])
-		if !strings.HasPrefix(m.Key, "/") {
-			m.Local = filepath.Join(l.Dir, filepath.FromSlash(m.Key))
-		}
+		m.Source, m.Key, m.Local = l.deviceSource(m.Volume, o["device"])
 		for _, x := range rest {
 			m.Options = append(m.Options, "driver_opts o="+x)
 		}
@@ -356,4 +352,34 @@ func (m Mount) Display() string {
 		return m.Volume
 	}
 	return m.Source
+}
+
+// deviceSource returns the device of a local-bind named volume as the
+// compose file writes it, as a declaration key, and as a local path inside
+// the project ("" when outside). compose-go makes a relative device
+// absolute against this machine's checkout when the volume says driver:
+// local, and leaves it as written otherwise; the raw text says what was
+// meant, and a relative device resolves like a relative bind: against the
+// directory of the project that writes it, onto host_project_directory.
+func (l *Project) deviceSource(volume, resolved string) (written, key, local string) {
+	written = resolved
+	dir := l.Dir
+	if n, f := l.raw.topLevelNode("volumes", volume); n != nil {
+		if d := scalar(get(get(n, "driver_opts"), "device")); d != "" {
+			written, dir = f.subst(d), f.workDir
+		}
+	}
+	if strings.HasPrefix(written, "~") || strings.HasPrefix(written, "/") {
+		return written, declare.NormalizeBind(written), ""
+	}
+	abs := filepath.Join(dir, filepath.FromSlash(written))
+	r, err := filepath.Rel(l.Dir, abs)
+	if err != nil {
+		return written, declare.NormalizeBind(written), ""
+	}
+	key = declare.NormalizeBind("./" + filepath.ToSlash(r))
+	if !strings.HasPrefix(key, "../") && key != ".." {
+		local = abs
+	}
+	return written, key, local
 }
