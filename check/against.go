@@ -16,6 +16,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -217,9 +218,21 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 		sc.State = rules.SourceOutside
 		return sc
 	}
-	data, err := os.ReadFile(p)
+	// A recorded source is read only when it is a bounded regular file
+	// that lies, after symbolic links, inside the root: a link to
+	// /etc/shadow must not be hashed and its digest printed.
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if rr, err := filepath.EvalSymlinks(a.root); err != nil || !within(rr, real) {
+			sc.State = rules.SourceOutside
+			return sc
+		}
+	}
+	data, err := fsread.File("source", p, project.MaxInputSize)
 	if err != nil {
 		sc.State = rules.SourceGone
+		if errors.Is(err, fsread.ErrNotRegular) || !os.IsNotExist(err) {
+			sc.State = rules.SourceOutside
+		}
 		return sc
 	}
 	sum := sha256.Sum256(data)

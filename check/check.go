@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -181,7 +182,7 @@ func (cfg Config) rules() []*rules.Rule {
 
 // decode reads and decodes the manifest file names.
 func decode(dir, file string) (*manifest.Module, error) {
-	data, err := os.ReadFile(resolve(dir, file))
+	data, err := fsread.File("manifest", resolve(dir, file), manifest.MaxSize)
 	if err != nil {
 		return nil, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
 	}

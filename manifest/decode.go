@@ -14,6 +14,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// MaxSize is the largest manifest read, in bytes: a manifest of 20,000
+// resources is about 2 MiB.
+const MaxSize = 16 << 20
+
 // Error is one problem found by Decode, at a position in the manifest.
 type Error struct {
 	Pos Pos

@@ -45,6 +45,11 @@ type Options struct {
 	// Environ is the environment used for interpolation, as KEY=VALUE
 	// strings; nil means none (callers pass os.Environ()).
 	Environ []string
+	// AllowDirs (--allow-dir) are directories outside the project where
+	// files the project refers to (an env_file, an include, a .env that is
+	// a link) may lie; by default only the project directory and the
+	// folders of the compose files named with -f.
+	AllowDirs []string
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -116,7 +121,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	_, l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"]
-	l.raw = readRaw(files, l.Rel, l.Environment, projectDir)
+	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots)
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
 	}
@@ -430,6 +435,7 @@ type inputs struct {
 	environ   []string // the process environment and the first env files' values
 	envFiles  []string // the env files compose-go reads once the directory is known
 	read      []string // every env file read, both passes, in order
+	roots     []string // where files the project refers to may lie
 }
 
 // composeEnvFiles is the variable docker compose takes its --env-file
@@ -510,6 +516,9 @@ func resolveInputs(opts Options) (*inputs, error) {
 		if err := CheckInputFile("env file", dot); err != nil {
 			return nil, err
 		}
+		if err := CheckContained("env file", dot, append([]string{dir}, opts.AllowDirs...)...); err != nil {
+			return nil, err
+		}
 		return []string{dot}, nil
 	}
 	addRead := func(files []string) {
@@ -588,6 +597,15 @@ func resolveInputs(opts Options) (*inputs, error) {
 	in.dir = abs(opts.ProjectDirectory)
 	if opts.ProjectDirectory == "" {
 		in.dir = filepath.Dir(in.files[0])
+	}
+	in.roots = append(in.roots, in.dir)
+	for _, f := range in.files {
+		if d := filepath.Dir(f); !contains(in.roots, d) {
+			in.roots = append(in.roots, d)
+		}
+	}
+	for _, d := range opts.AllowDirs {
+		in.roots = append(in.roots, abs(d))
 	}
 	// Second pass, in the project directory.
 	if in.envFiles, err = envFilesIn(in.dir); err != nil {

@@ -49,21 +49,33 @@ type rawIndex struct {
 	parseErr string
 	// envFiles are the env files of include: entries read, in order.
 	envFiles []string
+	// roots are the directories a referenced file must lie in: the
+	// project directory, the -f files' folders, and the allowed ones.
+	roots []string
 }
 
 // readRaw parses the compose files and, recursively, files named by
 // include and extends.file. A file that cannot be read or parsed is left
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
-func readRaw(paths []string, rel func(string) string, env map[string]string, dir string) *rawIndex {
-	ix := &rawIndex{}
+func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
+	ix := &rawIndex{roots: roots}
 	seen := map[string]bool{}
-	var add func(p string, extended bool, env map[string]string, workDir string)
-	add = func(p string, extended bool, env map[string]string, workDir string) {
+	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
+	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
 		if seen[p] {
 			return
 		}
 		seen[p] = true
+		if ref != nil {
+			// A file the project refers to, not one named with -f.
+			if err := ix.checkReference(ref.what, p); err != nil {
+				if ix.problem == "" {
+					ix.problem = fmt.Sprintf("%s:%d: %v", ref.file, ref.line, err)
+				}
+				return
+			}
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return
@@ -88,20 +100,31 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		if msg := serviceShape(f); msg != "" && ix.problem == "" {
 			ix.problem = msg
 		}
+		if msg := ix.checkServiceFiles(f); msg != "" && ix.problem == "" {
+			ix.problem = msg
+		}
 		for _, inc := range includes(get(f.root, "include")) {
 			ix.include(f, inc, extended, add)
 		}
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
-			if file := scalar(get(get(svc, "extends"), "file")); file != "" {
-				add(resolveRef(filepath.Dir(p), f.subst(file)), true, f.env, f.workDir)
+			if n := get(get(svc, "extends"), "file"); scalar(n) != "" {
+				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line})
 			}
 		}
 	}
 	for _, p := range paths {
-		add(p, false, env, dir)
+		add(p, false, env, dir, nil)
 	}
 	return ix
+}
+
+// reference is where a compose file names another file: what it is, and
+// the file and line that name it.
+type reference struct {
+	what string
+	file string
+	line int
 }
 
 // include is one entry of a file's include: list.
@@ -109,6 +132,7 @@ type include struct {
 	paths      []string
 	envFiles   []string
 	projectDir string
+	line       int
 }
 
 // includes returns the entries an include: node lists, short or long
@@ -117,11 +141,11 @@ func includes(n *yaml.Node) []include {
 	var out []include
 	for _, item := range seqItems(n) {
 		if item.Kind == yaml.ScalarNode {
-			out = append(out, include{paths: []string{item.Value}})
+			out = append(out, include{paths: []string{item.Value}, line: item.Line})
 			continue
 		}
 		out = append(out, include{paths: stringList(get(item, "path")), envFiles: stringList(get(item, "env_file")),
-			projectDir: scalar(get(item, "project_directory"))})
+			projectDir: scalar(get(item, "project_directory")), line: item.Line})
 	}
 	return out
 }
@@ -144,7 +168,7 @@ func stringList(n *yaml.Node) []string {
 // project_directory, or the first file's folder; its environment is f's,
 // with the variables its env_file entries (relative to f's working
 // directory; /dev/null skipped), or else its directory's .env, add.
-func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(string, bool, map[string]string, string)) {
+func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(string, bool, map[string]string, string, *reference)) {
 	if len(inc.paths) == 0 {
 		return
 	}
@@ -170,8 +194,14 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 	env := f.env
 	if len(envFiles) > 0 {
 		for _, e := range envFiles {
-			if CheckInputFile("env file", e) != nil {
+			if !exists(e) {
 				return // compose-go reports it
+			}
+			if err := ix.checkReference("include env file", e); err != nil {
+				if ix.problem == "" {
+					ix.problem = fmt.Sprintf("%s:%d: %v", f.name, inc.line, err)
+				}
+				return
 			}
 		}
 		vals, err := dotenv.GetEnvFromFile(f.env, envFiles)
@@ -194,7 +224,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 		}
 	}
 	for _, p := range paths {
-		add(p, extended, env, dir)
+		add(p, extended, env, dir, &reference{"include", f.name, inc.line})
 	}
 }
 

@@ -9,6 +9,7 @@ package atomicfile
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -40,7 +41,7 @@ func Generated(data []byte) bool {
 // A symbolic link at path is replaced, not written through. The
 // directory must exist.
 func WriteManifest(path string, data []byte, force bool) (Outcome, error) {
-	old, err := os.ReadFile(path)
+	old, err := readExisting(path)
 	switch {
 	case err == nil && bytes.Equal(old, data):
 		return Unchanged, nil
@@ -89,7 +90,7 @@ func Rewrite(path string, data []byte, crlf bool) (Outcome, error) {
 	case err == nil:
 		perm = fi.Mode().Perm()
 		uid, gid, owned = fileOwner(fi)
-		if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, data) {
+		if old, err := readExisting(target); err == nil && bytes.Equal(old, data) {
 			return Unchanged, nil
 		}
 	case !os.IsNotExist(err):
@@ -165,4 +166,27 @@ func linkTarget(path string) (string, error) {
 		p = l
 	}
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// maxExisting is the most read of a file that is to be replaced: more
+// than any manifest or declarations file, so a larger one simply differs.
+const maxExisting = 64 << 20
+
+// readExisting reads the file a write would replace, to compare it: a
+// regular file of at most maxExisting bytes. A link to /dev/zero or a FIFO
+// left in the output folder is an error, never an endless read.
+func readExisting(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s exists and is not a regular file; not replacing it", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxExisting))
 }
