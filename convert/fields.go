@@ -60,7 +60,7 @@ func Fields() []Field {
 		carried("cpus", ""),
 		carried("cpuset", ""),
 		not("credential_spec", "Windows gMSA credentials"),
-		carried("depends_on", "with condition, restart and required"),
+		carried("depends_on", "with condition, restart and required; containers are written after what they depend on"),
 		partly("deploy", "replicas, resources and restart_policy"),
 		not("deploy.endpoint_mode", "Swarm service discovery; the mesh has none"),
 		not("deploy.labels", "Swarm service labels; container labels go in labels"),
