@@ -448,7 +448,7 @@ func (c *converter) build() *manifest.Module {
 	}
 	c.leftOut()
 	c.topLevelNotCarried()
-	c.unmatched = append(c.unmatched, c.match.unused()...)
+	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	return m
 }

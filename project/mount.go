@@ -286,6 +286,10 @@ func (l *Project) classifyNamed(m *Mount) {
 		return
 	}
 	o := cfg.DriverOpts
+	if isTmpfsVolume(cfg) {
+		l.tmpfsVolume(m, o)
+		return
+	}
 	isBind := false
 	var rest []string // mount options beyond bind, ro and rw
 	for _, x := range strings.Split(o["o"], ",") {
@@ -320,6 +324,61 @@ func (l *Project) classifyNamed(m *Mount) {
 	m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q with driver_opts %s, not a local bind (type=none o=bind device=PATH),", m.Volume, strings.Join(keys, " "))
 }
 
+// isTmpfsVolume reports whether a top-level volume is one the local
+// driver makes a tmpfs: driver local (or none), driver_opts type: tmpfs
+// with nothing but device and o beside it.
+func isTmpfsVolume(cfg types.VolumeConfig) bool {
+	if cfg.External || (cfg.Driver != "" && cfg.Driver != "local") || cfg.DriverOpts["type"] != "tmpfs" {
+		return false
+	}
+	for k := range cfg.DriverOpts {
+		if k != "type" && k != "device" && k != "o" {
+			return false
+		}
+	}
+	return true
+}
+
+// TmpfsVolume reports whether the top-level volume name is a tmpfs (local
+// driver, driver_opts type: tmpfs): each mount of it is a tmpfs, which
+// needs no declaration.
+func (l *Project) TmpfsVolume(name string) bool {
+	if l.Compose == nil {
+		return false
+	}
+	cfg, ok := l.Compose.Volumes[name]
+	return ok && isTmpfsVolume(cfg)
+}
+
+// tmpfsVolume makes m, a mount of a named volume the local driver makes a
+// tmpfs, the tmpfs it is: the size and mode of driver_opts o, its other
+// mount options (uid=, gid=, nr_inodes=, …) as written, and ro when the
+// mount or o says so. The device is a name the kernel ignores for tmpfs.
+func (l *Project) tmpfsVolume(m *Mount, o map[string]string) {
+	m.Kind = Tmpfs
+	tm := &manifest.Tmpfs{Target: m.Target}
+	var rest []string
+	for _, x := range strings.Split(o["o"], ",") {
+		switch k, val, _ := strings.Cut(x, "="); k {
+		case "":
+		case "size":
+			tm.Size = val
+		case "mode":
+			tm.Mode = val
+		case "ro":
+			m.ReadOnly = true
+		case "rw":
+		default:
+			rest = append(rest, x)
+		}
+	}
+	if m.ReadOnly {
+		rest = append(rest, "ro")
+	}
+	tm.Options = strings.Join(rest, ",")
+	m.Tmpfs = tm
+}
+
 // bindSource returns a bind's source as written, as a declaration key, and
 // as a local path inside the project ("" when outside). compose-go has
 // made a relative source absolute against the folder of the file that
@@ -350,8 +409,10 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 // Display returns the source of m as a person reads it in a report.
 func (m Mount) Display() string {
 	switch m.Kind {
-	case Anonymous, Tmpfs:
+	case Anonymous:
 		return ""
+	case Tmpfs:
+		return m.Volume // "" for a tmpfs mount, the name for a tmpfs volume
 	case NamedBind:
 		return m.Volume
 	}

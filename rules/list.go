@@ -140,7 +140,10 @@ Convert the project again and commit the new manifest.`,
 			Doc: `Every key of the declarations must name a bind source, named volume,
 anonymous volume, service field or image of the compose project, across
 all profiles. A key that matches nothing is usually a typo, and a typo
-must not pass silently: the source it meant stays undeclared.
+must not pass silently: the source it meant stays undeclared. A volumes:
+key for a named volume the local driver makes a tmpfs (driver_opts type:
+tmpfs) is reported as such: the volume is a tmpfs in each container, with
+no host path to declare.
 
 Correct the key so it names the source as the compose file writes it, or
 delete it.`,
@@ -153,10 +156,14 @@ delete it.`,
 			Doc: `The mesh mounts declared host paths and tmpfs only. Windows named pipes
 (npipe), cluster volumes, image volumes, volume drivers other than local,
 and driver_opts other than a local bind (type: none, o: bind, device:
-PATH) have no equivalent.
+PATH) or a tmpfs (type: tmpfs) have no equivalent. Nor does a tmpfs
+volume mounted twice (by two services, or at two targets): docker mounts
+one tmpfs and shares it, while the manifest's tmpfs is one container's
+own.
 
-Replace the volume with a bind of a declared host path, or leave the
-service out of the module.`,
+Replace the volume with a bind of a declared host path (for a shared
+tmpfs volume, remove its driver_opts and declare it with intent runtime),
+or leave the service out of the module.`,
 		},
 		{
 			ID:       "C2M011",

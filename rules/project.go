@@ -62,10 +62,32 @@ func mountDiag(m project.Mount, format string, args ...any) Diagnostic {
 // checkUnsupportedMount is C2M010: npipe, cluster and image volumes, other
 // drivers, driver_opts other than a local bind.
 func checkUnsupportedMount(p *ProjectPass) {
+	shared := map[string][]project.Mount{} // tmpfs volume -> its mounts
+	var tmpfsVolumes []string
 	for _, m := range p.Mounts {
 		if m.Kind == project.Unsupported {
 			p.Report(mountDiag(m, "%s cannot be expressed by the mesh", m.Why))
 		}
+		if m.Kind == project.Tmpfs && m.Volume != "" {
+			if shared[m.Volume] == nil {
+				tmpfsVolumes = append(tmpfsVolumes, m.Volume)
+			}
+			shared[m.Volume] = append(shared[m.Volume], m)
+		}
+	}
+	// Docker mounts a tmpfs volume once and shares it between every
+	// container that mounts it; the manifest's tmpfs is one container's
+	// own, so files one writes (a socket, say) the other would not see.
+	for _, name := range tmpfsVolumes {
+		ms := shared[name]
+		if len(ms) < 2 {
+			continue
+		}
+		var where []string
+		for _, m := range ms {
+			where = append(where, fmt.Sprintf("%q at %s", m.Service, m.Target))
+		}
+		p.Report(mountDiag(ms[0], "tmpfs volume %q is mounted by %s: docker shares one tmpfs between them, and the mesh cannot express a tmpfs shared between mounts (each would get its own); remove its driver_opts and declare it under volumes: (intent runtime) so both mount one host directory", name, strings.Join(where, " and ")))
 	}
 }
 
@@ -217,6 +239,9 @@ func checkUnmatched(p *ProjectPass) {
 			d.Message = fmt.Sprintf("%s key %q matches nothing in the compose project", u.Section, u.Item)
 		case placement.UnmatchedAcknowledge:
 			d.Message = fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", u.Item)
+		case placement.UnmatchedTmpfs:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("%s key %q declares a tmpfs: volume %q has driver_opts type: tmpfs, so it is mounted as a tmpfs in each container, which has no host path and needs no declaration; remove the key", u.Section, u.Item, u.Item)
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)
