@@ -67,6 +67,11 @@ type Mount struct {
 	Options []string
 	// NoCreate is set when the long syntax says create_host_path: false.
 	NoCreate bool
+	// DecimalMode is, for a long-syntax tmpfs whose mode: is written as
+	// a plain integer that reads as octal too (755, 1777), the integer
+	// as written: docker compose takes it as decimal (755 is octal
+	// 1363), and the author most likely meant octal. "" otherwise.
+	DecimalMode string
 	// Pos is the volume's entry in the compose file.
 	Pos manifest.Pos
 }
@@ -78,6 +83,24 @@ type rawVolume struct {
 	source  string // the source as written, interpolated
 	pos     manifest.Pos
 	options []string // options the manifest cannot carry, from the raw text
+	// decimalMode is tmpfs.mode as written when it is a plain integer
+	// that reads as octal too (decimalOctal).
+	decimalMode string
+}
+
+// decimalOctal reports whether n is a YAML integer written in decimal
+// whose digits also read as an octal number of another value: 755 (not
+// 0755, 0o755 or 493, and not 7, the same either way).
+func decimalOctal(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || len(n.Value) < 2 || n.Value[0] == '0' {
+		return false
+	}
+	for _, c := range n.Value {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return true
 }
 
 // rawVolumes returns the volumes of a service as its definitions write
@@ -100,6 +123,9 @@ func (l *Project) rawVolumes(service string) map[string]rawVolume {
 			case yaml.MappingNode:
 				rv.source = subst(scalar(get(item, "source")))
 				rv.target = path.Clean(subst(scalar(get(item, "target"))))
+				if mode := get(get(item, "tmpfs"), "mode"); decimalOctal(mode) {
+					rv.decimalMode = mode.Value
+				}
 			default:
 				continue
 			}
@@ -232,7 +258,12 @@ func (l *Project) Mounts(svc types.ServiceConfig) []Mount {
 					m.Tmpfs.Size = fmt.Sprint(int64(v.Tmpfs.Size))
 				}
 				if v.Tmpfs.Mode != 0 {
+					// The mode docker compose applies: an integer is
+					// decimal, 0755 and 0o755 octal.
 					m.Tmpfs.Mode = fmt.Sprintf("%o", v.Tmpfs.Mode)
+				}
+				if haveRaw && raw.decimalMode != "" && fmt.Sprint(v.Tmpfs.Mode) == raw.decimalMode {
+					m.DecimalMode = raw.decimalMode
 				}
 			}
 		default:

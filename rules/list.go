@@ -188,8 +188,14 @@ propagation, nocopy, subpath and consistency change how the runtime
 mounts the path, and the manifest's volume shape cannot express them.
 Dropping one silently would change ownership, labels or visibility.
 
+A long-syntax tmpfs mode written as a plain integer whose digits read as
+octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
+integer as decimal, so 755 is octal 1363, and the manifest carries that
+("1363") because it is what docker compose applies.
+
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead.`,
+declaration's owner and mode instead. Write a tmpfs mode in octal
+(mode: 0o755; docker compose refuses a quoted "0755").`,
 		},
 		{
 			ID:           "C2M013",

@@ -92,7 +92,8 @@ func checkUnsupportedMount(p *ProjectPass) {
 }
 
 // checkMountOptions is C2M012: volume options the manifest cannot carry,
-// and, as a warning, create_host_path: false.
+// and, as warnings, create_host_path: false and a long-syntax tmpfs mode
+// written as an integer that reads as octal too.
 func checkMountOptions(p *ProjectPass) {
 	for _, m := range p.Mounts {
 		if m.NoCreate {
@@ -102,6 +103,12 @@ func checkMountOptions(p *ProjectPass) {
 		}
 		for _, o := range m.Options {
 			p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+		}
+		if m.DecimalMode != "" && m.Tmpfs != nil {
+			d := mountDiag(m, "tmpfs at %s: mode: %s is a YAML integer, which docker compose reads as decimal %s, that is octal %s (the manifest carries mode %q, what docker compose applies), not octal %s; write mode: 0o%s for octal %s, or mode: 0o%s to keep what docker compose applies today",
+				m.Target, m.DecimalMode, m.DecimalMode, m.Tmpfs.Mode, m.Tmpfs.Mode, m.DecimalMode, m.DecimalMode, m.DecimalMode, m.Tmpfs.Mode)
+			d.Severity = Warning
+			p.Report(d)
 		}
 	}
 }
