@@ -297,6 +297,46 @@ its profiles.
 Convert with --profile NAME (or --profile '*') to bring the service in, or
 leave it out knowingly.`,
 		},
+		{
+			ID:       "C2M020",
+			Title:    "a container comes before a container it depends on",
+			Severity: Error,
+			Check:    checkStartOrder,
+			Doc: `The host applies resources in the order written and does not sort, and
+docker compose starts a service only after the services it depends on
+(depends_on, into which links, volumes_from and network_mode, ipc or pid
+service:NAME are folded). A container written before one it depends on
+would start first: a worker before its database, a container sharing
+another's network namespace before that namespace exists.
+
+Move the container below the containers its depends_on names (convert
+writes them in dependency order by itself; regenerate the manifest).`,
+		},
+	}
+}
+
+// checkStartOrder is C2M020: a container whose depends_on names a
+// container of the module written after it.
+func checkStartOrder(p *Pass) {
+	at := map[string]int{}
+	cs := p.Module.Containers()
+	for i, c := range cs {
+		at[c.Container.Name] = i
+	}
+	for i, c := range cs {
+		for _, dep := range c.Container.DependsOn {
+			j, ok := at[dep.Service]
+			if !ok || j <= i {
+				continue
+			}
+			d := Diag(c, "container %s is written before container %s, which it depends on", c.Container.Name, dep.Service)
+			d.Service = c.Container.Name
+			if lp := cs[j].Pos.String(); lp != "" {
+				d.Message += " (" + lp + ")"
+				d.relate(cs[j].Pos, "the container it depends on is written here")
+			}
+			p.Report(d)
+		}
 	}
 }
 
