@@ -439,14 +439,16 @@ func (c *converter) build() *manifest.Module {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
 	})
 	m.Resources = append(m.Resources, c.credentials(names)...)
-	for _, name := range names {
+	// Containers come last, each after the containers it needs, as docker
+	// compose starts them: the host applies in the order written.
+	for _, name := range startOrder(p) {
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
 			m.Resources = append(m.Resources, *r)
 		}
 	}
 	c.leftOut()
 	c.topLevelNotCarried()
-	c.unmatched = append(c.unmatched, c.match.unused()...)
+	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	return m
 }

@@ -60,7 +60,7 @@ func Fields() []Field {
 		carried("cpus", ""),
 		carried("cpuset", ""),
 		not("credential_spec", "Windows gMSA credentials"),
-		carried("depends_on", "with condition, restart and required"),
+		carried("depends_on", "with condition, restart and required; containers are written after what they depend on"),
 		partly("deploy", "replicas, resources and restart_policy"),
 		not("deploy.endpoint_mode", "Swarm service discovery; the mesh has none"),
 		not("deploy.labels", "Swarm service labels; container labels go in labels"),
@@ -153,7 +153,7 @@ func Fields() []Field {
 		carried("working_dir", ""),
 
 		top("volumes", "driver", true, "only the local driver; others are refused (C2M010)"),
-		top("volumes", "driver_opts", true, "only a local bind (type: none, o: bind, device: PATH); others are refused (C2M010)"),
+		top("volumes", "driver_opts", true, "a local bind (type: none, o: bind, device: PATH), or a tmpfs (type: tmpfs) mounted as the container's tmpfs; others are refused (C2M010)"),
 		top("volumes", "external", true, "declared like any named volume"),
 		top("volumes", "labels", false, "Docker volume labels; a declared directory has none"),
 		top("volumes", "name", true, "names the legacy Docker volume in the declaration's comment"),

@@ -121,6 +121,18 @@ func (mt *matcher) unused() []placement.Unmatched {
 	return out
 }
 
+// tmpfsKeys marks each unused volumes: key that names a volume the local
+// driver makes a tmpfs: it matches a volume, but one that needs no
+// declaration, and the report says so instead of "matches nothing".
+func (c *converter) tmpfsKeys(us []placement.Unmatched) []placement.Unmatched {
+	for i, u := range us {
+		if u.What == placement.UnmatchedKey && u.Section == declare.SectionVolumes && c.l.TmpfsVolume(c.match.normalize(u.Section, u.Item)) {
+			us[i].What = placement.UnmatchedTmpfs
+		}
+	}
+	return us
+}
+
 // userOwner returns the owner the services mounting s agree on through a
 // numeric user: UID:GID, with the evidence, or why there is none: every
 // service must have one, and all must be the same.

@@ -90,12 +90,17 @@ const (
 	UnmatchedKey         = "key"         // a binds:, volumes: or anonymous: key
 	UnmatchedAcknowledge = "acknowledge" // an acknowledge: item
 	UnmatchedImage       = "images"      // an images: entry
+	// UnmatchedTmpfs is a volumes: key naming a volume the local driver
+	// makes a tmpfs (driver_opts type: tmpfs): it is mounted as a tmpfs,
+	// which has no host path to declare.
+	UnmatchedTmpfs = "tmpfs"
 )
 
 // Unmatched is a declaration item that matches nothing in the compose
 // project, across all profiles.
 type Unmatched struct {
-	// What is UnmatchedKey, UnmatchedAcknowledge or UnmatchedImage.
+	// What is UnmatchedKey, UnmatchedAcknowledge, UnmatchedImage or
+	// UnmatchedTmpfs.
 	What string
 	// Section is the declarations section of a key.
 	Section string

@@ -143,6 +143,11 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 			err = serr
 		}
 	}
+	if cycle, ok := strings.CutPrefix(errMessage(err), "dependency cycle detected: "); ok {
+		// compose-go names the cycle in name order; say what makes one
+		// service wait for another, since only depends_on says so plainly.
+		err = fmt.Errorf("services wait for each other in a cycle (%s), which docker compose refuses to start: depends_on, links, volumes_from and network_mode, ipc, pid, uts or cgroup service:NAME each make a service start after the one it names", cycle)
+	}
 	if err != nil {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = syntaxError(f, err)
@@ -167,6 +172,14 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 	l.Compose = p
 	l.UnsetVariables = append(l.UnsetVariables, l.envFileUnset()...)
 	return l, nil
+}
+
+// errMessage returns err's message, "" for nil.
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // VariableUse is one use, in a compose file, of a variable that has no

@@ -67,6 +67,11 @@ type Mount struct {
 	Options []string
 	// NoCreate is set when the long syntax says create_host_path: false.
 	NoCreate bool
+	// DecimalMode is, for a long-syntax tmpfs whose mode: is written as
+	// a plain integer that reads as octal too (755, 1777), the integer
+	// as written: docker compose takes it as decimal (755 is octal
+	// 1363), and the author most likely meant octal. "" otherwise.
+	DecimalMode string
 	// Pos is the volume's entry in the compose file.
 	Pos manifest.Pos
 }
@@ -78,6 +83,24 @@ type rawVolume struct {
 	source  string // the source as written, interpolated
 	pos     manifest.Pos
 	options []string // options the manifest cannot carry, from the raw text
+	// decimalMode is tmpfs.mode as written when it is a plain integer
+	// that reads as octal too (decimalOctal).
+	decimalMode string
+}
+
+// decimalOctal reports whether n is a YAML integer written in decimal
+// whose digits also read as an octal number of another value: 755 (not
+// 0755, 0o755 or 493, and not 7, the same either way).
+func decimalOctal(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || len(n.Value) < 2 || n.Value[0] == '0' {
+		return false
+	}
+	for _, c := range n.Value {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return true
 }
 
 // rawVolumes returns the volumes of a service as its definitions write
@@ -100,6 +123,9 @@ func (l *Project) rawVolumes(service string) map[string]rawVolume {
 			case yaml.MappingNode:
 				rv.source = subst(scalar(get(item, "source")))
 				rv.target = path.Clean(subst(scalar(get(item, "target"))))
+				if mode := get(get(item, "tmpfs"), "mode"); decimalOctal(mode) {
+					rv.decimalMode = mode.Value
+				}
 			default:
 				continue
 			}
@@ -232,7 +258,12 @@ func (l *Project) Mounts(svc types.ServiceConfig) []Mount {
 					m.Tmpfs.Size = fmt.Sprint(int64(v.Tmpfs.Size))
 				}
 				if v.Tmpfs.Mode != 0 {
+					// The mode docker compose applies: an integer is
+					// decimal, 0755 and 0o755 octal.
 					m.Tmpfs.Mode = fmt.Sprintf("%o", v.Tmpfs.Mode)
+				}
+				if haveRaw && raw.decimalMode != "" && fmt.Sprint(v.Tmpfs.Mode) == raw.decimalMode {
+					m.DecimalMode = raw.decimalMode
 				}
 			}
 		default:
@@ -286,6 +317,10 @@ func (l *Project) classifyNamed(m *Mount) {
 		return
 	}
 	o := cfg.DriverOpts
+	if isTmpfsVolume(cfg) {
+		l.tmpfsVolume(m, o)
+		return
+	}
 	isBind := false
 	var rest []string // mount options beyond bind, ro and rw
 	for _, x := range strings.Split(o["o"], ",") {
@@ -314,6 +349,61 @@ func (l *Project) classifyNamed(m *Mount) {
 	}
 	sort.Strings(keys)
 	m.Kind, m.Why = Unsupported, fmt.Sprintf("volume %q with driver_opts %s, not a local bind (type=none o=bind device=PATH),", m.Volume, strings.Join(keys, " "))
+}
+
+// isTmpfsVolume reports whether a top-level volume is one the local
+// driver makes a tmpfs: driver local (or none), driver_opts type: tmpfs
+// with nothing but device and o beside it.
+func isTmpfsVolume(cfg types.VolumeConfig) bool {
+	if cfg.External || (cfg.Driver != "" && cfg.Driver != "local") || cfg.DriverOpts["type"] != "tmpfs" {
+		return false
+	}
+	for k := range cfg.DriverOpts {
+		if k != "type" && k != "device" && k != "o" {
+			return false
+		}
+	}
+	return true
+}
+
+// TmpfsVolume reports whether the top-level volume name is a tmpfs (local
+// driver, driver_opts type: tmpfs): each mount of it is a tmpfs, which
+// needs no declaration.
+func (l *Project) TmpfsVolume(name string) bool {
+	if l.Compose == nil {
+		return false
+	}
+	cfg, ok := l.Compose.Volumes[name]
+	return ok && isTmpfsVolume(cfg)
+}
+
+// tmpfsVolume makes m, a mount of a named volume the local driver makes a
+// tmpfs, the tmpfs it is: the size and mode of driver_opts o, its other
+// mount options (uid=, gid=, nr_inodes=, …) as written, and ro when the
+// mount or o says so. The device is a name the kernel ignores for tmpfs.
+func (l *Project) tmpfsVolume(m *Mount, o map[string]string) {
+	m.Kind = Tmpfs
+	tm := &manifest.Tmpfs{Target: m.Target}
+	var rest []string
+	for _, x := range strings.Split(o["o"], ",") {
+		switch k, val, _ := strings.Cut(x, "="); k {
+		case "":
+		case "size":
+			tm.Size = val
+		case "mode":
+			tm.Mode = val
+		case "ro":
+			m.ReadOnly = true
+		case "rw":
+		default:
+			rest = append(rest, x)
+		}
+	}
+	if m.ReadOnly {
+		rest = append(rest, "ro")
+	}
+	tm.Options = strings.Join(rest, ",")
+	m.Tmpfs = tm
 }
 
 // bindSource returns a bind's source as written, as a declaration key, and
@@ -346,8 +436,10 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 // Display returns the source of m as a person reads it in a report.
 func (m Mount) Display() string {
 	switch m.Kind {
-	case Anonymous, Tmpfs:
+	case Anonymous:
 		return ""
+	case Tmpfs:
+		return m.Volume // "" for a tmpfs mount, the name for a tmpfs volume
 	case NamedBind:
 		return m.Volume
 	}

@@ -140,7 +140,10 @@ Convert the project again and commit the new manifest.`,
 			Doc: `Every key of the declarations must name a bind source, named volume,
 anonymous volume, service field or image of the compose project, across
 all profiles. A key that matches nothing is usually a typo, and a typo
-must not pass silently: the source it meant stays undeclared.
+must not pass silently: the source it meant stays undeclared. A volumes:
+key for a named volume the local driver makes a tmpfs (driver_opts type:
+tmpfs) is reported as such: the volume is a tmpfs in each container, with
+no host path to declare.
 
 Correct the key so it names the source as the compose file writes it, or
 delete it.`,
@@ -153,10 +156,14 @@ delete it.`,
 			Doc: `The mesh mounts declared host paths and tmpfs only. Windows named pipes
 (npipe), cluster volumes, image volumes, volume drivers other than local,
 and driver_opts other than a local bind (type: none, o: bind, device:
-PATH) have no equivalent.
+PATH) or a tmpfs (type: tmpfs) have no equivalent. Nor does a tmpfs
+volume mounted twice (by two services, or at two targets): docker mounts
+one tmpfs and shares it, while the manifest's tmpfs is one container's
+own.
 
-Replace the volume with a bind of a declared host path, or leave the
-service out of the module.`,
+Replace the volume with a bind of a declared host path (for a shared
+tmpfs volume, remove its driver_opts and declare it with intent runtime),
+or leave the service out of the module.`,
 		},
 		{
 			ID:       "C2M011",
@@ -181,8 +188,14 @@ propagation, nocopy, subpath and consistency change how the runtime
 mounts the path, and the manifest's volume shape cannot express them.
 Dropping one silently would change ownership, labels or visibility.
 
+A long-syntax tmpfs mode written as a plain integer whose digits read as
+octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
+integer as decimal, so 755 is octal 1363, and the manifest carries that
+("1363") because it is what docker compose applies.
+
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead.`,
+declaration's owner and mode instead. Write a tmpfs mode in octal
+(mode: 0o755; docker compose refuses a quoted "0755").`,
 		},
 		{
 			ID:           "C2M013",
@@ -286,6 +299,46 @@ its profiles.
 Convert with --profile NAME (or --profile '*') to bring the service in, or
 leave it out knowingly.`,
 		},
+		{
+			ID:       "C2M020",
+			Title:    "a container comes before a container it depends on",
+			Severity: Error,
+			Check:    checkStartOrder,
+			Doc: `The host applies resources in the order written and does not sort, and
+docker compose starts a service only after the services it depends on
+(depends_on, into which links, volumes_from and network_mode, ipc or pid
+service:NAME are folded). A container written before one it depends on
+would start first: a worker before its database, a container sharing
+another's network namespace before that namespace exists.
+
+Move the container below the containers its depends_on names (convert
+writes them in dependency order by itself; regenerate the manifest).`,
+		},
+	}
+}
+
+// checkStartOrder is C2M020: a container whose depends_on names a
+// container of the module written after it.
+func checkStartOrder(p *Pass) {
+	at := map[string]int{}
+	cs := p.Module.Containers()
+	for i, c := range cs {
+		at[c.Container.Name] = i
+	}
+	for i, c := range cs {
+		for _, dep := range c.Container.DependsOn {
+			j, ok := at[dep.Service]
+			if !ok || j <= i {
+				continue
+			}
+			d := Diag(c, "container %s is written before container %s, which it depends on", c.Container.Name, dep.Service)
+			d.Service = c.Container.Name
+			if lp := cs[j].Pos.String(); lp != "" {
+				d.Message += " (" + lp + ")"
+				d.relate(cs[j].Pos, "the container it depends on is written here")
+			}
+			p.Report(d)
+		}
 	}
 }
 

@@ -62,15 +62,38 @@ func mountDiag(m project.Mount, format string, args ...any) Diagnostic {
 // checkUnsupportedMount is C2M010: npipe, cluster and image volumes, other
 // drivers, driver_opts other than a local bind.
 func checkUnsupportedMount(p *ProjectPass) {
+	shared := map[string][]project.Mount{} // tmpfs volume -> its mounts
+	var tmpfsVolumes []string
 	for _, m := range p.Mounts {
 		if m.Kind == project.Unsupported {
 			p.Report(mountDiag(m, "%s cannot be expressed by the mesh", m.Why))
 		}
+		if m.Kind == project.Tmpfs && m.Volume != "" {
+			if shared[m.Volume] == nil {
+				tmpfsVolumes = append(tmpfsVolumes, m.Volume)
+			}
+			shared[m.Volume] = append(shared[m.Volume], m)
+		}
+	}
+	// Docker mounts a tmpfs volume once and shares it between every
+	// container that mounts it; the manifest's tmpfs is one container's
+	// own, so files one writes (a socket, say) the other would not see.
+	for _, name := range tmpfsVolumes {
+		ms := shared[name]
+		if len(ms) < 2 {
+			continue
+		}
+		var where []string
+		for _, m := range ms {
+			where = append(where, fmt.Sprintf("%q at %s", m.Service, m.Target))
+		}
+		p.Report(mountDiag(ms[0], "tmpfs volume %q is mounted by %s: docker shares one tmpfs between them, and the mesh cannot express a tmpfs shared between mounts (each would get its own); remove its driver_opts and declare it under volumes: (intent runtime) so both mount one host directory", name, strings.Join(where, " and ")))
 	}
 }
 
 // checkMountOptions is C2M012: volume options the manifest cannot carry,
-// and, as a warning, create_host_path: false.
+// and, as warnings, create_host_path: false and a long-syntax tmpfs mode
+// written as an integer that reads as octal too.
 func checkMountOptions(p *ProjectPass) {
 	for _, m := range p.Mounts {
 		if m.NoCreate {
@@ -80,6 +103,12 @@ func checkMountOptions(p *ProjectPass) {
 		}
 		for _, o := range m.Options {
 			p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+		}
+		if m.DecimalMode != "" && m.Tmpfs != nil {
+			d := mountDiag(m, "tmpfs at %s: mode: %s is a YAML integer, which docker compose reads as decimal %s, that is octal %s (the manifest carries mode %q, what docker compose applies), not octal %s; write mode: 0o%s for octal %s, or mode: 0o%s to keep what docker compose applies today",
+				m.Target, m.DecimalMode, m.DecimalMode, m.Tmpfs.Mode, m.Tmpfs.Mode, m.DecimalMode, m.DecimalMode, m.DecimalMode, m.Tmpfs.Mode)
+			d.Severity = Warning
+			p.Report(d)
 		}
 	}
 }
@@ -224,6 +253,9 @@ func checkUnmatched(p *ProjectPass) {
 			d.Message = fmt.Sprintf("%s key %q matches nothing in the compose project", u.Section, u.Item)
 		case placement.UnmatchedAcknowledge:
 			d.Message = fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", u.Item)
+		case placement.UnmatchedTmpfs:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("%s key %q declares a tmpfs: volume %q has driver_opts type: tmpfs, so it is mounted as a tmpfs in each container, which has no host path and needs no declaration; remove the key", u.Section, u.Item, u.Item)
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)

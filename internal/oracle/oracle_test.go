@@ -64,12 +64,28 @@ type dcProject struct {
 	Configs  map[string]struct {
 		File string `json:"file"`
 	} `json:"configs"`
+	Volumes map[string]struct {
+		Driver     string            `json:"driver"`
+		DriverOpts map[string]string `json:"driver_opts"`
+		External   bool              `json:"external"`
+	} `json:"volumes"`
+}
+
+// tmpfsVolume returns the mount options of a top-level volume docker's
+// local driver mounts as a tmpfs, and whether it is one.
+func (p *dcProject) tmpfsVolume(name string) (string, bool) {
+	v, ok := p.Volumes[name]
+	if !ok || v.External || (v.Driver != "" && v.Driver != "local") || v.DriverOpts["type"] != "tmpfs" {
+		return "", false
+	}
+	return v.DriverOpts["o"], true
 }
 
 type dcService struct {
 	Image       string             `json:"image"`
 	Build       json.RawMessage    `json:"build"`
 	Environment map[string]*string `json:"environment"`
+	DependsOn   map[string]any     `json:"depends_on"`
 	Ports       []dcPort           `json:"ports"`
 	Volumes     []dcVolume         `json:"volumes"`
 	Tmpfs       []string           `json:"tmpfs"`
@@ -94,6 +110,10 @@ type dcVolume struct {
 	Source   string `json:"source"`
 	Target   string `json:"target"`
 	ReadOnly bool   `json:"read_only"`
+	Tmpfs    *struct {
+		Size string `json:"size"`
+		Mode uint32 `json:"mode"`
+	} `json:"tmpfs"`
 }
 
 // TestDockerCompose converts every project of the shared corpus (every
@@ -307,8 +327,10 @@ func compareUnset(d *differ, stderr string, diags []rules.Diagnostic) {
 // compare holds the module against docker compose's reading.
 func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, dir, root string, env []string) {
 	containers := map[string]*manifest.Container{}
-	for _, r := range m.Containers() {
+	index := map[string]int{}
+	for i, r := range m.Containers() {
 		containers[r.Container.Name] = r.Container
+		index[r.Container.Name] = i
 	}
 	for _, name := range sortedKeys(dc.Services) {
 		svc := dc.Services[name]
@@ -324,6 +346,14 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 		compareVolumes(d, name, svc, dc, ct, diags, dir, root, env)
 		compareEnvironment(d, name, svc, ct, diags)
 		comparePorts(d, name, svc, ct)
+		// docker compose starts a service after what it depends on
+		// (depends_on, with links, volumes_from and service: namespaces
+		// folded in); the host applies containers in the order written.
+		for _, dep := range sortedKeys(svc.DependsOn) {
+			if i, ok := index[dep]; ok && i > index[name] {
+				d.errorf(name, "order", "docker compose starts it after %s; the manifest writes it before", dep)
+			}
+		}
 	}
 	for _, name := range sortedKeys(containers) {
 		if _, ok := dc.Services[name]; !ok {
@@ -351,8 +381,10 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		mounted[path.Clean(v.Target)] = v
 	}
 	tmpfs := map[string]bool{}
+	tmpfsOf := map[string]manifest.Tmpfs{}
 	for _, v := range ct.Tmpfs {
 		tmpfs[path.Clean(v.Target)] = true
+		tmpfsOf[path.Clean(v.Target)] = v
 	}
 	expected := map[string]bool{}
 	home := ""
@@ -366,6 +398,33 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		if v.Type == "tmpfs" {
 			if !tmpfs[target] && !namesTarget(diags, name, target) {
 				d.errorf(name, "volumes", "tmpfs %s: not in the container's tmpfs and no diagnostic names it", target)
+			}
+			if got, ok := tmpfsOf[target]; ok && v.Tmpfs != nil {
+				// The mode docker compose applies, as the manifest's
+				// quoted octal, and the size in bytes.
+				if want := fmt.Sprintf("%o", v.Tmpfs.Mode); v.Tmpfs.Mode != 0 && got.Mode != want {
+					d.errorf(name, "volumes", "tmpfs %s: mode %s (octal) in docker compose, %q in the manifest", target, want, got.Mode)
+				}
+				if v.Tmpfs.Size != "" && v.Tmpfs.Size != "0" && got.Size != v.Tmpfs.Size {
+					d.errorf(name, "volumes", "tmpfs %s: size %s in docker compose, %q in the manifest", target, v.Tmpfs.Size, got.Size)
+				}
+			}
+			continue
+		}
+		if o, ok := dc.tmpfsVolume(v.Source); ok && v.Type == "volume" {
+			// The local driver mounts it as a tmpfs with the options of o.
+			got, mounted := tmpfsOf[target]
+			switch {
+			case !mounted && !namesTarget(diags, name, target):
+				d.errorf(name, "volumes", "tmpfs volume %s at %s: not in the container's tmpfs and no diagnostic names it", v.Source, target)
+			case mounted:
+				d.n.mounts++
+				for _, opt := range strings.Split(o, ",") {
+					k, val, _ := strings.Cut(opt, "=")
+					if (k == "size" && got.Size != val) || (k == "mode" && got.Mode != val) {
+						d.errorf(name, "volumes", "tmpfs volume %s at %s: %s in docker compose, manifest size %q mode %q", v.Source, target, opt, got.Size, got.Mode)
+					}
+				}
 			}
 			continue
 		}
