@@ -132,12 +132,16 @@ func checkUnsetVariables(p *ProjectPass) {
 }
 
 // checkNoLocation is C2M013: a source with no location on the target
-// host.
+// host, or a bind source that is a symbolic link out of the project.
 func checkNoLocation(p *ProjectPass) {
 	checkUnreadBind(p)
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.Unplaced != "" {
+		pl := &p.Placements[i]
+		if pl.Unplaced != "" {
 			p.Report(placementDiag(pl, false, pl.Unplaced))
+		}
+		if pl.LinkOutside != "" {
+			p.Report(placementDiag(pl, true, pl.LinkOutside+": where it points on the target host is not in the checkout; declare it {kind: host}, or give it a path"))
 		}
 	}
 }
@@ -153,11 +157,16 @@ func checkUndeclared(p *ProjectPass) {
 }
 
 // checkKindConflict is C2M004 in convert: a declared kind the project's
-// evidence contradicts, reported at the declaration.
+// evidence contradicts, or a source that looks like a file where nothing
+// tells its kind, reported at the declaration.
 func checkKindConflict(p *ProjectPass) {
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.KindConflict != "" {
+		pl := &p.Placements[i]
+		if pl.KindConflict != "" {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
+		}
+		if pl.KindUnknown != "" {
+			p.Report(placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration"))
 		}
 	}
 }
