@@ -566,8 +566,10 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			s.KindUnknown = why
 		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
 			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
-		case (ev.Absent || ev.Outside != "") && !c.rowKind(s):
+		case ev.Absent && !c.rowKind(s):
 			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
+		case ev.Outside != "" && !c.rowKind(s):
+			provenance = append(provenance, "kind directory: "+first.Source+" a link out of the checkout")
 		}
 	}
 	r.Kind = manifest.Kind(kind)

@@ -141,7 +141,7 @@ func checkNoLocation(p *ProjectPass) {
 			p.Report(placementDiag(pl, false, pl.Unplaced))
 		}
 		if pl.LinkOutside != "" {
-			p.Report(placementDiag(pl, true, pl.LinkOutside+": where it points on the target host is not in the checkout; declare it {kind: host}, or give it a path"))
+			p.Report(placementDiag(pl, true, pl.LinkOutside+"; declare it {kind: host} (a path the module uses wherever the link points), or give it a path of its own"))
 		}
 	}
 }
