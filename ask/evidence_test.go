@@ -12,16 +12,17 @@ import (
 )
 
 // TestLocalEvidenceAsConvert: ask sees a bind source in the checkout as
-// convert does (project.Evidence, which does not follow a symbolic
-// link). A regular file is evidence of kind file for both, and convert
-// produces the kind; a symbolic link to a regular file, or to a
-// directory, is evidence of nothing for both: convert produces no kind
-// and ask offers none as evidence.
+// convert does (project.Evidence, which follows symbolic links within the
+// project). A regular file is evidence of kind file for both, and convert
+// produces the kind; so is a symbolic link in the project to a regular
+// file, and a link to a directory is evidence of a directory. A link out
+// of the project is evidence of nothing for both: convert produces no
+// kind and ask offers none as evidence.
 func TestLocalEvidenceAsConvert(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"compose.yaml": "name: ev\nservices:\n  app:\n    image: example/app:1\n    volumes:\n" +
-			"      - ./real.cf:/etc/real.cf\n      - ./link.cf:/etc/link.cf\n      - ./realdir:/realdir\n      - ./linkdir:/linkdir\n",
+			"      - ./real.cf:/etc/real.cf\n      - ./link.cf:/etc/link.cf\n      - ./realdir:/realdir\n      - ./linkdir:/linkdir\n      - ./out:/out\n",
 		"real.cf":       "x\n",
 		"realdir/.keep": "",
 	}
@@ -34,7 +35,7 @@ func TestLocalEvidenceAsConvert(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for link, target := range map[string]string{"link.cf": "real.cf", "linkdir": "realdir"} {
+	for link, target := range map[string]string{"link.cf": "real.cf", "linkdir": "realdir", "out": ".."} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Skipf("no symbolic links: %v", err)
 		}
@@ -48,18 +49,22 @@ func TestLocalEvidenceAsConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := NewPlan("ev", res.Missing, append([]convert.Missing{}, sres.Missing...), res.ProjectDirectory, nil)
-	want := map[string]declare.Kind{"./real.cf": declare.KindFile, "./link.cf": declare.KindNone, "./realdir": declare.KindDirectory, "./linkdir": declare.KindNone}
+	want := map[string]declare.Kind{"./real.cf": declare.KindFile, "./link.cf": declare.KindFile, "./realdir": declare.KindDirectory, "./linkdir": declare.KindDirectory, "./out": declare.KindNone}
 	if len(p.Items) != len(want) {
 		t.Fatalf("%d items, want %d", len(p.Items), len(want))
 	}
 	for _, it := range p.Items {
 		key := it.Missing.Key
-		conv := project.Evidence(filepath.Join(dir, filepath.FromSlash(key)))
+		ev := project.Evidence(res.ProjectDirectory, key)
+		conv := ev.Kind
 		if conv != want[key] {
-			t.Errorf("%s: project.Evidence = %q, want %q", key, conv, want[key])
+			t.Errorf("%s: project.Evidence = %+v, want kind %q", key, ev, want[key])
 		}
-		if it.Local != conv {
-			t.Errorf("%s: ask's evidence %q, convert's %q", key, it.Local, conv)
+		if it.Local != ev {
+			t.Errorf("%s: ask's evidence %+v, convert's %+v", key, it.Local, ev)
+		}
+		if (ev.Outside != "") != (key == "./out") || (it.Missing.LinkOutside != "") != (key == "./out") {
+			t.Errorf("%s: evidence %+v, convert's link out of the project %q", key, ev, it.Missing.LinkOutside)
 		}
 		// convert produces kind file from the same evidence, and only
 		// from it.

@@ -25,7 +25,6 @@ package ask
 import (
 	"fmt"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -66,9 +65,11 @@ type Item struct {
 	// Row is the image table row the source's mounts match, if any.
 	Row *images.Row
 	// Local is what a relative bind source is in the project directory
-	// on this machine, file or directory (KindNone when it is neither,
-	// or not there): convert refuses the other kind (C2M004).
-	Local declare.Kind
+	// on this machine, as convert sees it (project.Evidence): its Kind,
+	// file or directory, links inside the project followed (KindNone when
+	// it is neither, or not there), convert refuses the other kind
+	// (C2M004); whether it is absent, and a link out of the project.
+	Local project.SourceEvidence
 }
 
 // Plan is everything to ask about one module.
@@ -298,8 +299,15 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		return
 	}
 	switch {
+	case m.NeedsKind:
+		// No suggestion: the checkout has nothing to go on, and an entry
+		// without kind would be a guess. The question says so.
+	case m.LinkOutside != "":
+		it.Kind = Suggestion{Value: string(declare.KindHost), From: m.LinkOutside + ": as a host path the module uses it wherever the link points on the target host (or give it a path of its own)"}
 	case known.Kind == declare.KindFile && it.Row != nil && it.Row.Kind == "file":
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true, Produced: produced}
+	case known.Kind == declare.KindFile && it.Local.Kind == declare.KindFile:
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is " + localWhat(it.Local), Evidence: true, Produced: produced}
 	case known.Kind == declare.KindFile:
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is a regular file in the project", Evidence: true, Produced: produced}
 	case hostKind(m.Key).Value != "":
@@ -345,14 +353,20 @@ func userFrom(mounts []convert.Mount, owner string) string {
 	return "services " + strings.Join(services, ", ") + " run as user: " + owner
 }
 
-// localEvidence returns what a relative bind source inside the project
-// is on this machine, as convert sees it (without following a symbolic
-// link): file, directory, or KindNone.
-func localEvidence(projectDir, key string) declare.Kind {
-	if projectDir == "" || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") || key == ".." || strings.HasPrefix(key, "../") {
-		return declare.KindNone
+// localEvidence returns what a relative bind source is in the checkout,
+// exactly as convert sees it: project.Evidence, which follows symbolic
+// links within the project.
+func localEvidence(projectDir, key string) project.SourceEvidence {
+	return project.Evidence(projectDir, key)
+}
+
+// localWhat says what a source the checkout shows is: "a regular file in
+// the project", "a link in the project to a directory (./d -> real)".
+func localWhat(ev project.SourceEvidence) string {
+	if ev.Link != "" {
+		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
 	}
-	return project.Evidence(filepath.Join(projectDir, filepath.FromSlash(key)))
+	return "a " + evidenceWord(ev.Kind) + " in the project"
 }
 
 // evidenceWord names a kind as the project shows it.
@@ -366,13 +380,17 @@ func evidenceWord(k declare.Kind) string {
 // localKind looks at a relative bind source in the project directory on
 // this machine as convert does (localEvidence): a regular file there is
 // evidence of kind file, a directory of kind directory. Anything else (a
-// symbolic link among them) suggests the default kind, directory.
+// symbolic link out of the project among them) suggests the default
+// kind, directory: for a source not in the checkout, because docker
+// creates a directory for a missing source.
 func localKind(projectDir, key string) Suggestion {
-	switch localEvidence(projectDir, key) {
-	case declare.KindFile:
-		return Suggestion{Value: string(declare.KindFile), From: key + " is a regular file in the project", Evidence: true}
-	case declare.KindDirectory:
-		return Suggestion{Value: string(declare.KindDirectory), From: key + " is a directory in the project", Evidence: true}
+	ev := localEvidence(projectDir, key)
+	switch ev.Kind {
+	case declare.KindFile, declare.KindDirectory:
+		return Suggestion{Value: string(ev.Kind), From: key + " is " + localWhat(ev), Evidence: true}
+	}
+	if ev.Absent {
+		return Suggestion{Value: string(declare.KindDirectory), From: key + " is not in the checkout, and docker creates a directory for a missing source"}
 	}
 	return Suggestion{Value: string(declare.KindDirectory), From: "an entry without kind declares a directory"}
 }

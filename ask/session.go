@@ -171,9 +171,17 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	}
 
 	kind := sup.Kind
-	if m.Section == declare.SectionBinds && !m.Supplied {
+	if m.Section == declare.SectionBinds && (!m.Supplied || (m.NeedsKind && sup.Kind == declare.KindNone)) {
+		label := "kind (directory, file or host)"
+		if m.NeedsKind {
+			s.printf("  %s is not in the checkout, and it looks like a file; docker would create a directory there\n", m.Source)
+			label = "kind (required, as " + m.Source + " is not in the checkout: file or directory, or host)"
+		}
+		if m.LinkOutside != "" {
+			s.printf("  %s\n", m.LinkOutside)
+		}
 		v, err := s.ask(question{
-			label: "kind (directory, file or host)",
+			label: label,
 			help:  "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
 			sugg:  it.Kind,
 			check: func(v string) error {
@@ -182,8 +190,8 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 				case k == declare.KindNone || !k.Valid():
 					return fmt.Errorf("kind %q: want directory, file or host", v)
 				case k == declare.KindHost:
-				case it.Local != declare.KindNone && k != it.Local:
-					return fmt.Errorf("kind %s: evidence: %s is a %s in the project, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, evidenceWord(it.Local), v, it.Local)
+				case it.Local.Kind != declare.KindNone && k != it.Local.Kind:
+					return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(it.Local), v, it.Local.Kind)
 				case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
 					return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
 				case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:
@@ -199,7 +207,8 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		final.Kind = kind
 		// An entry without kind is a directory, unless evidence makes it
 		// a file: then directory must be said.
-		if kind != declare.KindDirectory || it.Kind.Value == string(declare.KindFile) {
+		// So must a directory the checkout cannot tell from a file.
+		if kind != declare.KindDirectory || it.Kind.Value == string(declare.KindFile) || m.NeedsKind {
 			var k string
 			take(&k, v, it.Kind)
 			entry.Kind = declare.Kind(k)
@@ -293,6 +302,8 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		switch {
 		case clash != "":
 			q.label = "path (required, as " + clash + " lands at " + def + " already: another absolute host path)"
+		case m.LinkOutside != "" && kind != declare.KindHost:
+			q.label = "path (required, as " + m.Source + " is a symbolic link out of the project: an absolute host path)"
 		case placed && def != "":
 			q.label = "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
 			q.optional = true

@@ -11,6 +11,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 )
 
 // spoolItem is a bind whose owner convert produced from user: and whose
@@ -315,7 +316,7 @@ func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
 		it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: key, Source: key,
 			Mounts: []convert.Mount{{Service: "app", Target: target}}}}
 		it.suggest("", true)
-		it.Local = local
+		it.Local = project.SourceEvidence{Kind: local}
 		return it
 	}
 	cache := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", Source: "cache", NeedsVolumeRoot: true,

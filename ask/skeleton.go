@@ -95,6 +95,9 @@ func (it *Item) suggestionLines(prefix string) []string {
 		}
 	}
 	k := it.Missing.Known
+	if it.Missing.NeedsKind {
+		out = append(out, prefix+"kind: required, file or directory — "+it.Missing.Source+" is not in the checkout and looks like a file; docker would create a directory there")
+	}
 	if it.Kind.Value != string(declare.KindDirectory) || it.Kind.Evidence {
 		add("kind", it.Kind, string(k.Kind) == it.Kind.Value && it.Kind.Produced)
 		if it.Kind.Value == string(declare.KindHost) && it.Kind.From != "" {
@@ -125,7 +128,11 @@ func (it *Item) questions(p *Plan) []string {
 		}
 		out = append(out, q)
 	}
-	if it.Missing.Section == declare.SectionBinds {
+	switch {
+	case it.Missing.Section != declare.SectionBinds:
+	case it.Missing.NeedsKind && sup.Kind == declare.KindNone:
+		out = append(out, "kind? required, as "+it.Missing.Source+" is not in the checkout and looks like a file, where docker would create a directory: file or directory (or host)")
+	default:
 		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
 	}
 	// A declared host path has no owner, mode or intent.
@@ -135,6 +142,8 @@ func (it *Item) questions(p *Plan) []string {
 		ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
 	}
 	switch {
+	case it.Missing.LinkOutside != "":
+		out = append(out, "path? "+it.Missing.LinkOutside+": an absolute path on the target host, unless it is declared {kind: host}")
 	case it.Missing.NeedsPath:
 		out = append(out, "path? the legacy host's home is unknown here: an absolute path on the target host")
 	case it.Missing.NeedsHostProjectDirectory:

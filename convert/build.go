@@ -477,6 +477,19 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	if e != nil {
 		provenance = append(provenance, "supplied: "+e.Pos.File)
 	}
+	// What the checkout shows of a relative bind source (project.Evidence,
+	// the one file evidence ask takes too).
+	var ev project.SourceEvidence
+	if s.Section == declare.SectionBinds {
+		ev = project.Evidence(c.l.Dir, s.Key)
+	}
+	noKind := e == nil || e.Kind == declare.KindNone
+	// A link out of the project names, on the target host, a place the
+	// checkout does not show: only kind host or a path of its own settle
+	// where the source is.
+	if ev.Outside != "" && (e == nil || (e.Kind != declare.KindHost && e.Path == "")) {
+		s.LinkOutside = ev.Outside
+	}
 
 	// Where it lands on the target host.
 	hostPath, legacy, placeErr := c.place(s)
@@ -497,8 +510,11 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 				r.Owner, r.Mode, r.Intent = "", "", ""
 			}
 		}
-		if (e == nil || e.Kind == declare.KindNone) && !c.opts.Strict && s.Section == declare.SectionBinds && project.Evidence(first.Local) == declare.KindFile {
+		if noKind && !c.opts.Strict && ev.Kind == declare.KindFile {
 			r.Kind = manifest.KindFile
+		}
+		if noKind {
+			s.KindUnknown = c.kindUnknown(s, ev)
 		}
 		conflict := ""
 		if !c.opts.Strict && r.Kind != manifest.KindHost {
@@ -519,10 +535,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	r.Path = hostPath
 
 	// Kind: supplied, or produced from evidence.
-	evidence := declare.KindNone
-	if s.Section == declare.SectionBinds {
-		evidence = project.Evidence(first.Local)
-	}
+	evidence := ev.Kind
 	kind := declare.KindNone
 	if e != nil {
 		kind = e.Kind
@@ -532,7 +545,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 		switch {
 		case kind == declare.KindHost:
 		case evidence != declare.KindNone && evidence != kind:
-			s.KindConflict = fmt.Sprintf("declared kind: %s, but %s is a %s in the project", kind, first.Source, evidenceWord(evidence))
+			s.KindConflict = fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
 		case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
 			s.KindConflict = fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
 		default:
@@ -546,10 +559,20 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	case evidence == declare.KindFile && !c.opts.Strict:
 		kind = declare.KindFile
 		if e != nil {
-			provenance = append(provenance, "kind produced: a regular file in the project")
+			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
 		}
 	default:
 		kind = declare.KindDirectory
+		switch why := c.kindUnknown(s, ev); {
+		case why != "":
+			s.KindUnknown = why
+		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
+			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+		case ev.Absent && !c.rowKind(s):
+			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
+		case ev.Outside != "" && !c.rowKind(s):
+			provenance = append(provenance, "kind directory: "+first.Source+" a link out of the checkout")
+		}
 	}
 	r.Kind = manifest.Kind(kind)
 	if legacy != "" {
@@ -602,11 +625,26 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			reason += "; no owner produced: " + conflict
 		}
 		c.addMissingResource(s, r, reason)
+	} else if s.KindUnknown != "" || s.LinkOutside != "" {
+		// Complete but for its kind or its location: the skeleton and
+		// ask still offer it.
+		reason := s.KindUnknown
+		if reason == "" {
+			reason = s.LinkOutside
+		}
+		c.addMissingResource(s, r, reason)
 	}
-	if r.Kind == manifest.KindFile && e != nil && e.Kind == declare.KindNone && evidence == declare.KindFile {
-		// kind came from evidence; already noted in provenance.
+	if e == nil && (s.KindUnknown != "" || s.LinkOutside != "") {
+		// Evidence gave every value but the kind or the location.
+		reason := s.KindUnknown
+		if reason == "" {
+			reason = s.LinkOutside
+		}
+		c.addMissingResource(s, r, reason)
 	}
-	if e == nil && r.Kind == manifest.KindFile {
+	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
+		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+	} else if e == nil && r.Kind == manifest.KindFile {
 		provenance = append(provenance, "kind produced: a regular file in the project")
 	}
 	r.Comment = strings.Join(provenance, "; ")
@@ -731,6 +769,59 @@ func evidenceWord(k declare.Kind) string {
 		return "regular file"
 	}
 	return "directory"
+}
+
+// evidenceWhat says what a source the checkout shows is, for a
+// provenance comment or a conflict: "a regular file in the project", "a
+// link in the project to a directory".
+func evidenceWhat(ev project.SourceEvidence) string {
+	if ev.Link != "" {
+		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
+	}
+	return "a " + evidenceWord(ev.Kind) + " in the project"
+}
+
+// kindUnknown says why the kind of a bind source without a declared kind
+// cannot be told, or "": the checkout has nothing at the source (or only
+// a link out of the project), nothing else settles it (a trailing slash,
+// the image table's kind), and the source's or a target's last element
+// looks like a file name (project.LooksLikeFile), where docker would
+// create a directory and break a file mount.
+func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) string {
+	first := s.First()
+	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "") || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
+		return ""
+	}
+	name := ""
+	switch {
+	case project.LooksLikeFile(s.Key):
+		name = "its name " + path.Base(s.Key)
+	default:
+		for _, m := range s.Mounts {
+			if project.LooksLikeFile(m.Target) {
+				name = "its target " + m.Target
+				break
+			}
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	where := "is not in the checkout"
+	if ev.Outside != "" {
+		where = "leads out of the checkout"
+	}
+	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", first.Source, where, name)
+}
+
+// rowKind reports whether, with production on, the image table row the
+// mounts of s match says whether the source is a file or a directory.
+func (c *converter) rowKind(s *placement.Placement) bool {
+	if c.opts.Strict {
+		return false
+	}
+	row, ok, _ := c.imageRow(s)
+	return ok && row.Kind != ""
 }
 
 func missingFields(r *manifest.Resource) string {

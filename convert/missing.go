@@ -33,6 +33,14 @@ type Missing struct {
 	// NeedsPath reports whether the source can only be placed by a
 	// declared path (a ~ bind).
 	NeedsPath bool
+	// NeedsKind reports that the author must choose kind: file or kind:
+	// directory: the bind source is not in the checkout and looks like a
+	// file (placement.Placement.KindUnknown, C2M004).
+	NeedsKind bool
+	// LinkOutside says, for a bind source that is a symbolic link out of
+	// the project, which link and where (placement.Placement.LinkOutside,
+	// C2M013): it needs kind: host or its own path. "" otherwise.
+	LinkOutside string
 	// NeedsHostProjectDirectory and NeedsVolumeRoot report whether the
 	// source is placed by those settings and they are unset.
 	NeedsHostProjectDirectory, NeedsVolumeRoot bool
@@ -55,13 +63,15 @@ func (c *converter) missingList() []Missing {
 	for _, m := range c.missing {
 		first := m.src.First()
 		x := Missing{
-			Section:  m.src.Section,
-			Key:      m.src.Key,
-			Source:   first.Display(),
-			Kind:     first.Kind,
-			Supplied: m.src.Entry != nil,
-			Known:    m.entry,
-			Reason:   m.reason,
+			Section:     m.src.Section,
+			Key:         m.src.Key,
+			Source:      first.Display(),
+			Kind:        first.Kind,
+			Supplied:    m.src.Entry != nil,
+			Known:       m.entry,
+			Reason:      m.reason,
+			NeedsKind:   m.src.KindUnknown != "",
+			LinkOutside: m.src.LinkOutside,
 		}
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key
@@ -96,8 +106,13 @@ func (c *converter) missingList() []Missing {
 }
 
 // Complete reports whether the known values give owner, mode and intent
-// (or the kind is host), so only a location is missing.
+// (or the kind is host), so only a location is missing. A source whose
+// kind the author must choose (NeedsKind), or a link out of the project,
+// is never complete.
 func (m *Missing) Complete() bool {
 	e := m.Known
+	if m.NeedsKind || m.LinkOutside != "" {
+		return false
+	}
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
 }

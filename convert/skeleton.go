@@ -46,10 +46,13 @@ func Skeleton(module string, missing []Missing) []byte {
 			}
 			e := m.Known
 			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-			if e.Kind != declare.KindNone {
+			switch {
+			case e.Kind != declare.KindNone:
 				addKV(v, "kind", plain(string(e.Kind)))
+			case m.NeedsKind:
+				addKV(v, "kind", quoted("")) // file or directory: the author's choice
 			}
-			if e.Path != "" || m.NeedsPath {
+			if e.Path != "" || m.NeedsPath || m.LinkOutside != "" {
 				addKV(v, "path", quoted(e.Path))
 			}
 			if e.Kind != declare.KindHost {
@@ -105,6 +108,12 @@ func (m *Missing) where() string {
 	}
 	if i := strings.Index(m.Reason, "no owner produced"); i >= 0 {
 		where += "; " + m.Reason[i:]
+	}
+	if m.NeedsKind {
+		where += "; not in the checkout: kind file or directory?"
+	}
+	if m.LinkOutside != "" {
+		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
 	}
 	return where
 }

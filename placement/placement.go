@@ -40,6 +40,18 @@ type Placement struct {
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
 	KindConflict string
+	// KindUnknown says, when no kind is declared and nothing tells a file
+	// from a directory although the source looks like a file, why (C2M004):
+	// a relative bind source the checkout has nothing at, whose name or
+	// target has a file name's extension (project.LooksLikeFile), where
+	// docker would create a directory. "" otherwise.
+	KindUnknown string
+	// LinkOutside says, for a bind source that is (or runs through) a
+	// symbolic link in the checkout that is absolute or leads out of the
+	// project, which link and where (C2M013): on the target host it names
+	// a place the checkout does not show. "" when the source is no such
+	// link, or is declared kind: host or given a path.
+	LinkOutside string
 	// Undeclared says, when nothing was supplied for it and evidence did
 	// not give owner, mode and intent, what is missing (C2M001); "" when
 	// it is declared.

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -299,25 +302,146 @@ func (p *Project) ConfigMounts(svc types.ServiceConfig, configTarget func(types.
 	return out
 }
 
-// Evidence says what a bind source inside the project is on this
-// machine, from os.Lstat: declare.KindFile for a regular file,
-// KindDirectory for a directory, KindNone when local is "", missing, or a
-// symbolic link (whose target on the legacy host is not evidence here).
-// Convert and ask both take file evidence from here.
-func Evidence(local string) declare.Kind {
-	if local == "" {
-		return declare.KindNone
+// SourceEvidence is what a relative bind source is in the checkout on
+// this machine: the one file evidence convert and ask take a kind from
+// (Evidence).
+type SourceEvidence struct {
+	// Kind is declare.KindFile for a regular file and KindDirectory for a
+	// directory, symbolic links inside the project followed; KindNone for
+	// anything else (a socket, a link loop, a path through a file), for a
+	// source not in the checkout, and for a link out of the project.
+	Kind declare.Kind
+	// Absent reports that the checkout has nothing at the source: no
+	// file there (a link inside the project to nothing counts), or a
+	// relative source outside the project directory (../x).
+	Absent bool
+	// Link is, when the source or a folder on its way is a symbolic link,
+	// the first link followed, relative to the project with its target
+	// as written: "./link.cf -> real.cf". "" when none is.
+	Link string
+	// Outside says, when a link leads out of the project or is absolute,
+	// which link and where; "" otherwise. It is no evidence of anything:
+	// on the target host the link names a path this checkout does not
+	// show.
+	Outside string
+}
+
+// maxLinks is how many symbolic links Evidence follows for one source, as
+// Linux's limit (ELOOP) for one path.
+const maxLinks = 40
+
+// Evidence says what the relative bind source key (a declaration key:
+// "./nginx.conf", "./sub/data", "../shared") is in the checkout in
+// projectDir. Symbolic links are followed within the project, each
+// resolved against the folder holding it as the kernel does: a link to a
+// regular file inside the project is evidence of a file, to a directory
+// of a directory. A link that is absolute, or whose target (after ..)
+// leaves the project, sets Outside: on the target host it names a place
+// the checkout does not show. An absolute or ~ key, or an empty
+// projectDir, gives the zero SourceEvidence. Convert and ask both take
+// file evidence from here.
+func Evidence(projectDir, key string) SourceEvidence {
+	if projectDir == "" || key == "" || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") {
+		return SourceEvidence{}
 	}
-	fi, err := os.Lstat(local)
+	rel := path.Clean(key)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return SourceEvidence{Absent: true}
+	}
+	var ev SourceEvidence
+	todo := strings.Split(rel, "/")
+	cur := ""  // resolved so far, relative to projectDir, slash-separated
+	last := "" // the link being followed, for Outside
+	links := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if cur == "" {
+				ev.Outside = last + ", which leads out of the project"
+				return ev
+			}
+			if cur = path.Dir(cur); cur == "." {
+				cur = ""
+			}
+			continue
+		}
+		next := path.Join(cur, c)
+		local := filepath.Join(projectDir, filepath.FromSlash(next))
+		fi, err := os.Lstat(local)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			ev.Absent = true
+			return ev
+		case err != nil:
+			return ev
+		case fi.Mode()&fs.ModeSymlink != 0:
+			links++
+			target, err := os.Readlink(local)
+			if err != nil || links > maxLinks {
+				return ev
+			}
+			last = fmt.Sprintf("./%s is a symbolic link to %s", next, target)
+			if ev.Link == "" {
+				ev.Link = "./" + next + " -> " + target
+			}
+			t := filepath.ToSlash(target)
+			if filepath.IsAbs(target) || strings.HasPrefix(t, "/") {
+				ev.Outside = last + ", an absolute path, which names another place on the target host"
+				return ev
+			}
+			todo = append(strings.Split(t, "/"), todo...)
+			continue
+		case !fi.IsDir() && len(todo) > 0:
+			return ev // a path through a file: docker fails
+		}
+		cur = next
+	}
+	fi, err := os.Lstat(filepath.Join(projectDir, filepath.FromSlash(cur)))
 	switch {
 	case err != nil:
-		return declare.KindNone
 	case fi.Mode().IsRegular():
-		return declare.KindFile
+		ev.Kind = declare.KindFile
 	case fi.IsDir():
-		return declare.KindDirectory
+		ev.Kind = declare.KindDirectory
 	}
-	return declare.KindNone
+	return ev
+}
+
+// LooksLikeFile reports whether a path's last element looks like a file
+// name: it has an extension, a dot that is neither its first nor its last
+// character followed by 1 to 8 ASCII letters and digits, at least one of
+// them a letter, other than "d" (nginx.conf, config.yml, db.sqlite3,
+// .env.local). A leading dot starts no extension, so .env, .htpasswd and
+// .ssh do not look like files, nor do conf.d, cron.d (the .d of a folder
+// of drop-in files), mysql-8.0 or data.1. A trailing slash says directory.
+func LooksLikeFile(p string) bool {
+	if strings.HasSuffix(p, "/") {
+		return false
+	}
+	name := path.Base(p)
+	i := strings.LastIndex(name, ".")
+	if i <= 0 {
+		return false
+	}
+	ext := name[i+1:]
+	if len(ext) < 1 || len(ext) > 8 || ext == "d" {
+		return false
+	}
+	letter := false
+	for _, r := range ext {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letter = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // WellKnownHost reports whether p is on the built-in list of host paths a

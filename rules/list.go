@@ -64,8 +64,16 @@ directory must not be: the host would create the wrong kind of path and
 the container runtime would then fail to mount it ("not a directory").
 A declared file cannot have declared paths below it.
 
+Where a relative bind source is not in the checkout and no kind is
+declared, docker would create a directory there; when the source's or the
+target's last element has a file name's extension (nginx.conf,
+config.yml: a dot not at the start, then 1 to 8 letters and digits with
+at least one letter, other than .d), that would break a file mount, so
+the converter does not guess.
+
 Set kind: file (or remove it) on the declaration so it matches what the
-source is.`,
+source is; for a source not in the checkout, set kind: file or kind:
+directory.`,
 			CheckAgainst: checkKindAgainst,
 		},
 		{
@@ -206,8 +214,14 @@ declaration's owner and mode instead. Write a tmpfs mode in octal
 project lives on the target host, never the converting machine's; a ~
 path names the legacy host's home, which the converter cannot know; a
 named or anonymous volume needs a place under the module's volume root.
+A bind source that is a symbolic link in the checkout (or runs through
+one) is followed inside the project; a link that is absolute or leads out
+of the project names, on the target host, a place the checkout does not
+show.
 
-Set host_project_directory (or --host-project-directory) for relative
+For a link out of the project, declare the source {kind: host} (a path
+the module uses and never owns) or give it its own path. Set
+host_project_directory (or --host-project-directory) for relative
 binds, volume_root (or --volume-root) for volumes, or give the
 declaration its own path.`,
 		},

@@ -168,12 +168,16 @@ func checkUnsetVariables(p *ProjectPass) {
 }
 
 // checkNoLocation is C2M013: a source with no location on the target
-// host.
+// host, or a bind source that is a symbolic link out of the project.
 func checkNoLocation(p *ProjectPass) {
 	checkUnreadBind(p)
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.Unplaced != "" {
+		pl := &p.Placements[i]
+		if pl.Unplaced != "" {
 			p.Report(placementDiag(pl, false, pl.Unplaced))
+		}
+		if pl.LinkOutside != "" {
+			p.Report(placementDiag(pl, true, pl.LinkOutside+"; declare it {kind: host} (a path the module uses wherever the link points), or give it a path of its own"))
 		}
 	}
 }
@@ -189,11 +193,16 @@ func checkUndeclared(p *ProjectPass) {
 }
 
 // checkKindConflict is C2M004 in convert: a declared kind the project's
-// evidence contradicts, reported at the declaration.
+// evidence contradicts, or a source that looks like a file where nothing
+// tells its kind, reported at the declaration.
 func checkKindConflict(p *ProjectPass) {
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.KindConflict != "" {
+		pl := &p.Placements[i]
+		if pl.KindConflict != "" {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
+		}
+		if pl.KindUnknown != "" {
+			p.Report(placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration"))
 		}
 	}
 }

@@ -11,8 +11,9 @@ import (
 
 // Fill returns skeleton with every empty value replaced by a placeholder
 // of the right form: owner "0:0", mode "0755", intent state, a distinct
-// path under /srv/placeholder, host_project_directory /opt/placeholder and
-// volume_root /srv. It returns an error when skeleton is not YAML or has
+// path under /srv/placeholder, host_project_directory /opt/placeholder,
+// volume_root /srv, and kind file (an empty kind is left for a source that
+// is not in the checkout and looks like a file). It returns an error when skeleton is not YAML or has
 // an empty value of another key.
 func Fill(skeleton []byte) ([]byte, error) {
 	var doc yaml.Node
@@ -44,6 +45,8 @@ func Fill(skeleton []byte) ([]byte, error) {
 				v.Value = "0755"
 			case "intent":
 				v.Value = "state"
+			case "kind":
+				v.Value = "file"
 			case "path":
 				v.Value = fmt.Sprintf("/srv/placeholder/%d", n)
 			case "host_project_directory":

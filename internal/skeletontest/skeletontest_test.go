@@ -19,3 +19,15 @@ func TestFill(t *testing.T) {
 		t.Error("an empty note was filled")
 	}
 }
+
+// TestFillKind: the empty kind of a source that is not in the checkout
+// and looks like a file is filled with file.
+func TestFillKind(t *testing.T) {
+	got, err := Fill([]byte("version: 1\nbinds:\n  ./nginx.conf: {kind: \"\", owner: \"0:0\", mode: \"0644\", intent: config}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `kind: "file"`) {
+		t.Errorf("filled skeleton lacks kind file:\n%s", got)
+	}
+}
