@@ -224,6 +224,13 @@ func sidecar(dir string, opts Options) (*inputFile, error) {
 	if err := project.CheckInputFile("declarations file", p); err != nil {
 		return nil, err
 	}
+	if !explicit {
+		// The default file is one the project brings: read it only
+		// inside the project.
+		if err := project.CheckContained("declarations file", p, append([]string{dir}, opts.AllowDirs...)...); err != nil {
+			return nil, err
+		}
+	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("declarations: %w", err)

@@ -36,6 +36,9 @@ type Options struct {
 	// Environ is the environment used for interpolation, as KEY=VALUE
 	// strings; nil means none (callers pass os.Environ()).
 	Environ []string
+	// AllowDirs (--allow-dir) are directories outside the project where
+	// files the project refers to may lie (project.Options.AllowDirs).
+	AllowDirs []string
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string
@@ -144,5 +147,6 @@ func (o Options) projectOptions() project.Options {
 		Profiles:         o.Profiles,
 		ProjectName:      o.ProjectName,
 		Environ:          o.Environ,
+		AllowDirs:        o.AllowDirs,
 	}
 }

@@ -32,9 +32,14 @@ func CheckContained(what, path string, roots ...string) error {
 			return nil
 		}
 	}
+	// Name where a link inside the project points; a path outside is
+	// named as written (what /proc/self resolves to changes every run).
 	shown := path
-	if real != path {
-		shown = path + " (" + real + ")"
+	for _, r := range roots {
+		if real != path && Within(r, path) {
+			shown = path + " (" + real + ")"
+			break
+		}
 	}
 	return fmt.Errorf("%s %s is outside the project directory; a file the project refers to is read only inside it (name another directory with --allow-dir)", what, shown)
 }

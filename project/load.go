@@ -294,9 +294,10 @@ func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 }
 
 // MaxInputSize is the largest compose, env or declarations file read, in
-// bytes. Real compose files are tens of kilobytes; the limit keeps a
-// device or a runaway file from exhausting memory.
-const MaxInputSize = 16 << 20
+// bytes: 4 MiB. Real compose files are tens of kilobytes (the largest of
+// the shared corpus is 30 KB); the limit keeps a device or a runaway file
+// from exhausting memory.
+const MaxInputSize = 4 << 20
 
 // CheckInputFile returns an error unless path is a regular file (after
 // symbolic links) of at most MaxInputSize bytes. what names the file's

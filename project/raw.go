@@ -89,6 +89,12 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			return
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended, env: env, workDir: workDir}
+		if msg := shapeProblem(f); msg != "" {
+			if ix.problem == "" {
+				ix.problem = msg
+			}
+			return // nothing more is read of a file beyond the limits
+		}
 		ix.files = append(ix.files, f)
 		var next yaml.Node
 		if err := dec.Decode(&next); err == nil && ix.problem == "" {

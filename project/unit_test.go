@@ -3,7 +3,9 @@ package project
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/format"
@@ -134,5 +136,32 @@ func TestSchemaErrorStable(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Fatalf("got %v, want %s", err, want)
 		}
+	}
+}
+
+// TestShapeLimits: a file nested deeper than MaxDepth, or whose aliases
+// expand past MaxNodes, is refused before compose-go sees it, quickly.
+func TestShapeLimits(t *testing.T) {
+	deep := "services:\n  a:\n    image: x\n    labels:\n      l: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"
+	laughs := "x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+	prev := "a"
+	for i, name := range []string{"b", "c", "d", "e", "f", "g"} {
+		laughs += fmt.Sprintf("x-%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+		_ = i
+	}
+	laughs += "services:\n  a:\n    image: x\n"
+	for name, tc := range map[string]struct{ yaml, want string }{
+		"deep":   {deep, "compose.yaml: nests deeper than 64 levels"},
+		"laughs": {laughs, "compose.yaml: holds more than 200000 YAML nodes with its aliases expanded"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"compose.yaml": tc.yaml})
+			_, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %s…", err, tc.want)
+			}
+		})
 	}
 }

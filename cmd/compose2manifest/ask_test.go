@@ -178,9 +178,9 @@ func mailProject(t *testing.T, decl string) string {
 
 // convertIn runs compose2manifest convert in dir and returns its exit
 // code, stdout and stderr.
-func convertIn(t *testing.T, dir string) (int, string, string) {
+func convertIn(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command("compose2manifest", "convert")
+	cmd := exec.Command("compose2manifest", append([]string{"convert"}, args...)...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -533,7 +533,9 @@ func TestAskTerminalKeepsFileAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tm := startAsk(t, dir, "--write")
+	// The shared file lies outside the project: name its folder, as a
+	// file the project brings is read only inside it otherwise.
+	tm := startAsk(t, dir, "--write", "--allow-dir", filepath.Dir(shared))
 	tm.expect("[1/1] bind ./main.cf")
 	for _, a := range []string{"", "0:0", "0644", "", "", ""} {
 		tm.next(a)
@@ -570,7 +572,7 @@ func TestAskTerminalKeepsFileAttributes(t *testing.T) {
 			t.Errorf("owner %d:%d (%v), want 1234:5678", uid, gid, ok)
 		}
 	}
-	if code, _, stderr := convertIn(t, dir); code != 0 {
+	if code, _, stderr := convertIn(t, dir, "--allow-dir", filepath.Dir(shared)); code != 0 {
 		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
 	}
 }

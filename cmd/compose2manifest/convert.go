@@ -38,6 +38,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.HostProjectDirectory, "host-project-directory", "", "`DIR` where the project lives on the target host")
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
+	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
 	return fs, cf
 }
 

@@ -61,7 +61,7 @@ func WriteManifest(path string, data []byte, force bool) (Outcome, error) {
 // (pass that to Rewrite to keep them). A file that does not exist reads
 // as no content, and the error is then one os.IsNotExist reports.
 func ReadLF(path string) (data []byte, crlf bool, err error) {
-	data, err = os.ReadFile(path)
+	data, err = readExisting(path)
 	i := bytes.IndexByte(data, '\n')
 	crlf = i > 0 && data[i-1] == '\r'
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), crlf, err

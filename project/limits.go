@@ -1,0 +1,80 @@
+package project
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits on the shape of a compose file, checked on the raw reading before
+// compose-go sees the file. Real compose files nest about 10 levels and
+// hold a few thousand nodes (the largest of the shared corpus: 10 levels,
+// about 5,300 nodes); compose-go's path matching is quadratic in depth, so
+// a 20 KB file nested 10,000 levels would hold a core for most of a
+// minute, and aliases can make a small file expand to millions of nodes.
+const (
+	// MaxDepth is the deepest nesting of mappings and lists admitted.
+	MaxDepth = 64
+	// MaxNodes is the most nodes a file may hold with its aliases
+	// expanded, as compose-go sees it.
+	MaxNodes = 200_000
+)
+
+// measure returns how deep n nests and how many nodes it holds with
+// aliases expanded (each alias as the size of what it names), stopping
+// early once a limit is passed. An alias that names one of its own
+// ancestors counts once: compose-go reports the cycle.
+func measure(n *yaml.Node) (depth, nodes int) {
+	sizes := map[*yaml.Node]int{}
+	onPath := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node, d int) int
+	walk = func(n *yaml.Node, d int) int {
+		if n == nil {
+			return 0
+		}
+		if d > depth {
+			depth = d
+		}
+		if depth > MaxDepth || nodes > MaxNodes {
+			return 0
+		}
+		if n.Kind == yaml.AliasNode {
+			target := n.Alias
+			if target == nil || onPath[target] {
+				return 1
+			}
+			if s, ok := sizes[target]; ok {
+				nodes += s
+				return s
+			}
+			return walk(target, d)
+		}
+		if s, ok := sizes[n]; ok {
+			nodes += s
+			return s
+		}
+		onPath[n] = true
+		size := 1
+		nodes++
+		for _, c := range n.Content {
+			size += walk(c, d+1)
+		}
+		delete(onPath, n)
+		sizes[n] = size
+		return size
+	}
+	walk(n, 0)
+	return depth, nodes
+}
+
+// shapeProblem returns why f is beyond the limits, "" when it is not.
+func shapeProblem(f *rawFile) string {
+	depth, nodes := measure(f.root)
+	switch {
+	case depth > MaxDepth:
+		return fmt.Sprintf("%s: nests deeper than %d levels, more than a compose file needs; refused before loading", f.name, MaxDepth)
+	case nodes > MaxNodes:
+		return fmt.Sprintf("%s: holds more than %d YAML nodes with its aliases expanded; refused before loading", f.name, MaxNodes)
+	}
+	return ""
+}
