@@ -368,7 +368,7 @@ func checkUndeclaredSource(p *Pass) {
 			}
 			d := Diag(c, "mounted at %s, but not declared as a directory, file or host path", v.Target)
 			d.Service, d.Source, d.Target = c.Container.Name, v.Source, v.Target
-			if anc := nearestDeclared(p.Module, v.Source); anc != "" {
+			if anc := nearestDeclared(declared, v.Source); anc != "" {
 				d.Message += "; its declared ancestor " + anc + " does not cover it"
 			}
 			p.Report(d)
@@ -376,14 +376,13 @@ func checkUndeclaredSource(p *Pass) {
 	}
 }
 
-func nearestDeclared(m *manifest.Module, path string) string {
-	best := ""
-	for _, r := range m.Declared() {
-		if manifest.IsAncestor(r.Path, path) && len(r.Path) > len(best) {
-			best = r.Path
+func nearestDeclared(declared map[string]bool, path string) string {
+	for _, a := range ancestors(path) {
+		if declared[a] {
+			return a
 		}
 	}
-	return best
+	return ""
 }
 
 func checkIncomplete(p *Pass) {
@@ -428,31 +427,73 @@ func quote(s string) string { return `"` + s + `"` }
 
 func checkParentFirst(p *Pass) {
 	decl := p.Module.Declared()
+	index := declaredIndex(decl)
 	for i, r := range decl {
-		for _, later := range decl[i+1:] {
-			if manifest.IsAncestor(later.Path, r.Path) {
-				d := Diag(r, "%s is declared before its ancestor %s", r.Path, later.Path)
-				if lp := later.Pos.String(); lp != "" {
-					d.Message += " (" + lp + ")"
-					d.relate(later.Pos, "the ancestor is declared here")
+		// The ancestors declared after r, in the order declared: each
+		// path has few ancestors, so this is O(N·depth), not O(N²).
+		var later []int
+		for _, a := range ancestors(r.Path) {
+			for _, j := range index[a] {
+				if j > i {
+					later = append(later, j)
 				}
-				p.Report(d)
 			}
+		}
+		sort.Ints(later)
+		for _, j := range later {
+			d := Diag(r, "%s is declared before its ancestor %s", r.Path, decl[j].Path)
+			if lp := decl[j].Pos.String(); lp != "" {
+				d.Message += " (" + lp + ")"
+				d.relate(decl[j].Pos, "the ancestor is declared here")
+			}
+			p.Report(d)
 		}
 	}
 }
 
+// declaredIndex maps each declared path to its indices in decl.
+func declaredIndex(decl []*manifest.Resource) map[string][]int {
+	index := make(map[string][]int, len(decl))
+	for i, r := range decl {
+		index[r.Path] = append(index[r.Path], i)
+	}
+	return index
+}
+
+// ancestors returns the proper ancestors of a clean absolute path,
+// nearest first: /a/b/c gives /a/b, /a, /.
+func ancestors(p string) []string {
+	var out []string
+	for a := parentOf(p); a != ""; a = parentOf(a) {
+		out = append(out, a)
+	}
+	return out
+}
+
 func checkFileKind(p *Pass) {
 	decl := p.Module.Declared()
-	for _, f := range decl {
-		if f.Kind != manifest.KindFile {
-			continue
-		}
-		for _, r := range decl {
-			if manifest.IsAncestor(f.Path, r.Path) {
-				p.Report(Diag(r, "%s is declared below %s, which is declared as a file", r.Path, f.Path))
+	index := declaredIndex(decl)
+	type pair struct{ file, below int }
+	var found []pair
+	for i, r := range decl {
+		for _, a := range ancestors(r.Path) {
+			for _, j := range index[a] {
+				if decl[j].Kind == manifest.KindFile {
+					found = append(found, pair{j, i})
+				}
 			}
 		}
+	}
+	// In the order files are declared, then the paths below each.
+	sort.Slice(found, func(x, y int) bool {
+		if found[x].file != found[y].file {
+			return found[x].file < found[y].file
+		}
+		return found[x].below < found[y].below
+	})
+	for _, f := range found {
+		r := decl[f.below]
+		p.Report(Diag(r, "%s is declared below %s, which is declared as a file", r.Path, decl[f.file].Path))
 	}
 }
 
