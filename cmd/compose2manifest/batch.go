@@ -200,6 +200,8 @@ type batchOrphan struct {
 // batchJSON is the JSON report of a batch: SPEC section 8's shape, plus
 // the orphaned manifests and the summary.
 type batchJSON struct {
+	Version int             `json:"version"`
+	Tool    *report.Tool    `json:"tool"`
 	Modules []batchModule   `json:"modules"`
 	Orphans []batchOrphan   `json:"orphans"`
 	Skipped []batch.Skipped `json:"skipped"`
@@ -207,7 +209,7 @@ type batchJSON struct {
 }
 
 func writeBatchJSON(w io.Writer, rep *batch.Report) error {
-	out := batchJSON{Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
+	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics

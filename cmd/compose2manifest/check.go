@@ -71,6 +71,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "%v", err)
 	}
 	rep := res.Report
+	rep.Tool = reportTool()
 	for _, m := range rep.Modules {
 		if m.Status != report.Failed {
 			continue
@@ -98,7 +99,7 @@ func runCheck(e *env, args []string) int {
 	case "json":
 		err = report.WriteJSON(e.stdout, rep)
 	case "sarif":
-		err = report.WriteSARIF(e.stdout, rep, cfg.Rules)
+		err = report.WriteSARIF(e.stdout, rep, cfg.Rules, report.SARIFOptions{BaseDir: e.dir})
 	case "github":
 		err = report.WriteGitHub(e.stdout, rep)
 	}

@@ -100,7 +100,7 @@ func runConvert(e *env, args []string) int {
 		}
 		mod.Output = out
 	}
-	rep := &report.Report{Modules: []report.Module{mod}}
+	rep := &report.Report{Tool: reportTool(), Modules: []report.Module{mod}}
 	if cf.format == "json" {
 		if werr := report.WriteJSON(e.stdout, rep); werr != nil {
 			errorf(e, "%v", werr)
