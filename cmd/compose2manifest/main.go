@@ -33,13 +33,21 @@ func main() {
 	// compose-go logs warnings through logrus, such as "The X variable is
 	// not set"; convert reports those itself, with file and line.
 	logrus.SetOutput(io.Discard)
-	wd, err := os.Getwd()
+	e, err := processEnv()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "compose2manifest: error: %v\n", err)
 		os.Exit(exitUsage)
 	}
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
+}
+
+// processEnv is the env of this process.
+func processEnv() (*env, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}, nil
 }
 
 // isTerminal reports whether f is a character device other than the null
