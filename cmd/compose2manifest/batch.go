@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -21,6 +22,7 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
+	quiet        bool
 	jobs         int
 	excludes     []string
 	includeFiles []string
@@ -28,7 +30,8 @@ type batchFlags struct {
 
 func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	bf := &batchFlags{}
-	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once (default: GOMAXPROCS)")
+	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once, 1 or more (default: GOMAXPROCS)")
+	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
 	return bf
@@ -70,8 +73,9 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: --batch writes one manifest per module, so it needs -o DIR")
 		return exitUsage
 	}
-	if bf.jobs < 0 {
-		errorf(e, "convert: --jobs %d: want 1 or more (0: GOMAXPROCS)", bf.jobs)
+	if fs.Changed("jobs") && bf.jobs < 1 {
+		errorf(e, "convert: --jobs %d: want 1 or more", bf.jobs)
+		hintf(e, "leave --jobs out to convert GOMAXPROCS (%d) projects at once", runtime.GOMAXPROCS(0))
 		return exitUsage
 	}
 	if err := batch.CheckExcludes(bf.excludes); err != nil {
@@ -95,7 +99,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Convert:          opts,
 	}
 	var prog *progress
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) {
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && getEnv(e.environ, "TERM") != "dumb" {
 		prog = &progress{w: e.stderr}
 		cfg.Progress = prog.update
 	}
@@ -131,7 +135,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		}
 		return code
 	}
-	writeBatchText(e.stderr, rep)
+	writeBatchText(e.stderr, rep, bf.quiet)
 	return code
 }
 
@@ -239,14 +243,25 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 }
 
 // writeBatchText writes every project's diagnostics, one line per
-// project, the orphans and the summary.
-func writeBatchText(w io.Writer, rep *batch.Report) {
+// project, the orphans and the summary. A project that failed has its
+// error on its own line only: the diagnostic it comes from (the last, with
+// no rule) is not listed with the others. quiet leaves out the lines of
+// projects converted with all their volumes and the list of what was not
+// converted (the summary counts both).
+func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
 	r := &report.Report{}
 	for _, en := range rep.Entries {
-		r.Modules = append(r.Modules, report.Module{Diagnostics: en.Diagnostics})
+		ds := en.Diagnostics
+		if en.Status == convert.Failed && len(ds) > 0 && ds[len(ds)-1].Rule == "" {
+			ds = ds[:len(ds)-1]
+		}
+		r.Modules = append(r.Modules, report.Module{Diagnostics: ds})
 	}
 	report.WriteText(w, r)
 	for _, en := range rep.Entries {
+		if quiet && en.Status == convert.Converted && !en.VolumesLeftOut {
+			continue
+		}
 		name := ""
 		if en.Module != "" {
 			name = fmt.Sprintf(" (module %q)", en.Module)
@@ -283,6 +298,9 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
 	}
 	for _, sk := range rep.Skipped {
+		if quiet {
+			break
+		}
 		fmt.Fprintf(w, "%s: not converted: %s\n", sk.Path, sk.Reason)
 	}
 	s := rep.Summary()
@@ -355,6 +373,16 @@ func (p *progress) clear() {
 	if p != nil && p.drew {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// getEnv returns the value environ gives the variable name, or "".
+func getEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // hasEnv reports whether environ sets the variable name.
