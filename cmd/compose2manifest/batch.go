@@ -15,6 +15,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -122,6 +123,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	code := batchExitCode(rep)
+	schemaComment := cf.schemaComment
 	if len(rep.Entries) == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
@@ -129,7 +131,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		code = exitUsage
 	}
 	if cf.format == "json" {
-		if err := writeBatchJSON(e.stdout, rep); err != nil {
+		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
 			errorf(e, "%v", err)
 			return exitUsage
 		}
@@ -150,8 +152,9 @@ const exitInterrupted = 130
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything.
 func writeBatchInterrupted(e *env, format string, rep *batch.Report) int {
+	schemaComment := ""
 	if format == "json" {
-		if err := writeBatchJSON(e.stdout, rep); err != nil {
+		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
 			errorf(e, "%v", err)
 		}
 		return exitInterrupted
@@ -212,7 +215,7 @@ type batchJSON struct {
 	Summary batch.Summary   `json:"summary"`
 }
 
-func writeBatchJSON(w io.Writer, rep *batch.Report) error {
+func writeBatchJSON(w io.Writer, rep *batch.Report, schemaComment string) error {
 	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
@@ -225,7 +228,7 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 			File:    en.File,
 			Module: report.Module{
 				Module: en.Module, Status: string(en.Status), Output: en.Output,
-				Skeleton: string(en.Skeleton), Diagnostics: ds,
+				Skeleton: string(declare.WithSchemaComment(en.Skeleton, schemaComment)), Diagnostics: ds,
 			},
 			Write:          string(en.Write),
 			Missing:        en.Missing,
