@@ -43,6 +43,11 @@ type Config struct {
 	// Stdout is where the questions go for a reader that cannot answer:
 	// the skeleton or the annotations.
 	Stdout io.Writer
+	// SchemaComment, when not empty, is the JSON Schema the skeleton and
+	// the written declarations file point yaml-language-server at, with
+	// a first line "# yaml-language-server: $schema=SchemaComment"
+	// (declare.WithSchemaComment; a file that has such a line keeps it).
+	SchemaComment string
 }
 
 // Status says how Run ended; a command's exit code follows from it.
@@ -187,7 +192,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	}
 	if !cfg.Terminal {
 		plan.Directories = plan.PredictDirectories(resultModule(res))
-		if _, err := cfg.Stdout.Write(Skeleton(plan)); err != nil {
+		if _, err := cfg.Stdout.Write(declare.WithSchemaComment(Skeleton(plan), cfg.SchemaComment)); err != nil {
 			return failed(fmt.Errorf("ask: %w", err))
 		}
 		out := Outcome{Status: Unanswered, Err: fmt.Errorf("module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))}
@@ -277,6 +282,9 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 				return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
 			}
 		}
+	}
+	if !bytes.Equal(data, old) {
+		data = declare.WithSchemaComment(data, r.cfg.SchemaComment)
 	}
 	if _, err := declare.Parse(r.declName, data); err != nil {
 		return failed(fmt.Errorf("ask: the declarations would not read back: %w; nothing written", err))

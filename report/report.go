@@ -50,15 +50,47 @@ type Module struct {
 	Diagnostics []rules.Diagnostic `json:"diagnostics"`
 }
 
+// FormatVersion is the version of the JSON reports' format, written as
+// their "version" field; it changes only when a field changes meaning or
+// goes away (a new field does not change it). schema/report.json
+// describes it.
+const FormatVersion = 1
+
+// InformationURI is compose2manifest's home page (where its repository
+// will be published; see the README), for SARIF's
+// tool.driver.informationUri; RuleHelpURI builds the rules' helpUri on it.
+const InformationURI = "https://github.com/compose2manifest/compose2manifest"
+
+// RuleHelpURI is the documentation of one rule: its section of
+// docs/rules.md, which the rules package's tests keep in step with the
+// rules' Doc.
+func RuleHelpURI(id string) string {
+	return InformationURI + "/blob/main/docs/rules.md#" + strings.ToLower(id)
+}
+
+// Tool names the program that made a report and its build, as
+// runtime/debug.ReadBuildInfo tells it: "(devel)" for a build from a
+// checkout, with the VCS revision when the toolchain stamped one.
+type Tool struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+}
+
 // Report is the outcome of one run of convert or check.
 type Report struct {
+	// Version is the report format's version; WriteJSON writes
+	// FormatVersion whatever it holds.
+	Version int `json:"version"`
+	// Tool is the program that made the report; nil writes none.
+	Tool    *Tool    `json:"tool,omitempty"`
 	Modules []Module `json:"modules"`
 }
 
 // WriteJSON writes r as one indented JSON document with a trailing newline.
 // Lists that are empty are written as [], never null.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := Report{Modules: make([]Module, len(r.Modules))}
+	out := Report{Version: FormatVersion, Tool: r.Tool, Modules: make([]Module, len(r.Modules))}
 	for i, m := range r.Modules {
 		if m.Diagnostics == nil {
 			m.Diagnostics = []rules.Diagnostic{}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/schematest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -18,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // sample is a report with an error, a warning, a diagnostic without rule or
 // line, a module with no diagnostics and text that needs escaping.
 func sample() *Report {
-	return &Report{Modules: []Module{
+	return &Report{Tool: &Tool{Name: "compose2manifest", Version: "v1.2.3", Revision: "0123456789abcdef0123456789abcdef01234567"}, Modules: []Module{
 		{Module: "mail", Status: Refused, Diagnostics: []rules.Diagnostic{
 			{Rule: "C2M001", Severity: rules.Error, File: "mail/compose.yaml", Line: 14, Service: "postfix", Source: "./data/spool", Target: "/var/spool/postfix", Module: "mail",
 				Message: "no declaration for this source", Fix: "Declare the source in compose2manifest.yaml."},
@@ -67,7 +68,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"sample.txt", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }},
 		{"sample.json", func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }},
-		{"sample.sarif", func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r, sampleRules()) }},
+		{"sample.sarif", func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r, sampleRules(), SARIFOptions{}) }},
 		{"sample.github", func(b *bytes.Buffer, r *Report) error { return WriteGitHub(b, r) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,17 +152,23 @@ type sarifShape struct {
 	Runs    []struct {
 		Tool struct {
 			Driver struct {
-				Name           string `json:"name"`
-				InformationURI string `json:"informationUri"`
+				Name           string            `json:"name"`
+				Version        string            `json:"version"`
+				InformationURI string            `json:"informationUri"`
+				Properties     map[string]string `json:"properties"`
 				Rules          []struct {
 					ID                   string                 `json:"id"`
 					ShortDescription     struct{ Text string }  `json:"shortDescription"`
 					FullDescription      struct{ Text string }  `json:"fullDescription"`
+					HelpURI              string                 `json:"helpUri"`
 					Help                 struct{ Text string }  `json:"help"`
 					DefaultConfiguration struct{ Level string } `json:"defaultConfiguration"`
 				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
+		OriginalURIBaseIDs map[string]struct {
+			URI string `json:"uri"`
+		} `json:"originalUriBaseIds"`
 		Results []struct {
 			RuleID    string                `json:"ruleId"`
 			RuleIndex *int                  `json:"ruleIndex"`
@@ -170,14 +177,16 @@ type sarifShape struct {
 			Locations []struct {
 				PhysicalLocation struct {
 					ArtifactLocation struct {
-						URI string `json:"uri"`
+						URI       string `json:"uri"`
+						URIBaseID string `json:"uriBaseId"`
 					} `json:"artifactLocation"`
 					Region *struct {
 						StartLine int `json:"startLine"`
 					} `json:"region"`
 				} `json:"physicalLocation"`
 			} `json:"locations"`
-			Properties map[string]string `json:"properties"`
+			RelatedLocations []json.RawMessage `json:"relatedLocations"`
+			Properties       map[string]string `json:"properties"`
 		} `json:"results"`
 	} `json:"runs"`
 }
@@ -185,7 +194,7 @@ type sarifShape struct {
 func TestSARIF(t *testing.T) {
 	var b bytes.Buffer
 	list := rules.All()
-	if err := WriteSARIF(&b, sample(), list); err != nil {
+	if err := WriteSARIF(&b, sample(), list, SARIFOptions{BaseDir: "/work/repo"}); err != nil {
 		t.Fatal(err)
 	}
 	dec := json.NewDecoder(&b)
@@ -198,11 +207,18 @@ func TestSARIF(t *testing.T) {
 		t.Fatalf("version %q, schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
 	}
 	run := log.Runs[0]
-	if run.Tool.Driver.Name != "compose2manifest" || len(run.Tool.Driver.Rules) != len(list) {
-		t.Errorf("driver %q with %d rules", run.Tool.Driver.Name, len(run.Tool.Driver.Rules))
+	// The rule list, then the rule of input that could not be read.
+	list = append(list, rules.Unreadable())
+	if d := run.Tool.Driver; d.Name != "compose2manifest" || len(d.Rules) != len(list) || d.Version != "v1.2.3" ||
+		d.Properties["revision"] != sample().Tool.Revision || d.InformationURI != InformationURI {
+		t.Errorf("driver %q version %q %v with %d rules", d.Name, d.Version, d.Properties, len(d.Rules))
+	}
+	if got := run.OriginalURIBaseIDs[SrcRoot].URI; got != "file:///work/repo/" {
+		t.Errorf("originalUriBaseIds %s = %q, want file:///work/repo/", SrcRoot, got)
 	}
 	for i, r := range run.Tool.Driver.Rules {
 		if r.ID != list[i].ID || r.ShortDescription.Text != list[i].Title || r.Help.Text == "" || r.FullDescription.Text == "" ||
+			r.HelpURI != RuleHelpURI(list[i].ID) ||
 			r.DefaultConfiguration.Level != string(list[i].Severity) {
 			t.Errorf("rule %d = %+v, want %s", i, r, list[i].ID)
 		}
@@ -214,7 +230,8 @@ func TestSARIF(t *testing.T) {
 	if r0.RuleID != "C2M001" || r0.RuleIndex == nil || run.Tool.Driver.Rules[*r0.RuleIndex].ID != "C2M001" || r0.Level != "error" {
 		t.Errorf("result 0 = %+v", r0)
 	}
-	if loc := r0.Locations[0].PhysicalLocation; loc.ArtifactLocation.URI != "mail/compose.yaml" || loc.Region == nil || loc.Region.StartLine != 14 {
+	if loc := r0.Locations[0].PhysicalLocation; loc.ArtifactLocation.URI != "mail/compose.yaml" || loc.ArtifactLocation.URIBaseID != SrcRoot ||
+		loc.Region == nil || loc.Region.StartLine != 14 {
 		t.Errorf("result 0 location = %+v", loc)
 	}
 	if !strings.HasPrefix(r0.Message.Text, `service "postfix": volume "./data/spool": no declaration`) || r0.Properties["target"] != "/var/spool/postfix" {
@@ -223,8 +240,11 @@ func TestSARIF(t *testing.T) {
 	if r1 := run.Results[1]; r1.Level != "warning" {
 		t.Errorf("result 1 level %q, want warning", r1.Level)
 	}
+	// Input that could not be read has a rule of its own, and a result
+	// without a line is about the file's first line.
 	r2 := run.Results[2]
-	if r2.RuleID != "" || r2.RuleIndex != nil || r2.Locations[0].PhysicalLocation.Region != nil ||
+	if r2.RuleID != rules.Unreadable().ID || r2.RuleIndex == nil || *r2.RuleIndex != len(list)-1 ||
+		r2.Locations[0].PhysicalLocation.Region == nil || r2.Locations[0].PhysicalLocation.Region.StartLine != 1 ||
 		r2.Locations[0].PhysicalLocation.ArtifactLocation.URI != "dir,%20with%20comma/bad.yaml" || r2.Properties["module"] != "bad.yaml" {
 		t.Errorf("result 2 = %+v", r2)
 	}
@@ -270,5 +290,34 @@ func TestGitHub(t *testing.T) {
 func TestCount(t *testing.T) {
 	if e, w := Count(sample()); e != 2 || w != 1 {
 		t.Errorf("Count = %d errors, %d warnings; want 2, 1", e, w)
+	}
+}
+
+// TestSARIFValid: the sample log is valid SARIF 2.1.0 (the OASIS schema)
+// and has what GitHub code scanning requires, with and without a base
+// directory; an absolute file name inside the base is made relative to it.
+func TestSARIFValid(t *testing.T) {
+	v, err := schematest.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sample()
+	r.Modules[0].Diagnostics[0].File = "/work/repo/mail/compose.yaml"
+	r.Modules[0].Diagnostics[0].Related = []rules.Related{{File: "/elsewhere/x.yaml", Line: 2, Message: "the other"}}
+	for _, base := range []string{"", "/work/repo"} {
+		var b bytes.Buffer
+		if err := WriteSARIF(&b, r, rules.All(), SARIFOptions{BaseDir: base}); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.SARIF(b.Bytes()); err != nil {
+			t.Errorf("base %q: %v\n%s", base, err, b.String())
+		}
+		want := `"uri": "file:///work/repo/mail/compose.yaml"`
+		if base != "" {
+			want = `"uri": "mail/compose.yaml",`
+		}
+		if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), `"uri": "file:///elsewhere/x.yaml"`) {
+			t.Errorf("base %q: want %s and the related location's file: URI:\n%s", base, want, b.String())
+		}
 	}
 }

@@ -12,7 +12,9 @@ import (
 )
 
 // SARIF 2.1.0, the subset code-scanning services read. Field order is the
-// order of the specification's examples.
+// order of the specification's examples. GitHub code scanning needs, of
+// each result, a ruleId, a message, and a location with an artifact URI
+// and a region.startLine; of each rule, its descriptions and help.
 type (
 	sarifLog struct {
 		Schema  string     `json:"$schema"`
@@ -20,21 +22,26 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool               sarifTool                `json:"tool"`
+		OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+		Results            []sarifResult            `json:"results"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
 	}
 	sarifDriver struct {
-		Name           string      `json:"name"`
-		InformationURI string      `json:"informationUri,omitempty"`
-		Rules          []sarifRule `json:"rules"`
+		Name           string            `json:"name"`
+		Version        string            `json:"version,omitempty"`
+		InformationURI string            `json:"informationUri,omitempty"`
+		Rules          []sarifRule       `json:"rules"`
+		Properties     map[string]string `json:"properties,omitempty"`
 	}
 	sarifRule struct {
 		ID                   string       `json:"id"`
+		Name                 string       `json:"name,omitempty"`
 		ShortDescription     sarifMessage `json:"shortDescription"`
 		FullDescription      sarifMessage `json:"fullDescription"`
+		HelpURI              string       `json:"helpUri,omitempty"`
 		Help                 sarifMessage `json:"help"`
 		DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
 	}
@@ -45,22 +52,26 @@ type (
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID     string            `json:"ruleId,omitempty"`
-		RuleIndex  *int              `json:"ruleIndex,omitempty"`
-		Level      string            `json:"level"`
-		Message    sarifMessage      `json:"message"`
-		Locations  []sarifLocation   `json:"locations,omitempty"`
-		Properties map[string]string `json:"properties,omitempty"`
+		RuleID           string            `json:"ruleId"`
+		RuleIndex        *int              `json:"ruleIndex,omitempty"`
+		Level            string            `json:"level"`
+		Message          sarifMessage      `json:"message"`
+		Locations        []sarifLocation   `json:"locations,omitempty"`
+		RelatedLocations []sarifLocation   `json:"relatedLocations,omitempty"`
+		Properties       map[string]string `json:"properties,omitempty"`
 	}
 	sarifLocation struct {
+		ID               *int          `json:"id,omitempty"`
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+		Message          *sarifMessage `json:"message,omitempty"`
 	}
 	sarifPhysical struct {
 		ArtifactLocation sarifArtifact `json:"artifactLocation"`
 		Region           *sarifRegion  `json:"region,omitempty"`
 	}
 	sarifArtifact struct {
-		URI string `json:"uri"`
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
 	}
 	sarifRegion struct {
 		StartLine int `json:"startLine"`
@@ -69,40 +80,91 @@ type (
 
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
+// SrcRoot is the uriBaseId of every relative artifact URI: the directory
+// compose2manifest ran in (in CI, the repository's root, which is what
+// GitHub code scanning resolves it against).
+const SrcRoot = "%SRCROOT%"
+
+// SARIFOptions are what a SARIF log says beyond the report.
+type SARIFOptions struct {
+	// BaseDir, when not empty, is the absolute directory the relative
+	// file names of the report are relative to: the log maps SrcRoot to
+	// it (originalUriBaseIds), and an absolute file name inside it is
+	// written relative to it.
+	BaseDir string
+}
+
 // WriteSARIF writes r as a SARIF 2.1.0 log with one run. list describes the
-// rules in tool.driver.rules; a diagnostic names its rule by ruleId and, when
-// the rule is in list, ruleIndex. A diagnostic without a rule (input that
-// could not be read) is a result with no ruleId.
-func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule) error {
-	driver := sarifDriver{Name: "compose2manifest", Rules: []sarifRule{}}
+// rules in tool.driver.rules, followed by rules.Unreadable, the rule of a
+// diagnostic with no rule (input that could not be read or decoded); every
+// result names its rule by ruleId and ruleIndex. Every result has a
+// location: its file (or, failing that, the module's manifest) relative to
+// SrcRoot, and a region whose startLine is the diagnostic's line, or 1 when
+// the line is not known (the finding is about the whole file).
+func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule, opts SARIFOptions) error {
+	driver := sarifDriver{Name: "compose2manifest", InformationURI: InformationURI, Rules: []sarifRule{}}
+	if r.Tool != nil {
+		driver.Name, driver.Version = r.Tool.Name, r.Tool.Version
+		if r.Tool.Revision != "" {
+			driver.Properties = map[string]string{"revision": r.Tool.Revision}
+		}
+	}
+	unreadable := rules.Unreadable()
 	index := map[string]int{}
-	for i, rule := range list {
+	for i, rule := range append(append([]*rules.Rule(nil), list...), unreadable) {
+		if _, dup := index[rule.ID]; dup {
+			continue
+		}
 		index[rule.ID] = i
 		doc := unwrap(rule.Doc)
 		driver.Rules = append(driver.Rules, sarifRule{
 			ID:                   rule.ID,
 			ShortDescription:     sarifMessage{rule.Title},
 			FullDescription:      sarifMessage{doc},
+			HelpURI:              RuleHelpURI(rule.ID),
 			Help:                 sarifMessage{doc},
 			DefaultConfiguration: sarifConfig{level(rule.Severity)},
 		})
 	}
+	base := ""
+	if opts.BaseDir != "" && filepath.IsAbs(opts.BaseDir) {
+		base = filepath.Clean(opts.BaseDir)
+	}
 	run := sarifRun{Tool: sarifTool{driver}, Results: []sarifResult{}}
+	if base != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifact{SrcRoot: {URI: dirURI(base)}}
+	}
 	for _, m := range r.Modules {
 		for _, d := range m.Diagnostics {
-			res := sarifResult{RuleID: d.Rule, Level: level(d.Severity), Message: sarifMessage{Body(d)}}
-			if i, ok := index[d.Rule]; ok {
+			id := d.Rule
+			if id == "" {
+				id = unreadable.ID
+			}
+			res := sarifResult{RuleID: id, Level: level(d.Severity), Message: sarifMessage{Body(d)}}
+			if i, ok := index[id]; ok {
 				res.RuleIndex = &i
 			}
 			if d.Fix != "" {
 				res.Message.Text += "\nfix: " + d.Fix
 			}
-			if d.File != "" {
-				loc := sarifLocation{sarifPhysical{ArtifactLocation: sarifArtifact{fileURI(d.File)}}}
-				if d.Line > 0 {
-					loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line}
+			file, line := d.File, d.Line
+			if file == "" {
+				file, line = m.File, 0
+			}
+			if file == "" {
+				file = m.Output
+			}
+			if file != "" {
+				res.Locations = []sarifLocation{location(base, file, line)}
+			}
+			for i, rel := range d.Related {
+				if rel.File == "" {
+					continue
 				}
-				res.Locations = []sarifLocation{loc}
+				loc := location(base, rel.File, rel.Line)
+				id := i + 1
+				loc.ID, loc.Message = &id, &sarifMessage{rel.Message}
+				res.RelatedLocations = append(res.RelatedLocations, loc)
 			}
 			props := map[string]string{"module": d.Module, "service": d.Service, "source": d.Source, "target": d.Target}
 			if d.Module == "" {
@@ -125,6 +187,29 @@ func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
+// location is a physical location of file at line (1 when unknown).
+func location(base, file string, line int) sarifLocation {
+	if line < 1 {
+		line = 1
+	}
+	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(base, file), Region: &sarifRegion{StartLine: line}}}
+}
+
+// artifact is the artifact location of a file name: relative to SrcRoot
+// for a relative name, or an absolute one inside base; a file: URI, with
+// no base, for an absolute name elsewhere.
+func artifact(base, name string) sarifArtifact {
+	if filepath.IsAbs(name) && base != "" {
+		if rel, err := filepath.Rel(base, name); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			name = rel
+		}
+	}
+	if filepath.IsAbs(name) {
+		return sarifArtifact{URI: fileURI(name)}
+	}
+	return sarifArtifact{URI: fileURI(name), URIBaseID: SrcRoot}
+}
+
 // level maps a severity to a SARIF level.
 func level(s rules.Severity) string {
 	if s == rules.Warning {
@@ -142,6 +227,16 @@ func fileURI(name string) string {
 		u.Scheme = "file"
 	}
 	return u.String()
+}
+
+// dirURI is the file: URI of a directory, with the trailing slash SARIF
+// requires of a base URI.
+func dirURI(dir string) string {
+	s := fileURI(dir)
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s
 }
 
 // unwrap joins the hard-wrapped lines of each paragraph of doc, keeping

@@ -40,6 +40,8 @@ func runAsk(e *env, args []string) int {
 		In:       e.stdin,
 		Out:      e.stderr,
 		Stdout:   e.stdout,
+
+		SchemaComment: cf.schemaComment,
 	})
 
 	if out.Report != nil {

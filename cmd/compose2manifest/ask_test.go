@@ -751,3 +751,37 @@ func TestAskTerminalPathTaken(t *testing.T) {
 	tm.key("\x04")
 	tm.exit()
 }
+
+// TestAskTerminalSchemaComment: with --schema-comment, the file ask writes
+// starts with the yaml-language-server line, and still converts.
+func TestAskTerminalSchemaComment(t *testing.T) {
+	const decl = "version: 1\nhost_project_directory: /opt/mail\nvolume_root: /srv\nbinds:\n  ./data/spool: {mode: \"0750\", intent: state}\n  ./data/state: {mode: \"0750\", intent: state}\n  ./logs: {mode: \"0750\", intent: logs}\n  ./config: {owner: \"0:0\", mode: \"0755\", intent: config}\n  ./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}\nvolumes:\n  dbdata: {path: /srv/mail/db}\n"
+	dir := mailProject(t, decl)
+	tm := startAsk(t, dir, "--write", "--schema-comment", "schema/declarations.json")
+	tm.expect("[1/3] directory /opt/mail")
+	for _, a := range []string{"0:0", "0755", "config", ""} {
+		tm.next(a)
+	}
+	tm.expect("[2/3] directory /opt/mail/data")
+	for _, a := range []string{"", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("[3/3] directory /srv/mail")
+	for _, a := range []string{"", "", "", ""} {
+		tm.next(a)
+	}
+	tm.expect("wrote compose2manifest.yaml")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("ask exited %d; screen:\n%s", code, tm.screen())
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# yaml-language-server: $schema=schema/declarations.json\n" + decl; !strings.HasPrefix(string(got), want) {
+		t.Errorf("compose2manifest.yaml:\n%s\nwant it to start with:\n%s", got, want)
+	}
+	if code, _, stderr := convertIn(t, dir); code != 0 || stderr != "" {
+		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
+	}
+}

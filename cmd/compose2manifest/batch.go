@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -21,6 +23,7 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
+	quiet        bool
 	jobs         int
 	excludes     []string
 	includeFiles []string
@@ -28,7 +31,8 @@ type batchFlags struct {
 
 func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	bf := &batchFlags{}
-	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once (default: GOMAXPROCS)")
+	fs.IntVar(&bf.jobs, "jobs", 0, "with --batch: convert `N` projects at once, 1 or more (default: GOMAXPROCS)")
+	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
 	return bf
@@ -70,8 +74,9 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: --batch writes one manifest per module, so it needs -o DIR")
 		return exitUsage
 	}
-	if bf.jobs < 0 {
-		errorf(e, "convert: --jobs %d: want 1 or more (0: GOMAXPROCS)", bf.jobs)
+	if fs.Changed("jobs") && bf.jobs < 1 {
+		errorf(e, "convert: --jobs %d: want 1 or more", bf.jobs)
+		hintf(e, "leave --jobs out to convert GOMAXPROCS (%d) projects at once", runtime.GOMAXPROCS(0))
 		return exitUsage
 	}
 	if err := batch.CheckExcludes(bf.excludes); err != nil {
@@ -95,7 +100,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Convert:          opts,
 	}
 	var prog *progress
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) {
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && getEnv(e.environ, "TERM") != "dumb" {
 		prog = &progress{w: e.stderr}
 		cfg.Progress = prog.update
 	}
@@ -118,6 +123,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	code := batchExitCode(rep)
+	schemaComment := cf.schemaComment
 	if len(rep.Entries) == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
@@ -125,13 +131,13 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		code = exitUsage
 	}
 	if cf.format == "json" {
-		if err := writeBatchJSON(e.stdout, rep); err != nil {
+		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
 			errorf(e, "%v", err)
 			return exitUsage
 		}
 		return code
 	}
-	writeBatchText(e.stderr, rep)
+	writeBatchText(e.stderr, rep, bf.quiet)
 	return code
 }
 
@@ -146,8 +152,9 @@ const exitInterrupted = 130
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything.
 func writeBatchInterrupted(e *env, format string, rep *batch.Report) int {
+	schemaComment := ""
 	if format == "json" {
-		if err := writeBatchJSON(e.stdout, rep); err != nil {
+		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
 			errorf(e, "%v", err)
 		}
 		return exitInterrupted
@@ -200,14 +207,16 @@ type batchOrphan struct {
 // batchJSON is the JSON report of a batch: SPEC section 8's shape, plus
 // the orphaned manifests and the summary.
 type batchJSON struct {
+	Version int             `json:"version"`
+	Tool    *report.Tool    `json:"tool"`
 	Modules []batchModule   `json:"modules"`
 	Orphans []batchOrphan   `json:"orphans"`
 	Skipped []batch.Skipped `json:"skipped"`
 	Summary batch.Summary   `json:"summary"`
 }
 
-func writeBatchJSON(w io.Writer, rep *batch.Report) error {
-	out := batchJSON{Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
+func writeBatchJSON(w io.Writer, rep *batch.Report, schemaComment string) error {
+	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
@@ -219,7 +228,7 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 			File:    en.File,
 			Module: report.Module{
 				Module: en.Module, Status: string(en.Status), Output: en.Output,
-				Skeleton: string(en.Skeleton), Diagnostics: ds,
+				Skeleton: string(declare.WithSchemaComment(en.Skeleton, schemaComment)), Diagnostics: ds,
 			},
 			Write:          string(en.Write),
 			Missing:        en.Missing,
@@ -237,14 +246,25 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 }
 
 // writeBatchText writes every project's diagnostics, one line per
-// project, the orphans and the summary.
-func writeBatchText(w io.Writer, rep *batch.Report) {
+// project, the orphans and the summary. A project that failed has its
+// error on its own line only: the diagnostic it comes from (the last, with
+// no rule) is not listed with the others. quiet leaves out the lines of
+// projects converted with all their volumes and the list of what was not
+// converted (the summary counts both).
+func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
 	r := &report.Report{}
 	for _, en := range rep.Entries {
-		r.Modules = append(r.Modules, report.Module{Diagnostics: en.Diagnostics})
+		ds := en.Diagnostics
+		if en.Status == convert.Failed && len(ds) > 0 && ds[len(ds)-1].Rule == "" {
+			ds = ds[:len(ds)-1]
+		}
+		r.Modules = append(r.Modules, report.Module{Diagnostics: ds})
 	}
 	report.WriteText(w, r)
 	for _, en := range rep.Entries {
+		if quiet && en.Status == convert.Converted && !en.VolumesLeftOut {
+			continue
+		}
 		name := ""
 		if en.Module != "" {
 			name = fmt.Sprintf(" (module %q)", en.Module)
@@ -281,6 +301,9 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
 	}
 	for _, sk := range rep.Skipped {
+		if quiet {
+			break
+		}
 		fmt.Fprintf(w, "%s: not converted: %s\n", sk.Path, sk.Reason)
 	}
 	s := rep.Summary()
@@ -353,6 +376,16 @@ func (p *progress) clear() {
 	if p != nil && p.drew {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// getEnv returns the value environ gives the variable name, or "".
+func getEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // hasEnv reports whether environ sets the variable name.

@@ -71,6 +71,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "%v", err)
 	}
 	rep := res.Report
+	rep.Tool = reportTool()
 	for _, m := range rep.Modules {
 		if m.Status != report.Failed {
 			continue
@@ -98,7 +99,7 @@ func runCheck(e *env, args []string) int {
 	case "json":
 		err = report.WriteJSON(e.stdout, rep)
 	case "sarif":
-		err = report.WriteSARIF(e.stdout, rep, cfg.Rules)
+		err = report.WriteSARIF(e.stdout, rep, cfg.Rules, report.SARIFOptions{BaseDir: e.dir})
 	case "github":
 		err = report.WriteGitHub(e.stdout, rep)
 	}
@@ -107,9 +108,20 @@ func runCheck(e *env, args []string) int {
 		return exitUsage
 	}
 
+	// Plain check ends with one line that sums it up.
 	errs, warns := res.Count()
+	unread := 0
+	for _, m := range rep.Modules {
+		if m.Status == report.Failed {
+			unread++
+		}
+	}
+	unread += len(res.Errors)
 	switch {
 	case res.Unreadable():
+		if *format == "text" {
+			errorf(e, "check: %s not read; %s in the others", countNoun(unread, "manifest"), findingSum(errs, warns))
+		}
 		return exitUsage
 	case errs > 0 || (*warningsAsErrors && warns > 0):
 		if *format == "text" {
@@ -120,7 +132,16 @@ func runCheck(e *env, args []string) int {
 		}
 		return exitFindings
 	}
+	if *format == "text" {
+		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", countNoun(len(rep.Modules), "manifest"), findingSum(errs, warns))
+	}
 	return exitOK
+}
+
+// findingSum says how many errors and warnings there are, both always:
+// "0 errors, 1 warning".
+func findingSum(errs, warns int) string {
+	return countNoun(errs, "error") + ", " + countNoun(warns, "warning")
 }
 
 // findingCount says how many errors and warnings there are.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -22,6 +23,9 @@ type convertFlags struct {
 	format string
 	batch  string
 	force  bool
+	// schemaComment is the schema a skeleton (and the file ask writes)
+	// points yaml-language-server at.
+	schemaComment string
 }
 
 func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
@@ -39,6 +43,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
+	fs.StringVar(&cf.schemaComment, "schema-comment", "", "start the declarations skeleton (and the file ask writes) with # yaml-language-server: $schema=`PATH`")
 	return fs, cf
 }
 
@@ -67,7 +72,7 @@ func runConvert(e *env, args []string) int {
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
 	}
-	for _, name := range []string{"jobs", "exclude"} {
+	for _, name := range []string{"jobs", "exclude", "quiet"} {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s goes with --batch ROOT", name)
 			return exitUsage
@@ -76,6 +81,9 @@ func runConvert(e *env, args []string) int {
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
 	res, err := convert.Convert(context.Background(), cf.opts)
+	if len(res.Skeleton) > 0 {
+		res.Skeleton = declare.WithSchemaComment(res.Skeleton, cf.schemaComment)
+	}
 	mod := report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics, Skeleton: string(res.Skeleton)}
 	if res.Module != nil {
 		mod.Module = res.Module.Module
@@ -101,7 +109,7 @@ func runConvert(e *env, args []string) int {
 		}
 		mod.Output = out
 	}
-	rep := &report.Report{Modules: []report.Module{mod}}
+	rep := &report.Report{Tool: reportTool(), Modules: []report.Module{mod}}
 	if cf.format == "json" {
 		if werr := report.WriteJSON(e.stdout, rep); werr != nil {
 			errorf(e, "%v", werr)

@@ -33,13 +33,21 @@ func main() {
 	// compose-go logs warnings through logrus, such as "The X variable is
 	// not set"; convert reports those itself, with file and line.
 	logrus.SetOutput(io.Discard)
-	wd, err := os.Getwd()
+	e, err := processEnv()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "compose2manifest: error: %v\n", err)
 		os.Exit(exitUsage)
 	}
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
+}
+
+// processEnv is the env of this process.
+func processEnv() (*env, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}, nil
 }
 
 // isTerminal reports whether f is a character device other than the null
@@ -60,9 +68,12 @@ commands:
   check     check manifests: the CI gate
   ask       prompt for missing declarations and write them
   rules     list the rules
-  explain   print one rule's documentation
+  explain   print one rule's documentation (without an ID: list the rules)
+  schema    print the JSON Schema of the declarations, a manifest or a report
+  version   print the version and VCS revision of this build (also --version)
+  help      print a command's help: compose2manifest help COMMAND
 
-Run compose2manifest COMMAND --help for a command's flags.
+Run compose2manifest help COMMAND (or COMMAND --help) for a command's flags.
 `
 
 // run dispatches to a subcommand and returns the exit code.
@@ -83,15 +94,34 @@ func run(e *env, args []string) int {
 		return runRules(e, rest)
 	case "explain":
 		return runExplain(e, rest)
+	case "schema":
+		return runSchema(e, rest)
+	case "version", "--version":
+		return runVersion(e, rest)
 	case "help", "-h", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			if len(rest) > 1 {
+				errorf(e, "help: want one command, got %d arguments", len(rest))
+				return exitUsage
+			}
+			if !isOneOf(commands, rest[0]) || rest[0] == "help" {
+				errorf(e, "help: unknown command %q", rest[0])
+				hintf(e, "commands are %s", strings.Join(commands, ", "))
+				return exitUsage
+			}
+			return run(e, []string{rest[0], "--help"})
+		}
 		fmt.Fprint(e.stdout, usage)
 		return exitOK
 	default:
 		errorf(e, "unknown command %q", cmd)
-		hintf(e, "commands are convert, check, ask, rules and explain")
+		hintf(e, "commands are %s", strings.Join(commands, ", "))
 		return exitUsage
 	}
 }
+
+// commands are the subcommands, as the usage lists them.
+var commands = []string{"convert", "check", "ask", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr.
 func errorf(e *env, format string, args ...any) {

@@ -2,10 +2,18 @@ package main
 
 import (
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/compose2manifest/compose2manifest/internal/schematest"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/sirupsen/logrus"
@@ -16,17 +24,119 @@ import (
 func TestMain(m *testing.M) {
 	logrus.SetOutput(io.Discard) // as main does
 	testscript.Main(m, map[string]func(){
-		"compose2manifest": main,
+		"compose2manifest": capturingMain,
 	})
 }
 
+// captureDir is the variable that names, in a story, the folder where
+// capturingMain keeps the reports the story's commands print.
+const captureDir = "C2M_TEST_CAPTURE"
+
+// capturingMain is main, for the stories. When captureDir is set, it also
+// keeps what the command prints with --format json (a report) or --format
+// sarif, and, for a check in another format, runs the same check once
+// more with --format sarif first: so every check of every story gives a
+// SARIF log. TestScripts validates them all after each story.
+func capturingMain() {
+	dir := os.Getenv(captureDir)
+	args := os.Args[1:]
+	if dir == "" || len(args) == 0 || (args[0] != "check" && args[0] != "convert") {
+		main()
+		return
+	}
+	format := ""
+	for i, a := range args {
+		switch {
+		case a == "--format" && i+1 < len(args):
+			format = args[i+1]
+		case strings.HasPrefix(a, "--format="):
+			format = strings.TrimPrefix(a, "--format=")
+		case a == "-h" || a == "--help":
+			main()
+			return
+		}
+	}
+	logrus.SetOutput(io.Discard)
+	e, err := processEnv()
+	if err != nil {
+		main()
+		return
+	}
+	if args[0] == "check" && format != "sarif" && format != "json" {
+		f, err := os.CreateTemp(dir, "*.sarif")
+		if err == nil {
+			quiet := *e
+			quiet.stdout, quiet.stderr = f, io.Discard
+			run(&quiet, append(append([]string(nil), args...), "--format", "sarif"))
+			f.Close()
+		}
+	}
+	if format == "json" || format == "sarif" {
+		ext := map[string]string{"json": "*.report.json", "sarif": "*.sarif"}[format]
+		if f, err := os.CreateTemp(dir, ext); err == nil {
+			defer f.Close()
+			e.stdout = io.MultiWriter(e.stdout, f)
+		}
+	}
+	code := run(e, args)
+	os.Exit(code)
+}
+
 // TestScripts runs the stories in testdata/script: each .txt file is a
-// txtar archive of a script and the files it uses.
+// txtar archive of a script and the files it uses. After each story, the
+// reports and SARIF logs its commands printed are validated: the reports
+// against schema/report.json, the logs against the SARIF 2.1.0 schema and
+// GitHub code scanning's requirements (internal/schematest).
 func TestScripts(t *testing.T) {
+	v, err := schematest.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	counts := map[string]int{}
+	// The stories run in parallel, after this function returns.
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Logf("validated %d SARIF logs and %d JSON reports", counts["sarif"], counts["report"])
+		if f := flag.Lookup("test.run"); !t.Failed() && f != nil && f.Value.String() == "" && (counts["sarif"] < 20 || counts["report"] < 5) {
+			t.Errorf("validated only %v", counts)
+		}
+	})
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"status": cmdStatus,
+		},
+		Setup: func(env *testscript.Env) error {
+			dir := filepath.Join(env.WorkDir, ".capture")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			env.Setenv(captureDir, dir)
+			env.Defer(func() {
+				files, _ := filepath.Glob(filepath.Join(dir, "*"))
+				for _, f := range files {
+					data, err := os.ReadFile(f)
+					if err != nil || len(data) == 0 {
+						continue // a usage error prints nothing
+					}
+					kind := "sarif"
+					if strings.HasSuffix(f, ".report.json") {
+						kind = "report"
+						err = v.JSON("report", data)
+					} else {
+						err = v.SARIF(data)
+					}
+					mu.Lock()
+					counts[kind]++
+					mu.Unlock()
+					if err != nil {
+						env.T().Fatal(fmt.Sprintf("%s printed by a command of this story: %v\n%s", kind, err, data))
+					}
+				}
+			})
+			return nil
 		},
 	})
 }

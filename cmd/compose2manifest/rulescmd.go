@@ -21,30 +21,35 @@ func runRules(e *env, args []string) int {
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}
+	fmt.Fprint(e.stdout, ruleList())
+	return exitOK
+}
+
+// ruleList is what rules prints: every rule documented.
+func ruleList() string {
 	var b strings.Builder
-	for _, r := range rules.All() {
+	for _, r := range rules.Documented() {
 		fmt.Fprintf(&b, "%s  %-7s  %s\n", r.ID, r.Severity, r.Title)
 		fmt.Fprintf(&b, "        %s\n", scopeLine(r))
 	}
-	fmt.Fprint(e.stdout, b.String())
-	return exitOK
+	return b.String()
 }
 
 // runExplain prints the ID, severity, title and documentation of each rule
 // named.
 func runExplain(e *env, args []string) int {
 	fl := pflag.NewFlagSet("explain", pflag.ContinueOnError)
-	u := cmdUsage{name: "explain", synopsis: "explain ID...", positional: true,
-		about: "Print a rule's documentation: what it finds, why it matters and how to fix it.\n"}
+	u := cmdUsage{name: "explain", synopsis: "explain [ID...]", positional: true,
+		about: "Print a rule's documentation: what it finds, why it matters and how to fix it. Without an ID, list the rules, as compose2manifest rules does.\n"}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}
 	if fl.NArg() == 0 {
-		errorf(e, "explain: no rule named")
-		hintf(e, "run compose2manifest rules to list the rules, then compose2manifest explain ID")
-		return exitUsage
+		fmt.Fprint(e.stdout, ruleList())
+		fmt.Fprintln(e.stdout, "\nRun compose2manifest explain ID for one rule's documentation.")
+		return exitOK
 	}
-	list := rules.All()
+	list := rules.Documented()
 	var found []*rules.Rule
 	for _, id := range fl.Args() {
 		r := rules.Lookup(list, id)
@@ -72,6 +77,10 @@ func scopeLine(r *rules.Rule) string {
 	scopes := make([]string, 0, 4)
 	for _, s := range r.Scopes() {
 		scopes = append(scopes, string(s))
+	}
+	if len(scopes) == 0 {
+		// rules.Unreadable: reported by the drivers themselves.
+		return "reported by convert and check for input they cannot read"
 	}
 	line := "runs in: " + strings.Join(scopes, ", ")
 	if r.Also != "" {

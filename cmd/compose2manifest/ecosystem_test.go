@@ -1,0 +1,229 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// action is what the test reads of action.yml.
+type action struct {
+	Name   string `yaml:"name"`
+	Inputs map[string]struct {
+		Description string `yaml:"description"`
+		Default     string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+// hook is one hook of .pre-commit-hooks.yaml.
+type hook struct {
+	ID       string `yaml:"id"`
+	Name     string `yaml:"name"`
+	Entry    string `yaml:"entry"`
+	Language string `yaml:"language"`
+	Files    string `yaml:"files"`
+}
+
+func readYAML(t *testing.T, file string, v any) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../..", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(false)
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return data
+}
+
+// readmeBlocks returns the fenced ```yaml blocks of the README.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestAction: action.yml is a composite action; every input its steps use
+// is declared; every input the README's workflows give (with:) and its
+// inputs table names exists.
+func TestAction(t *testing.T) {
+	var a action
+	data := readYAML(t, "action.yml", &a)
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) == 0 || a.Name == "" {
+		t.Fatalf("action.yml: runs.using %q with %d steps", a.Runs.Using, len(a.Runs.Steps))
+	}
+	for _, m := range regexp.MustCompile(`inputs\.([a-z-]+)`).FindAllStringSubmatch(string(data), -1) {
+		if _, ok := a.Inputs[m[1]]; !ok {
+			t.Errorf("action.yml uses inputs.%s, which it does not declare", m[1])
+		}
+	}
+	builds := false
+	for _, s := range a.Runs.Steps {
+		builds = builds || strings.Contains(s.Run, "go build") && strings.Contains(s.Run, "./cmd/compose2manifest")
+	}
+	if !builds {
+		t.Error("action.yml does not build ./cmd/compose2manifest")
+	}
+	if !strings.Contains(string(data), "--format github") || !strings.Contains(string(data), "--format sarif") || !strings.Contains(string(data), "upload-sarif") {
+		t.Error("action.yml: want check --format github, and --format sarif with an upload")
+	}
+	used := 0
+	for _, block := range readmeBlocks(t) {
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Uses string         `yaml:"uses"`
+					With map[string]any `yaml:"with"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if yaml.Unmarshal([]byte(block), &wf) != nil {
+			continue
+		}
+		for _, job := range wf.Jobs {
+			for _, s := range job.Steps {
+				if !strings.HasPrefix(s.Uses, "compose2manifest/compose2manifest@") {
+					continue
+				}
+				used++
+				for k := range s.With {
+					if _, ok := a.Inputs[k]; !ok {
+						t.Errorf("README's workflow gives the action input %q, which action.yml does not declare", k)
+					}
+				}
+			}
+		}
+	}
+	if used == 0 {
+		t.Error("README shows no workflow that uses the action")
+	}
+	readme, _ := os.ReadFile("../../README.md")
+	_, after, _ := strings.Cut(string(readme), "### The GitHub Action")
+	after, _, _ = strings.Cut(after, "\n### ")
+	rows := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(after, -1)
+	if len(rows) != len(a.Inputs) {
+		t.Errorf("README's inputs table has %d rows, action.yml %d inputs", len(rows), len(a.Inputs))
+	}
+	for _, r := range rows {
+		if _, ok := a.Inputs[r[1]]; !ok {
+			t.Errorf("README's inputs table names %q, which action.yml does not declare", r[1])
+		}
+	}
+}
+
+// TestPreCommitHooks: every hook the README's .pre-commit-config.yaml
+// names exists, and the hooks do what they say: check fails on a bad
+// manifest, convert fails on a refused project and passes a good one,
+// writing nothing.
+func TestPreCommitHooks(t *testing.T) {
+	var hooks []hook
+	readYAML(t, ".pre-commit-hooks.yaml", &hooks)
+	byID := map[string]hook{}
+	for _, h := range hooks {
+		if h.ID == "" || h.Entry == "" || h.Language != "golang" {
+			t.Errorf("hook %+v: want id, entry and language: golang", h)
+		}
+		if _, err := regexp.Compile(h.Files); err != nil {
+			t.Errorf("hook %s: files: %v", h.ID, err)
+		}
+		byID[h.ID] = h
+	}
+	shown := 0
+	for _, block := range readmeBlocks(t) {
+		var cfg struct {
+			Repos []struct {
+				Repo  string `yaml:"repo"`
+				Hooks []struct {
+					ID string `yaml:"id"`
+				} `yaml:"hooks"`
+			} `yaml:"repos"`
+		}
+		if yaml.Unmarshal([]byte(block), &cfg) != nil {
+			continue
+		}
+		for _, r := range cfg.Repos {
+			for _, h := range r.Hooks {
+				shown++
+				if _, ok := byID[h.ID]; !ok {
+					t.Errorf("README's .pre-commit-config.yaml names hook %q, which .pre-commit-hooks.yaml does not define", h.ID)
+				}
+			}
+		}
+	}
+	if shown < 2 {
+		t.Errorf("README shows %d hooks, want both", shown)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash to run the hooks with")
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("good/compose.yaml", "services:\n  web:\n    image: nginx:1.27\n")
+	write("bad/compose.yaml", "services:\n  db:\n    image: example/db:1\n    volumes:\n      - ./data:/var/lib/db\n")
+	write("manifests/bad.yaml", "version: 1\nmodule: [\n")
+	// pre-commit runs the entry, split as a shell splits it, with the
+	// changed files that match files: after it.
+	runHook := func(id string, files ...string) (int, string) {
+		t.Helper()
+		h := byID[id]
+		re := regexp.MustCompile(h.Files)
+		for _, f := range files {
+			if !re.MatchString(f) {
+				t.Errorf("hook %s: files: %q does not match %s", id, h.Files, f)
+			}
+		}
+		cmd := exec.Command("bash", append([]string{"-c", h.Entry + ` "$@"`, "--"}, files...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := runHook("compose2manifest-convert", "good/compose.yaml"); code != 0 {
+		t.Errorf("convert hook on a good project: exit %d\n%s", code, out)
+	}
+	if code, out := runHook("compose2manifest-convert", "good/compose.yaml", "bad/compose.yaml"); code != 1 || !strings.Contains(out, `module "bad" refused`) {
+		t.Errorf("convert hook on a refused project: exit %d\n%s", code, out)
+	}
+	if code, out := runHook("compose2manifest-check", "manifests/bad.yaml"); code == 0 || !strings.Contains(out, "bad.yaml") {
+		t.Errorf("check hook on a bad manifest: exit %d\n%s", code, out)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.yaml")); len(entries) != 3 {
+		t.Errorf("the hooks wrote files: %v", entries)
+	}
+}

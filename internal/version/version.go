@@ -1,0 +1,85 @@
+// Package version says which build of compose2manifest is running, from
+// the build information the Go toolchain records in the binary
+// (runtime/debug.ReadBuildInfo): the module version, and the VCS revision
+// when the binary was built from a checkout with VCS stamping.
+package version
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// Module is the module path of compose2manifest, as go.mod says it.
+const Module = "github.com/compose2manifest/compose2manifest"
+
+// Info is what the build information says of this binary.
+type Info struct {
+	// Version is the module version: "v1.2.3" for a binary installed
+	// with go install MODULE@VERSION, "(devel)" for one built from a
+	// checkout; never empty.
+	Version string
+	// Revision is the VCS revision the binary was built from, when the
+	// toolchain stamped it (not with -buildvcs=false, nor for go test or
+	// go install MODULE@VERSION); Modified says the work tree had
+	// uncommitted changes; Time is the commit's time (RFC 3339).
+	Revision string
+	Modified bool
+	Time     string
+	// GoVersion is the toolchain that built the binary.
+	GoVersion string
+}
+
+// Get returns the running binary's Info.
+func Get() Info {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Info{Version: "(devel)"}
+	}
+	return fromBuildInfo(bi)
+}
+
+func fromBuildInfo(bi *debug.BuildInfo) Info {
+	in := Info{Version: bi.Main.Version, GoVersion: bi.GoVersion}
+	if in.Version == "" {
+		in.Version = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			in.Revision = s.Value
+		case "vcs.modified":
+			in.Modified = s.Value == "true"
+		case "vcs.time":
+			in.Time = s.Value
+		}
+	}
+	return in
+}
+
+// String is the one line "compose2manifest version" prints:
+//
+//	compose2manifest v1.2.0
+//	compose2manifest (devel) revision 0123abcd… (modified), 2025-01-02T03:04:05Z
+//	compose2manifest (devel) (no VCS revision: built with -buildvcs=false or by go test)
+func (in Info) String() string {
+	var b strings.Builder
+	b.WriteString("compose2manifest ")
+	b.WriteString(in.Version)
+	switch {
+	case in.Revision != "":
+		b.WriteString(" revision ")
+		b.WriteString(in.Revision)
+		if in.Modified {
+			b.WriteString(" (modified)")
+		}
+		if in.Time != "" {
+			b.WriteString(", " + in.Time)
+		}
+	case in.Version == "(devel)":
+		b.WriteString(" (no VCS revision: built with -buildvcs=false, by go test or outside a checkout)")
+	}
+	if in.GoVersion != "" {
+		b.WriteString(", " + in.GoVersion)
+	}
+	return b.String()
+}
