@@ -21,7 +21,7 @@ func readmeInstall(t *testing.T) []string {
 	if !ok {
 		t.Fatal("README has no ## Install section")
 	}
-	m := regexp.MustCompile("(?m)^(go install \\./cmd/compose2manifest)\\b").FindStringSubmatch(install)
+	m := regexp.MustCompile(`(?m)^(go install \./cmd/compose2manifest)\b`).FindStringSubmatch(install)
 	if m == nil {
 		t.Fatal("README's Install section has no `go install ./cmd/compose2manifest` line")
 	}
