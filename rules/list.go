@@ -635,13 +635,15 @@ func HostPath(p string) (why string, ok bool) {
 
 func checkSystemPath(p *Pass) {
 	m := p.Module
+	var roots []string // the valid ones
 	for _, r := range m.Roots {
 		if why, ok := Root(r.Path); !ok {
 			p.Report(Diagnostic{File: r.Pos.File, Line: r.Pos.Line,
 				Message: fmt.Sprintf("root %s is a host path the module must not take as its own (%s); name a directory of its own, such as /srv/%s or /data/%s", r.Path, why, m.Module, m.Module)})
+			continue
 		}
+		roots = append(roots, r.Path)
 	}
-	roots := m.RootPaths()
 	for _, r := range m.Declared() {
 		if r.Kind == manifest.KindHost {
 			continue
