@@ -112,8 +112,13 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 			c.volumeRoot = decl.VolumeRoot
 		}
 	}
+	if err := checkRootSettings(opts, decl); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 
 	m := c.build()
+	m.Roots = c.roots()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
 	m.Sources, err = sources(l, declFiles)
 	if err != nil {
@@ -161,6 +166,9 @@ func noServices(p *types.Project) error {
 func checkFlagPath(flag, p string) error {
 	if p != "" && !manifest.ValidPath(p) {
 		return fmt.Errorf("%s %q: want an absolute, clean path (no .., no trailing /)", flag, p)
+	}
+	if why, ok := rootSetting(flag, p); p != "" && !ok {
+		return fmt.Errorf("%s %s is no place for a module's data (%s)", flag, p, why)
 	}
 	return nil
 }

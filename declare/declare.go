@@ -92,8 +92,12 @@ const (
 	FieldNote   = "note"
 )
 
+// KeyRoots is the top-level key of the directories, other than the
+// built-in data roots, in which the module may own paths.
+const KeyRoots = "roots"
+
 var (
-	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
+	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
 	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
 )
 
@@ -203,6 +207,10 @@ type File struct {
 	// Directories are host directories declared without a volume (parents
 	// of declared paths), keyed by absolute path, in file order.
 	Directories []Entry
+	// Roots are the directories roots: names, in which the module may own
+	// paths beside the built-in data roots, in file order, each with the
+	// position of its item.
+	Roots []manifest.Root
 	// Acknowledge lists the acknowledged fields, in file order.
 	Acknowledge []Ack
 	// Images lists the image references, in file order.
@@ -538,6 +546,8 @@ func (p *parser) file(n *yaml.Node) *File {
 			f.Anonymous = p.entries(SectionAnonymous, kv.v)
 		case SectionDirectories:
 			f.Directories = p.entries(SectionDirectories, kv.v)
+		case KeyRoots:
+			f.Roots = p.roots(kv.v)
 		case "acknowledge":
 			f.Acknowledge = p.acknowledge(kv.v)
 		case "images":
@@ -569,6 +579,35 @@ func (p *parser) version(f *File, n *yaml.Node) {
 }
 
 // absPath reads a string that must be an absolute, clean path.
+// roots reads roots: a list of absolute, clean paths, each once. Whether
+// a root is a place a module may take is the rules' to judge (C2M006).
+func (p *parser) roots(n *yaml.Node) []manifest.Root {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		got := "nothing"
+		if n != nil {
+			got = kindName(n)
+		}
+		p.errorf(n, "%s: want a list of absolute directory paths, got %s", KeyRoots, got)
+		return nil
+	}
+	var out []manifest.Root
+	seen := map[string]manifest.Pos{}
+	for _, item := range n.Content {
+		s, ok := p.absPath(item, KeyRoots)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[s]; dup {
+			p.errorf(item, "%s: %s is listed twice; first at %s", KeyRoots, s, first)
+			continue
+		}
+		seen[s] = p.pos(item)
+		out = append(out, manifest.Root{Path: s, Pos: p.pos(item)})
+	}
+	return out
+}
+
 func (p *parser) absPath(n *yaml.Node, what string) (string, bool) {
 	s, ok := p.str(n, what)
 	if !ok {

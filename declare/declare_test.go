@@ -132,7 +132,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", []string{"c2m.yaml: empty document"}},
 		{"comments only", "# nothing\n", []string{"c2m.yaml: empty document"}},
 		{"two documents", "version: 1\n---\nversion: 1\n", []string{":2: more than one YAML document"}},
-		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, binds, volumes, anonymous, directories, acknowledge, images)`}},
+		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, roots, binds, volumes, anonymous, directories, acknowledge, images)`}},
 		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note)`}},
 		{"version missing", "module: mail\n", []string{":1: version missing"}},
 		{"version 2", "version: 2\n", []string{":1: version: unsupported version 2"}},

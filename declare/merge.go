@@ -39,6 +39,11 @@ func Merge(ext, side *File) *File {
 	out.Volumes = overlay(out.Volumes, side.Volumes, func(s string) string { return s })
 	out.Anonymous = overlay(out.Anonymous, side.Anonymous, normalizeAnonymous)
 	out.Directories = overlay(out.Directories, side.Directories, func(s string) string { return s })
+	for _, r := range side.Roots {
+		if !out.hasRoot(r.Path) {
+			out.Roots = append(out.Roots, r)
+		}
+	}
 	for _, a := range side.Acknowledge {
 		if !out.hasAck(a) {
 			out.Acknowledge = append(out.Acknowledge, a)
@@ -63,6 +68,15 @@ func Merge(ext, side *File) *File {
 func (f *File) hasAck(a Ack) bool {
 	for _, b := range f.Acknowledge {
 		if b.Service == a.Service && b.Field == a.Field {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *File) hasRoot(p string) bool {
+	for _, r := range f.Roots {
+		if r.Path == p {
 			return true
 		}
 	}
@@ -95,6 +109,7 @@ func clone(f *File) *File {
 	out.Directories = cloneEntries(f.Directories)
 	out.Acknowledge = append([]Ack(nil), f.Acknowledge...)
 	out.Images = append([]Image(nil), f.Images...)
+	out.Roots = append([]manifest.Root(nil), f.Roots...)
 	out.ComposeFiles = append([]Setting(nil), f.ComposeFiles...)
 	out.EnvFiles = append([]Setting(nil), f.EnvFiles...)
 	out.Profiles = append([]Setting(nil), f.Profiles...)

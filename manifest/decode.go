@@ -185,10 +185,12 @@ func (d *decoder) module(data []byte) *Module {
 			m.Module = s
 		case "sources":
 			m.Sources = d.sources(v)
+		case "roots":
+			m.Roots = d.roots(v)
 		case "resources":
 			m.Resources = d.resources(v)
 		default:
-			d.errorf(k, "unknown key %q (want version, module, sources or resources)", k.Value)
+			d.errorf(k, "unknown key %q (want version, module, sources, roots or resources)", k.Value)
 		}
 	}
 	if !sawVersion {
@@ -344,6 +346,30 @@ func (d *decoder) sources(n *yaml.Node) []Source {
 			d.errorf(item, "a source needs a file")
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// roots reads the roots list: absolute, clean directory paths, each once.
+func (d *decoder) roots(n *yaml.Node) []Root {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "roots must be a list of absolute directory paths; found %s", describe(n))
+		return nil
+	}
+	var out []Root
+	seen := map[string]int{}
+	for _, item := range n.Content {
+		s, ok := d.str(item, "root")
+		switch {
+		case !ok:
+		case !ValidPath(s):
+			d.errorf(item, "root %q must be absolute and clean (no \"..\", \".\", \"//\" or trailing \"/\")", s)
+		case seen[s] > 0:
+			d.errorf(item, "root %s is listed twice; first at line %d", s, seen[s])
+		default:
+			seen[s] = item.Line
+			out = append(out, Root{Path: s, Pos: d.pos(item)})
+		}
 	}
 	return out
 }

@@ -28,6 +28,9 @@ func Diff(a, b *Module) []Difference {
 	if a.Module != b.Module {
 		out = append(out, Difference{Key: "module", Message: fmt.Sprintf("module is %q, but converts as %q", a.Module, b.Module)})
 	}
+	if ar, br := strings.Join(a.RootPaths(), ", "), strings.Join(b.RootPaths(), ", "); ar != br {
+		out = append(out, Difference{Key: "roots", Message: fmt.Sprintf("roots are [%s], but convert as [%s]", ar, br)})
+	}
 	index := func(m *Module) (map[string]*Resource, []string) {
 		idx := map[string]*Resource{}
 		var keys []string

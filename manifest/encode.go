@@ -33,6 +33,13 @@ func Encode(m *Module) ([]byte, error) {
 		}
 		root.Content = append(root.Content, str("sources"), seq)
 	}
+	if len(m.Roots) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, r := range m.Roots {
+			seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: r.Path})
+		}
+		root.Content = append(root.Content, str("roots"), seq)
+	}
 	seq := &yaml.Node{Kind: yaml.SequenceNode}
 	for i := range m.Resources {
 		n, err := encodeResource(&m.Resources[i])

@@ -26,6 +26,12 @@ type Module struct {
 	Module string
 	// Sources are the files the manifest was made from, with their digests.
 	Sources []Source
+	// Roots are the directories outside the built-in data roots in which
+	// the module may own paths (its host_project_directory, its
+	// VOLUME_ROOT/MODULE and the declarations' roots:), as convert found
+	// them, in order; written only when there are any. The rules judge
+	// owned paths by them (C2M006) and judge each root itself.
+	Roots []Root
 	// Resources are the declared paths, credentials and containers, in the
 	// order the host applies them.
 	Resources []Resource
@@ -41,6 +47,24 @@ type Source struct {
 	// SHA256 is the lowercase hex SHA-256 of the file's bytes as read.
 	SHA256 string
 	Pos    Pos
+}
+
+// Root is one entry of a manifest's roots list: an absolute, clean
+// directory path.
+type Root struct {
+	Path string
+	// Pos is where the root was given: the declarations line that set it
+	// (convert) or the manifest line (Decode).
+	Pos Pos
+}
+
+// RootPaths returns the paths of m's roots, in order.
+func (m *Module) RootPaths() []string {
+	out := make([]string, len(m.Roots))
+	for i, r := range m.Roots {
+		out[i] = r.Path
+	}
+	return out
 }
 
 // Kind is the kind of a resource: the key that names it in the manifest.

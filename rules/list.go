@@ -78,16 +78,18 @@ directory.`,
 		},
 		{
 			ID:       "C2M005",
-			Title:    "a path declared twice, or by two modules",
+			Title:    "a path, container or credential declared twice, or a path by two modules",
 			Severity: Error,
 			Also:     Warning,
 			Check:    checkDuplicate,
 			CheckSet: checkDuplicateSet,
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
 Two declarations of it disagree or are redundant; two modules owning it
-would each remove or chown what the other keeps.
+would each remove or chown what the other keeps. A module's containers
+and its credentials are known by name: two containers, or two
+credentials, with one name would replace each other.
 
-Declare the path once. If two modules share data, let one own it and the
+Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second
 module depends on the first.`,
 		},
@@ -96,19 +98,34 @@ module depends on the first.`,
 			Title:    "a module declares a system path it must not own",
 			Severity: Error,
 			Check:    checkSystemPath,
-			Doc: `System directories such as /, /etc, /usr, /var, /var/lib, /home, /root,
-/boot, /proc, /sys, /dev, /run and /tmp belong to the host, and so does
-everything under /proc, /sys, /dev, /boot, /lib/modules, /var/lib/docker
-and /var/lib/containerd, the Docker socket (/run/docker.sock,
-/var/run/docker.sock), and the host's identity and credential files
-(/etc/passwd, /etc/shadow, /etc/group, /etc/gshadow, /etc/sudoers,
-/etc/hosts, /etc/hostname, /etc/resolv.conf, /etc/localtime,
-/etc/timezone). A module that declares one as a directory or file would
-chown it, chmod it, or try to remove it when the module goes away.
+			Doc: `A module may own (declare as a directory or file) only paths in places
+meant for a service's data, an allowlist: below the data roots of the
+Filesystem Hierarchy Standard (/srv, /opt, /var/lib, /var/cache,
+/var/log, /var/spool, /run), less the host's own subtrees in them (the
+container runtimes' and package managers' state such as
+/var/lib/docker, /var/lib/containerd, /var/lib/dpkg, /var/lib/apt,
+/var/cache/apt; cron's and the mail system's spools such as
+/var/spool/cron, /var/spool/mail; system daemons' sockets and state
+such as /run/systemd, /run/dbus, /run/docker.sock, /var/lib/systemd;
+the journal and the login records); in /etc/MODULE, its own
+configuration directory, unless that is the host's (/etc/ssh,
+/etc/cron.daily, /etc/docker, …); or in one of the module's roots, the
+manifest's roots: (its host_project_directory, its VOLUME_ROOT/MODULE,
+and the declarations' roots:). Everything else is the host's: /, /etc,
+/usr, /var, /home and the other system directories, /etc/profile.d,
+/etc/cron.daily, /etc/rc.local, a user's home and its dot files
+(~/.ssh/authorized_keys), the Docker socket, /proc, /sys, /dev. A
+module that owns one would chown and chmod it as it says (1000:1000
+0777 on /etc/cron.daily gives root to anyone in group 1000), and try to
+remove it when the module goes away. A root may not be such a path
+either, nor lie in or hold /etc, /usr, /boot, /tmp, /var/run, /var/mail
+or a system subtree, nor be a home directory or a dot entry in one.
 
 Use kind: host for a path the module only uses (a socket, a device,
-/etc/localtime), or declare a directory below a system directory that
-the module owns (/var/lib/MODULE).`,
+/etc/localtime, a user's file); put the module's own data below /srv,
+/opt, /var/lib, /var/cache, /var/log, /var/spool or /run, or in
+/etc/MODULE; or name a directory of the module's own (/data/MODULE)
+under roots: in the declarations.`,
 		},
 		{
 			ID:           "C2M007",
@@ -501,16 +518,46 @@ func checkDuplicate(p *Pass) {
 	seen := map[string]*manifest.Resource{}
 	for _, r := range p.Module.Declared() {
 		if first, ok := seen[r.Path]; ok {
-			d := Diag(r, "%s is declared twice", r.Path)
-			if fp := first.Pos.String(); fp != "" {
-				d.Message += "; first at " + fp
-				d.relate(first.Pos, "first declared here")
-			}
-			p.Report(d)
+			p.Report(twice(r, first, r.Path))
 			continue
 		}
 		seen[r.Path] = r
 	}
+	// Two containers, or two credentials, of one name: the host keeps one
+	// of each name, so one would silently replace the other.
+	named := map[manifest.Kind]map[string]*manifest.Resource{}
+	for i := range p.Module.Resources {
+		r := &p.Module.Resources[i]
+		if r.Kind != manifest.KindContainer && r.Kind != manifest.KindCredential {
+			continue
+		}
+		name := r.Key()
+		if name == "" {
+			continue
+		}
+		if named[r.Kind] == nil {
+			named[r.Kind] = map[string]*manifest.Resource{}
+		}
+		if first, ok := named[r.Kind][name]; ok {
+			d := twice(r, first, fmt.Sprintf("%s %q", r.Kind, name))
+			if r.Kind == manifest.KindContainer {
+				d.Service = name
+			}
+			p.Report(d)
+			continue
+		}
+		named[r.Kind][name] = r
+	}
+}
+
+// twice reports r, the second declaration of what, against first.
+func twice(r, first *manifest.Resource, what string) Diagnostic {
+	d := Diag(r, "%s is declared twice", what)
+	if fp := first.Pos.String(); fp != "" {
+		d.Message += "; first at " + fp
+		d.relate(first.Pos, "first declared here")
+	}
+	return d
 }
 
 // checkDuplicateSet reports a path owned (declared as a directory or file)
@@ -695,13 +742,36 @@ func HostPath(p string) (why string, ok bool) {
 }
 
 func checkSystemPath(p *Pass) {
-	for _, r := range p.Module.Declared() {
+	m := p.Module
+	var roots []string // the valid ones
+	for _, r := range m.Roots {
+		if why, ok := Root(r.Path); !ok {
+			p.Report(Diagnostic{File: r.Pos.File, Line: r.Pos.Line,
+				Message: fmt.Sprintf("root %s is a host path the module must not take as its own (%s); name a directory of its own, such as /srv/%s or /data/%s", r.Path, why, m.Module, m.Module)})
+			continue
+		}
+		roots = append(roots, r.Path)
+	}
+	for _, r := range m.Declared() {
 		if r.Kind == manifest.KindHost {
 			continue
 		}
-		if why, ok := HostPath(r.Path); ok {
-			p.Report(Diag(r, "%s is a host path the module must not own (%s); use kind: host if the module only uses it", r.Path, why))
+		why, ok := Ownable(r.Path, m.Module, roots)
+		if ok {
+			continue
 		}
+		if why == outside {
+			why = "outside the places a module may own: below " + strings.Join(DataRoots(), ", ")
+			if etc := ModuleEtc(m.Module); etc != "" {
+				why += ", in " + etc
+			}
+			if len(roots) > 0 {
+				why += ", or in its roots " + strings.Join(roots, ", ")
+			} else {
+				why += ", or in a directory named under roots:"
+			}
+		}
+		p.Report(Diag(r, "%s is a host path the module must not own (%s); use kind: host if the module only uses it", r.Path, why))
 	}
 }
 
