@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,7 +132,11 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		}
 		return code
 	}
-	writeBatchText(e.stderr, rep)
+	// Every line made safe (report.Block): folder and file names are
+	// anyone's.
+	var text strings.Builder
+	writeBatchText(&text, rep)
+	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
 }
 
@@ -230,10 +235,15 @@ func writeBatchJSON(w io.Writer, rep *batch.Report) error {
 	for _, o := range rep.Orphans {
 		out.Orphans = append(out.Orphans, batchOrphan(o))
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(report.SafeJSON(b.Bytes()))
+	return err
 }
 
 // writeBatchText writes every project's diagnostics, one line per
@@ -249,7 +259,7 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		if en.Module != "" {
 			name = fmt.Sprintf(" (module %q)", en.Module)
 		}
-		proj := en.Project
+		proj := report.Escape(en.Project, false)
 		if en.File != "" {
 			proj += " -f " + en.File
 		}
@@ -278,10 +288,10 @@ func writeBatchText(w io.Writer, rep *batch.Report) {
 		if o.From != "" {
 			from = fmt.Sprintf(" (from %s)", o.From)
 		}
-		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
+		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", report.Escape(o.File, false), o.Module, report.Escape(from, false))
 	}
 	for _, sk := range rep.Skipped {
-		fmt.Fprintf(w, "%s: not converted: %s\n", sk.Path, sk.Reason)
+		fmt.Fprintf(w, "%s: not converted: %s\n", report.Escape(sk.Path, false), report.Escape(sk.Reason, false))
 	}
 	s := rep.Summary()
 	without := ""

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -98,7 +99,10 @@ func runCheck(e *env, args []string) int {
 	case "json":
 		err = report.WriteJSON(e.stdout, rep)
 	case "sarif":
-		err = report.WriteSARIF(e.stdout, rep, cfg.Rules)
+		var b bytes.Buffer
+		if err = report.WriteSARIF(&b, rep, cfg.Rules); err == nil {
+			_, err = e.stdout.Write(report.SafeJSON(b.Bytes()))
+		}
 	case "github":
 		err = report.WriteGitHub(e.stdout, rep)
 	}

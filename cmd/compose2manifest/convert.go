@@ -120,7 +120,7 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "module %q refused: %s; nothing written", mod.Module, countErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s", indent(string(res.Skeleton)))
+			fmt.Fprintf(e.stderr, "\n%s", report.Block(indent(string(res.Skeleton))))
 		}
 	}
 	return code

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
 
@@ -16,6 +17,7 @@ const (
 	exitOK       = 0 // complete
 	exitFindings = 1 // refused, or findings
 	exitUsage    = 2 // bad usage or unreadable input
+	exitInternal = 3 // an internal error: a bug of ours, never bad input
 )
 
 // env is what a subcommand may use of the process: its streams, arguments,
@@ -93,12 +95,24 @@ func run(e *env, args []string) int {
 	}
 }
 
-// errorf prints "compose2manifest: error: …" to stderr.
+// errorf prints "compose2manifest: error: …" to stderr. The error may
+// quote what anyone can write into a compose file, so each of its lines
+// is made safe (report.Lines), and the lines after the first, such as
+// compose-go's one line per problem, are indented below it.
 func errorf(e *env, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "compose2manifest: error: %s\n", strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
+	lines := report.Lines(fmt.Sprintf(format, args...))
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "compose2manifest: error: %s\n", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	io.WriteString(e.stderr, b.String())
 }
 
-// hintf prints "compose2manifest: hint: …" to stderr.
+// hintf prints "compose2manifest: hint: …" to stderr, as errorf does.
 func hintf(e *env, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "compose2manifest: hint: %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "compose2manifest: hint: %s\n", report.Line(fmt.Sprintf(format, args...)))
 }
