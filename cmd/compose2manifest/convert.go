@@ -66,7 +66,7 @@ func runConvert(e *env, args []string) int {
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
 	}
-	for _, name := range []string{"jobs", "exclude"} {
+	for _, name := range []string{"jobs", "exclude", "project-timeout"} {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s goes with --batch ROOT", name)
 			return exitUsage

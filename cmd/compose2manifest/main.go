@@ -67,8 +67,26 @@ commands:
 Run compose2manifest COMMAND --help for a command's flags.
 `
 
-// run dispatches to a subcommand and returns the exit code.
-func run(e *env, args []string) int {
+// run dispatches to a subcommand and returns the exit code. A panic is an
+// internal error, never bad input: one line saying so, and exit 3.
+func run(e *env, args []string) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(e.stderr, "compose2manifest: internal error: %s; please report it\n", report.Line(fmt.Sprint(v)))
+			code = exitInternal
+		}
+	}()
+	return dispatch(e, args)
+}
+
+// internalError carries a panic recovered in another goroutine to run's
+// recover.
+type internalError struct{ value any }
+
+func (e internalError) Error() string { return fmt.Sprintf("internal error: %v", e.value) }
+
+// dispatch runs the subcommand args name.
+func dispatch(e *env, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usage)
 		return exitUsage
