@@ -74,7 +74,7 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
-	res, err := convert.Convert(context.Background(), cf.opts)
+	res, err := convertProject(context.Background(), cf.opts)
 	mod := report.Module{Status: string(res.Status), Diagnostics: res.Diagnostics, Skeleton: string(res.Skeleton)}
 	if res.Module != nil {
 		mod.Module = res.Module.Module
@@ -125,6 +125,9 @@ func runConvert(e *env, args []string) int {
 	}
 	return code
 }
+
+// convertProject is convert.Convert; tests replace it.
+var convertProject = convert.Convert
 
 func countErrors(ds []rules.Diagnostic) string {
 	n := 0
