@@ -192,7 +192,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	}
 	if !cfg.Terminal {
 		plan.Directories = plan.PredictDirectories(resultModule(res))
-		if _, err := cfg.Stdout.Write(declare.WithSchemaComment(Skeleton(plan), cfg.SchemaComment)); err != nil {
+		if _, err := io.WriteString(cfg.Stdout, report.Block(string(declare.WithSchemaComment(Skeleton(plan), cfg.SchemaComment)))); err != nil {
 			return failed(fmt.Errorf("ask: %w", err))
 		}
 		out := Outcome{Status: Unanswered, Err: fmt.Errorf("module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))}

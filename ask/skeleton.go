@@ -12,6 +12,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
 )
 
 // Skeleton returns convert's declarations skeleton for the plan's sources
@@ -197,11 +198,7 @@ func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.P
 }
 
 // escapeData escapes the message of a workflow command.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func escapeData(s string) string { return report.GitHubData(s) }
 
 // escapeProperty escapes a property value of a workflow command.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func escapeProperty(s string) string { return report.GitHubProperty(s) }

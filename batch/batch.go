@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -54,6 +55,46 @@ type Config struct {
 	// Progress, when not nil, is called after each project is converted
 	// with how many are done out of how many. Calls never overlap.
 	Progress func(done, total int)
+	// ProjectTimeout, when more than zero, bounds the conversion of one
+	// project: a project still converting after it is reported as failed
+	// and the batch moves on (see Each).
+	ProjectTimeout time.Duration
+	// ConvertFunc, when not nil, converts one project instead of
+	// convert.Convert: a test hook for slow, stuck or panicking projects.
+	ConvertFunc func(ctx context.Context, opts convert.Options) (*convert.Result, error)
+}
+
+// Runner says how Each converts one project: with what function, and
+// within what time. The zero Runner is convert.Convert without a limit.
+type Runner struct {
+	// Convert replaces convert.Convert when not nil.
+	Convert func(ctx context.Context, opts convert.Options) (*convert.Result, error)
+	// Timeout, when more than zero, is the time one project may take.
+	Timeout time.Duration
+}
+
+// InternalError is the error of a project whose conversion panicked: a
+// bug of compose2manifest or of a library, never the project's fault.
+type InternalError struct {
+	// Project is the project's folder.
+	Project string
+	// Value is what the conversion panicked with.
+	Value any
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: %v; please report it", e.Value)
+}
+
+// TimeoutError is the error of a project still converting after
+// Runner.Timeout: its conversion was abandoned (a stuck call cannot be
+// interrupted), and the batch went on without it.
+type TimeoutError struct {
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("not converted within %s (--project-timeout): abandoned, the other projects went on", e.Timeout)
 }
 
 // WriteOutcome says what happened to a converted module's manifest file.
@@ -103,6 +144,9 @@ type Entry struct {
 	// LoadFailed is set when the project could not be read or converted
 	// (Status Failed before anything was written).
 	LoadFailed bool
+	// Internal is set when its conversion failed with an internal error
+	// (a panic: InternalError); LoadFailed is set too.
+	Internal bool
 
 	inSet    bool      // a module or candidate was built: the set rules see it
 	declared []declRec // its declared paths, for the set rules
@@ -150,6 +194,11 @@ type Report struct {
 	// the batch stopped.
 	Interrupted     bool
 	Found, Finished int
+	// Unfinished is set when Out held the journal of a commit that was
+	// killed halfway (SIGKILL, a power cut): some of its manifests are
+	// new, the others as they were. This run's own commit replaces the
+	// journal and removes it once complete.
+	Unfinished *UnfinishedCommit
 }
 
 // Summary counts a Report's outcomes.
@@ -171,6 +220,9 @@ type Summary struct {
 	// SkippedFiles and SkippedLinks count Report.Skipped by kind.
 	SkippedFiles int `json:"compose_files_not_converted"`
 	SkippedLinks int `json:"links_not_followed"`
+	// Internal counts the projects that failed with an internal error
+	// (counted in LoadFailed too).
+	Internal int `json:"internal_errors,omitempty"`
 	// Interrupted and Finished: see Report.
 	Interrupted bool `json:"interrupted,omitempty"`
 	Finished    int  `json:"finished,omitempty"`
@@ -212,6 +264,9 @@ func (r *Report) Summary() Summary {
 			if e.LoadFailed {
 				s.LoadFailed++
 			}
+			if e.Internal {
+				s.Internal++
+			}
 		}
 	}
 	return s
@@ -224,14 +279,22 @@ func (r *Report) Summary() Summary {
 // outcome as soon as it is done, from the goroutine that converted it:
 // calls for different projects may run at once, never two for the same
 // index. A project that cannot be read, or whose conversion panics, is
-// reported as Failed with the error; it never stops the others. Each
-// returns when every started conversion is done. Once ctx is done it
-// starts no new conversion (the running ones get ctx and finish), fn is
-// not called for the projects not started, and Each returns ctx's error.
+// reported as Failed with the error (an *InternalError for a panic); it
+// never stops the others. Each returns when every started conversion is
+// done or abandoned. Once ctx is done it starts no new conversion and
+// abandons the running ones, fn is not called for the projects not
+// started or abandoned, and Each returns ctx's error.
 //
 // When opts.Images is nil and production is on, the built-in image table
 // is loaded once and shared.
 func Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
+	return Runner{}.Each(ctx, projects, jobs, opts, fn)
+}
+
+// Each is the package's Each, converting each project as r says: with
+// r.Convert, and within r.Timeout, after which the project is reported as
+// failed with a *TimeoutError and its conversion abandoned.
+func (r Runner) Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -250,7 +313,10 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 				if ctx.Err() != nil {
 					continue // drain: start nothing once ctx is done
 				}
-				res, err := convertOne(ctx, projects[i], opts)
+				res, err := r.convertOne(ctx, projects[i], opts)
+				if errors.Is(err, errAbandoned) {
+					continue // interrupted: neither converted nor failed
+				}
 				fn(i, res, err)
 			}
 		})
@@ -283,26 +349,64 @@ feed:
 	return err
 }
 
-// convertOne converts one project; it never panics.
-func convertOne(ctx context.Context, p Project, opts convert.Options) (res *convert.Result, err error) {
+// errAbandoned is convertOne's error for a conversion left running when
+// ctx was done.
+var errAbandoned = errors.New("abandoned: the batch was interrupted")
+
+// convertOne converts one project; it never panics. The conversion runs
+// in a goroutine of its own, so that a stuck one (compose-go cannot be
+// interrupted) is abandoned when r.Timeout passes or ctx is done: the
+// project is then reported failed (a *TimeoutError), or errAbandoned, and
+// the goroutine is left to finish on its own; what it returns is dropped.
+func (r Runner) convertOne(ctx context.Context, p Project, opts convert.Options) (*convert.Result, error) {
 	if p.Err != nil {
 		return &convert.Result{Status: convert.Failed}, p.Err
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = &convert.Result{Status: convert.Failed}, fmt.Errorf("internal error converting %s: %v", p.Dir, r)
-		}
-	}()
 	opts.ProjectDirectory = p.Dir
 	opts.WorkingDirectory = p.Dir
 	if p.File != "" {
 		opts.ConfigFiles = []string{p.File}
 	}
-	res, err = convert.Convert(ctx, opts)
-	if res == nil {
-		res = &convert.Result{Status: convert.Failed}
+	conv := r.Convert
+	if conv == nil {
+		conv = convert.Convert
 	}
-	return res, err
+	pctx, cancel := ctx, context.CancelFunc(func() {})
+	if r.Timeout > 0 {
+		pctx, cancel = context.WithTimeout(ctx, r.Timeout)
+	}
+	defer cancel()
+	type outcome struct {
+		res *convert.Result
+		err error
+	}
+	done := make(chan outcome, 1) // buffered: an abandoned conversion never blocks
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- outcome{&convert.Result{Status: convert.Failed}, &InternalError{Project: p.Dir, Value: v}}
+			}
+		}()
+		res, err := conv(pctx, opts)
+		if res == nil {
+			res = &convert.Result{Status: convert.Failed}
+		}
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-pctx.Done():
+	}
+	select {
+	case o := <-done: // finished just then
+		return o.res, o.err
+	default:
+	}
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
+	return &convert.Result{Status: convert.Failed}, &TimeoutError{Timeout: r.Timeout}
 }
 
 // Run converts every project under cfg.Root and writes the manifests of
@@ -336,7 +440,12 @@ func convertOne(ctx context.Context, p Project, opts convert.Options) (res *conv
 // created.
 //
 // Staging folders left in Out by a run that was killed (SIGKILL, a power
-// cut) are removed when stale (see removeStale).
+// cut) are removed when stale (see removeStale), and the journal of a
+// commit it left halfway is reported (Report.Unfinished).
+//
+// A batch holds Out's lock file from before its first conversion to after
+// its commit; Run returns a *LockedError, converting nothing, when
+// another live batch holds it.
 //
 // Any other error return means the batch could not run at all (Root or
 // Out unusable); a failing project is reported in its Entry.
@@ -360,9 +469,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if fi, err := os.Stat(outAbs); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", cfg.Out)
 	}
-	removeStale(outAbs, time.Now())
 	out := newOutput(outAbs)
 	defer out.cleanup()
+	// One batch at a time into Out: never two commits interleaved.
+	if err := out.lock(cfg.Out); err != nil {
+		return nil, err
+	}
+	removeStale(outAbs, time.Now())
+	unfinished := readJournal(cfg.Out, outAbs)
 	opts := cfg.Convert
 	if opts.Images == nil && !opts.Strict {
 		// Loaded once for both rounds.
@@ -379,7 +493,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	convertAll := func(ps []Project, total int) error {
 		base := len(entries)
 		entries = append(entries, make([]Entry, len(ps))...)
-		return Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
+		return Runner{Convert: cfg.ConvertFunc, Timeout: cfg.ProjectTimeout}.Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
 			e := entry(cfg.Root, ps[i], res, err, opts.Environ, func() (string, error) {
 				staging, err := out.staging()
 				return filepath.Join(staging, strconv.Itoa(base+i)+".yaml"), err
@@ -398,7 +512,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	err = convertAll(projects, len(projects))
 	// Interrupted: the deferred RemoveAll drops what was staged.
-	interrupted := func() *Report { return &Report{Interrupted: true, Found: len(projects), Finished: done} }
+	interrupted := func() *Report {
+		return &Report{Interrupted: true, Found: len(projects), Finished: done, Unfinished: unfinished}
+	}
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
@@ -419,7 +535,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		projects, entries = inDiscoveryOrder(found.order, projects, entries)
 	}
-	rep := &Report{Entries: entries, Skipped: skipped}
+	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished}
 	crossCheck(rep.Entries)
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
@@ -468,6 +584,8 @@ func entry(root string, p Project, res *convert.Result, err error, environ []str
 	if err != nil {
 		e.Status = convert.Failed
 		e.LoadFailed = true
+		var ie *InternalError
+		e.Internal = errors.As(err, &ie)
 		if m == nil {
 			// Its name, when known, still takes part in C2M017 and
 			// keeps its manifest from being reported as orphaned.

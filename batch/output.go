@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -130,6 +131,7 @@ type output struct {
 	dir     string // the staging folder, once made
 	err     error
 	tried   bool
+	locked  string // the lock file, while held
 }
 
 func newOutput(abs string) *output {
@@ -170,6 +172,10 @@ func (o *output) cleanup() {
 		os.RemoveAll(o.dir)
 		o.dir = ""
 	}
+	if o.locked != "" {
+		os.Remove(o.locked)
+		o.locked = ""
+	}
 	if o.created == "" {
 		return
 	}
@@ -200,8 +206,31 @@ func writeFile(p string, data []byte) error {
 // commit moves each converted module's staged manifest to
 // outAbs/MODULE.yaml, in entry order. A file that already holds the same
 // bytes is left alone; a file compose2manifest did not generate is not
-// replaced unless force, and the module then fails.
+// replaced unless force, and the module then fails. The manifests about
+// to be written are listed first in a journal (journalName), removed
+// once all are: a journal left behind tells the next run that this
+// commit was killed halfway (readJournal). A journal that cannot be
+// written fails every module of the commit, which then writes nothing.
 func commit(entries []Entry, out, outAbs string, force bool) {
+	var names []string
+	for _, e := range entries {
+		if e.Status == convert.Converted && e.staged != "" {
+			names = append(names, e.Module+".yaml")
+		}
+	}
+	if len(names) == 0 {
+		return // an earlier journal stays: it still describes the folder
+	}
+	if err := writeJournal(outAbs, names); err != nil {
+		for i := range entries {
+			if e := &entries[i]; e.Status == convert.Converted && e.staged != "" {
+				e.staged = ""
+				e.fail(err)
+			}
+		}
+		return
+	}
+	defer os.Remove(filepath.Join(outAbs, journalName))
 	for i := range entries {
 		e := &entries[i]
 		if e.Status != convert.Converted || e.staged == "" {
@@ -320,4 +349,157 @@ func headerSource(header string) string {
 	}
 	from, _, _ := strings.Cut(rest, " — ")
 	return strings.TrimSpace(from)
+}
+
+// Names of the files a batch keeps in the output folder while it runs.
+// Both start with "." and so are never taken for manifests.
+const (
+	// lockName is the lock a batch holds on the output folder from the
+	// start of its conversions to the end of its commit: "PID HOST\n".
+	lockName = ".compose2manifest.lock"
+	// journalName lists the manifests a commit is writing; it is written
+	// before the first one and removed after the last, so one left behind
+	// is a commit that was killed halfway.
+	journalName = ".compose2manifest-commit.json"
+)
+
+// LockedError is Run's error when another batch holds the output folder.
+type LockedError struct {
+	// Out is the output folder as Config.Out gives it.
+	Out string
+	// PID and Host are the holder's, Since when it took the lock.
+	PID   int
+	Host  string
+	Since time.Time
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is in use by another batch (pid %d on %s, since %s): nothing converted; run again once it is done, or remove %s if no such batch runs",
+		e.Out, e.PID, e.Host, e.Since.Format(time.RFC3339), path.Join(filepath.ToSlash(e.Out), lockName))
+}
+
+// lock takes the output folder's lock (lockName, created with O_EXCL),
+// creating the folder (see cleanup) first. A lock whose process no longer
+// runs on this host, or that is older than staleAnyAge, is stale and
+// taken over. It returns a *LockedError when another batch holds it, and
+// nil without a lock when the folder cannot be created or written: then
+// nothing can be written into it either, and each module says so.
+func (o *output) lock(out string) error {
+	if err := os.MkdirAll(o.abs, 0o755); err != nil {
+		return nil
+	}
+	host, _ := os.Hostname()
+	p := filepath.Join(o.abs, lockName)
+	for try := 0; try < 2; try++ {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, werr := fmt.Fprintf(f, "%d %s\n", os.Getpid(), host)
+			if cerr := f.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				os.Remove(p)
+				return nil
+			}
+			o.mu.Lock()
+			o.locked = p
+			o.mu.Unlock()
+			return nil
+		}
+		if !os.IsExist(err) {
+			return nil
+		}
+		le := &LockedError{Out: out}
+		data, _ := readPrefix(p, 512)
+		fields := strings.Fields(string(data))
+		if len(fields) > 0 {
+			le.PID, _ = strconv.Atoi(fields[0])
+		}
+		if len(fields) > 1 {
+			le.Host = fields[1]
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue // removed meanwhile: try again
+		}
+		le.Since = fi.ModTime()
+		dead := le.Host == host && le.PID > 0 && le.PID != os.Getpid() && !processRunning(le.PID)
+		if !dead && time.Since(le.Since) < staleAnyAge {
+			return le
+		}
+		os.Remove(p) // stale: its batch was killed
+	}
+	return nil
+}
+
+// UnfinishedCommit is what a journal left in the output folder says: a
+// batch was killed while it wrote its manifests, so the folder holds some
+// of them new and the others as they were.
+type UnfinishedCommit struct {
+	// PID and Host are the killed batch's; Started is when its commit
+	// began.
+	PID     int       `json:"pid"`
+	Host    string    `json:"host,omitempty"`
+	Started time.Time `json:"started"`
+	// Manifests are the files (Config.Out joined with the name) it was
+	// to write; Written those of them it wrote (each is new since its
+	// commit began), the others it did not.
+	Manifests []string `json:"manifests"`
+	Written   []string `json:"written"`
+}
+
+// journal is the journal file's content.
+type journal struct {
+	PID       int       `json:"pid"`
+	Host      string    `json:"host,omitempty"`
+	Started   time.Time `json:"started"`
+	Manifests []string  `json:"manifests"` // file names in the output folder
+}
+
+// readJournal reads the journal a killed commit left in outAbs, if any,
+// and says which of its manifests were written: those modified since the
+// journal was.
+func readJournal(out, outAbs string) *UnfinishedCommit {
+	p := filepath.Join(outAbs, journalName)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	var j journal
+	data, err := os.ReadFile(p)
+	if err == nil {
+		err = json.Unmarshal(data, &j)
+	}
+	uc := &UnfinishedCommit{PID: j.PID, Host: j.Host, Started: j.Started, Manifests: []string{}, Written: []string{}}
+	if err != nil || j.Started.IsZero() {
+		uc.Started = fi.ModTime()
+	}
+	for _, name := range j.Manifests {
+		if name != filepath.Base(name) || strings.HasPrefix(name, ".") {
+			continue // not a name a commit writes
+		}
+		shown := path.Join(filepath.ToSlash(out), name)
+		uc.Manifests = append(uc.Manifests, shown)
+		if mi, err := os.Stat(filepath.Join(outAbs, name)); err == nil && !mi.ModTime().Before(fi.ModTime()) {
+			uc.Written = append(uc.Written, shown)
+		}
+	}
+	return uc
+}
+
+// writeJournal records, before a commit writes anything, the manifests
+// it is about to write (a new file, then a rename, so a journal is never
+// half written).
+func writeJournal(outAbs string, names []string) error {
+	host, _ := os.Hostname()
+	data, err := json.Marshal(journal{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Manifests: names})
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(outAbs, journalName+".tmp")
+	os.Remove(tmp)
+	if err := writeFile(tmp, append(data, '\n')); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(outAbs, journalName))
 }

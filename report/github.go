@@ -37,7 +37,7 @@ func githubCommand(d rules.Diagnostic) string {
 	}
 	var props []string
 	if d.File != "" {
-		props = append(props, "file="+escapeProperty(d.File))
+		props = append(props, "file="+GitHubProperty(d.File))
 		if d.Line > 0 {
 			props = append(props, "line="+strconv.Itoa(d.Line))
 		}
@@ -46,7 +46,7 @@ func githubCommand(d rules.Diagnostic) string {
 	if title == "" {
 		title = "compose2manifest"
 	}
-	props = append(props, "title="+escapeProperty(title))
+	props = append(props, "title="+GitHubProperty(title))
 	b.WriteByte(' ')
 	b.WriteString(strings.Join(props, ","))
 	b.WriteString("::")
@@ -54,16 +54,19 @@ func githubCommand(d rules.Diagnostic) string {
 	if d.Fix != "" {
 		msg += "\nfix: " + d.Fix
 	}
-	b.WriteString(escapeData(msg))
+	b.WriteString(GitHubData(msg))
 	return b.String()
 }
 
-// escapeData escapes the message of a workflow command.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+// GitHubData escapes the message of a workflow command as GitHub's runner
+// reads it back: % as %25, CR as %0D, LF as %0A. Other control characters
+// are shown escaped (Escape), so none reaches the log raw.
+func GitHubData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(Escape(s, true))
 }
 
-// escapeProperty escapes a property value of a workflow command.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+// GitHubProperty escapes a property value of a workflow command (file=,
+// title=): as GitHubData, and also : as %3A and , as %2C.
+func GitHubProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(Escape(s, true))
 }

@@ -7,10 +7,12 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -97,33 +99,44 @@ func WriteJSON(w io.Writer, r *Report) error {
 		}
 		out.Modules[i] = m
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
-}
-
-// WriteText writes every diagnostic of r on one line, as
-// Diagnostic.String formats it, followed by an indented "  fix: …" line
-// when it has a fix.
-func WriteText(w io.Writer, r *Report) error {
-	var b strings.Builder
-	for _, m := range r.Modules {
-		for _, d := range m.Diagnostics {
-			b.WriteString(oneLine(d.String()))
-			b.WriteByte('\n')
-			if d.Fix != "" {
-				fmt.Fprintf(&b, "  fix: %s\n", oneLine(d.Fix))
-			}
-		}
+	if err := enc.Encode(out); err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write(SafeJSON(b.Bytes()))
 	return err
 }
 
-// oneLine joins the lines of s with spaces, so one finding stays on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\r", "")), " ")
+// SafeJSON returns the JSON document doc with what encoding/json leaves
+// raw, and a terminal or a CI log must not get raw, written as \u
+// escapes, which decode to the same text: DEL, the C1 controls (NEL,
+// CSI), the bidirectional controls (as Escape lists them), and the "["
+// of every "##[" (GitHub's runner reads "##[" anywhere in a log line as
+// its older workflow command). encoding/json already escapes the other
+// control characters, and no JSON line starts with "::". All of these
+// are found only inside JSON strings, where a \u escape means the same.
+func SafeJSON(doc []byte) []byte {
+	if !bytes.ContainsFunc(doc, func(r rune) bool { return r >= 0x7f && unsafeRune(r) }) && !bytes.Contains(doc, []byte("##[")) {
+		return doc
+	}
+	var b bytes.Buffer
+	for i := 0; i < len(doc); {
+		r, size := utf8.DecodeRune(doc[i:])
+		switch {
+		case r >= 0x7f && unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case bytes.HasPrefix(doc[i:], []byte("##[")):
+			b.WriteString(`##\u005b`)
+			size = 3
+		default:
+			b.Write(doc[i : i+size])
+		}
+		i += size
+	}
+	return b.Bytes()
 }
 
 // Body returns what d says, without its position, rule and severity:

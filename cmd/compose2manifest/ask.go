@@ -48,7 +48,7 @@ func runAsk(e *env, args []string) int {
 		report.WriteText(e.stderr, &report.Report{Modules: []report.Module{*out.Report}})
 	}
 	if out.Message != "" {
-		fmt.Fprintf(e.stderr, "compose2manifest: %s\n", out.Message)
+		fmt.Fprintf(e.stderr, "compose2manifest: %s\n", report.Line(out.Message))
 	}
 	if out.Err != nil {
 		errorf(e, "%v", out.Err)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,11 +27,17 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
-	quiet        bool
-	jobs         int
-	excludes     []string
-	includeFiles []string
+	quiet          bool
+	jobs           int
+	excludes       []string
+	includeFiles   []string
+	projectTimeout time.Duration
 }
+
+// defaultProjectTimeout is --project-timeout's default: far more than the
+// largest project of the corpus takes (about 0.1 s), and short enough
+// that a batch in CI does not hang on one stuck project.
+const defaultProjectTimeout = 60 * time.Second
 
 func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	bf := &batchFlags{}
@@ -35,6 +45,7 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
+	fs.DurationVar(&bf.projectTimeout, "project-timeout", defaultProjectTimeout, "with --batch: a project still converting after `DURATION` fails and the batch goes on (0: no limit)")
 	return bf
 }
 
@@ -74,6 +85,10 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: --batch writes one manifest per module, so it needs -o DIR")
 		return exitUsage
 	}
+	if bf.projectTimeout < 0 {
+		errorf(e, "convert: --project-timeout %s: want 0 (no limit) or more", bf.projectTimeout)
+		return exitUsage
+	}
 	if fs.Changed("jobs") && bf.jobs < 1 {
 		errorf(e, "convert: --jobs %d: want 1 or more", bf.jobs)
 		hintf(e, "leave --jobs out to convert GOMAXPROCS (%d) projects at once", runtime.GOMAXPROCS(0))
@@ -98,6 +113,8 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Force:            cf.force,
 		Jobs:             bf.jobs,
 		Convert:          opts,
+		ProjectTimeout:   bf.projectTimeout,
+		ConvertFunc:      batchConvert,
 	}
 	var prog *progress
 	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && getEnv(e.environ, "TERM") != "dumb" {
@@ -105,18 +122,46 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		cfg.Progress = prog.update
 	}
 	// SIGINT or SIGTERM stops the batch: no new project starts, the
-	// staging folder is removed and nothing is written. A second signal,
-	// once the first has been seen, kills as usual.
-	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// running ones are abandoned, the staging folder is removed and
+	// nothing is written. A second signal, once the first has been seen,
+	// kills as usual. Should the batch not stop within interruptGrace
+	// (stuck outside a project), the command exits without it.
+	ctx, signalled, stop := interruptContext(context.Background())
 	defer stop()
+	type outcome struct {
+		rep *batch.Report
+		err error
+	}
+	done := make(chan outcome, 1)
 	go func() {
-		<-ctx.Done()
-		stop()
+		defer func() {
+			if v := recover(); v != nil {
+				done <- outcome{err: internalError{v}}
+			}
+		}()
+		rep, err := batch.Run(ctx, cfg)
+		done <- outcome{rep, err}
 	}()
-	rep, err := batch.Run(ctx, cfg)
+	var res outcome
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		select {
+		case res = <-done:
+		case <-time.After(interruptGrace):
+			prog.clear()
+			fmt.Fprintf(e.stderr, "compose2manifest: interrupted; the batch did not stop within %s, so it was left unfinished (the next run into %s reports a commit it left halfway)\n", interruptGrace, report.Escape(cf.output, false))
+			return signalExit(signalled())
+		}
+	}
+	rep, err := res.rep, res.err
 	prog.clear()
+	var ie internalError
+	if errors.As(err, &ie) {
+		panic(ie.value) // to run's recover: one line, exit 3
+	}
 	if rep != nil && rep.Interrupted {
-		return writeBatchInterrupted(e, cf.format, rep)
+		return writeBatchInterrupted(e, cf.format, rep, signalExit(signalled()))
 	}
 	if err != nil {
 		errorf(e, "convert --batch: %v", err)
@@ -137,42 +182,111 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		}
 		return code
 	}
-	writeBatchText(e.stderr, rep, bf.quiet)
+	// Every line made safe (report.Block): folder and file names are
+	// anyone's.
+	var text strings.Builder
+	writeBatchText(&text, rep, bf.quiet)
+	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
 }
 
-// notifyContext is signal.NotifyContext; tests replace it.
-var notifyContext = signal.NotifyContext
+// batchConvert is what a batch converts each project with: nil for
+// convert.Convert; tests replace it.
+var batchConvert func(ctx context.Context, opts convert.Options) (*convert.Result, error)
 
-// exitInterrupted is the exit code of a batch stopped by SIGINT or
-// SIGTERM: 128 + SIGINT, as shells report a command interrupted by ^C,
-// distinct from the outcomes of a batch that ran (0, 1, 2).
-const exitInterrupted = 130
+// afterListen is called once the command listens for SIGINT and SIGTERM;
+// tests replace it to send one.
+var afterListen = func() {}
+
+// interruptGrace bounds how long an interrupted batch may take to stop.
+var interruptGrace = 5 * time.Second
+
+// Exit codes of a batch stopped by a signal: 128 + the signal's number,
+// as shells report it, distinct from the outcomes of a batch that ran.
+const (
+	exitInterrupted = 130 // SIGINT (^C)
+	exitTerminated  = 143 // SIGTERM
+)
+
+// signalExit is the exit code for a batch stopped by sig.
+func signalExit(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// interruptContext returns a context cancelled by the first SIGINT or
+// SIGTERM, and a function that says which one it was (nil before one
+// came). After the first, the signals act as usual again: a second kills.
+func interruptContext(parent context.Context) (ctx context.Context, signalled func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			got.Store(sig)
+			signal.Stop(ch)
+			cancel()
+		case <-quit:
+		}
+	}()
+	afterListen()
+	var once sync.Once
+	return ctx, func() os.Signal {
+			sig, _ := got.Load().(os.Signal)
+			return sig
+		}, func() {
+			once.Do(func() {
+				signal.Stop(ch)
+				close(quit)
+				cancel()
+			})
+		}
+}
 
 // writeBatchInterrupted reports a batch that was stopped before writing
-// anything.
-func writeBatchInterrupted(e *env, format string, rep *batch.Report) int {
+// anything, and returns code.
+func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) int {
 	schemaComment := ""
 	if format == "json" {
 		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
 			errorf(e, "%v", err)
 		}
-		return exitInterrupted
+		return code
 	}
+	var text strings.Builder
+	writeUnfinished(&text, rep.Unfinished)
 	s := rep.Summary()
-	fmt.Fprintf(e.stderr, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", plural(s.Projects, "project"), s.Finished)
-	return exitInterrupted
+	fmt.Fprintf(&text, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", plural(s.Projects, "project"), s.Finished)
+	io.WriteString(e.stderr, report.Block(text.String()))
+	return code
 }
 
-// batchExitCode is the worst outcome of the batch: 2 when a project
+// writeUnfinished says what the journal of a commit killed halfway says.
+func writeUnfinished(w io.Writer, uc *batch.UnfinishedCommit) {
+	if uc == nil {
+		return
+	}
+	fmt.Fprintf(w, "compose2manifest: warning: a batch (pid %d, %s) was killed while writing its manifests: %d of its %d were written (new), the others were left as they were; this run writes again every module it converts\n",
+		uc.PID, uc.Started.Format(time.RFC3339), len(uc.Written), len(uc.Manifests))
+}
+
+// batchExitCode is the worst outcome of the batch: 3 when a project
+// failed with an internal error (a bug to report), else 2 when a project
 // failed, 1 when one was refused, else 0. Orphans do not change it.
 func batchExitCode(rep *batch.Report) int {
 	code := exitOK
 	for _, en := range rep.Entries {
-		switch en.Status {
-		case convert.Failed:
-			return exitUsage
-		case convert.Refused:
+		switch {
+		case en.Internal:
+			return exitInternal
+		case en.Status == convert.Failed:
+			code = exitUsage
+		case en.Status == convert.Refused && code == exitOK:
 			code = exitFindings
 		}
 	}
@@ -213,10 +327,13 @@ type batchJSON struct {
 	Orphans []batchOrphan   `json:"orphans"`
 	Skipped []batch.Skipped `json:"skipped"`
 	Summary batch.Summary   `json:"summary"`
+	// UnfinishedCommit is set when DIR held the journal of a commit
+	// killed halfway (batch.Report.Unfinished).
+	UnfinishedCommit *batch.UnfinishedCommit `json:"unfinished_commit,omitempty"`
 }
 
 func writeBatchJSON(w io.Writer, rep *batch.Report, schemaComment string) error {
-	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary()}
+	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
@@ -239,10 +356,15 @@ func writeBatchJSON(w io.Writer, rep *batch.Report, schemaComment string) error 
 	for _, o := range rep.Orphans {
 		out.Orphans = append(out.Orphans, batchOrphan(o))
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(report.SafeJSON(b.Bytes()))
+	return err
 }
 
 // writeBatchText writes every project's diagnostics, one line per
@@ -269,7 +391,7 @@ func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
 		if en.Module != "" {
 			name = fmt.Sprintf(" (module %q)", en.Module)
 		}
-		proj := en.Project
+		proj := report.Escape(en.Project, false)
 		if en.File != "" {
 			proj += " -f " + en.File
 		}
@@ -298,13 +420,14 @@ func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
 		if o.From != "" {
 			from = fmt.Sprintf(" (from %s)", o.From)
 		}
-		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", o.File, o.Module, from)
+		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", report.Escape(o.File, false), o.Module, report.Escape(from, false))
 	}
+	writeUnfinished(w, rep.Unfinished)
 	for _, sk := range rep.Skipped {
 		if quiet {
 			break
 		}
-		fmt.Fprintf(w, "%s: not converted: %s\n", sk.Path, sk.Reason)
+		fmt.Fprintf(w, "%s: not converted: %s\n", report.Escape(sk.Path, false), report.Escape(sk.Reason, false))
 	}
 	s := rep.Summary()
 	without := ""
@@ -313,6 +436,9 @@ func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
 	}
 	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged%s), %d refused (%s), %d failed to load",
 		plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, without, s.Refused, plural(s.Missing, "missing declaration"), s.LoadFailed)
+	if s.Internal > 0 {
+		line += fmt.Sprintf(" (%s)", plural(s.Internal, "internal error"))
+	}
 	if n := s.Failed - s.LoadFailed; n > 0 {
 		line += fmt.Sprintf(", %d not written", n)
 	}

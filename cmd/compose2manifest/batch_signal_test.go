@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,14 +24,12 @@ func interruptBatch(t *testing.T, n int, out string, args ...string) (int, strin
 	if err := gen.Tree(root, gen.Shape{Projects: n, Services: 4, Volumes: 2}); err != nil {
 		t.Fatal(err)
 	}
-	orig := notifyContext
-	defer func() { notifyContext = orig }()
-	notifyContext = func(parent context.Context, sigs ...os.Signal) (context.Context, context.CancelFunc) {
-		ctx, stop := orig(parent, sigs...)
+	orig := afterListen
+	defer func() { afterListen = orig }()
+	afterListen = func() {
 		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}
-		return ctx, stop
 	}
 	var stdout, stderr bytes.Buffer
 	e := &env{stdout: &stdout, stderr: &stderr, environ: []string{}, dir: t.TempDir()}

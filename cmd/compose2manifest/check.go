@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -99,7 +100,10 @@ func runCheck(e *env, args []string) int {
 	case "json":
 		err = report.WriteJSON(e.stdout, rep)
 	case "sarif":
-		err = report.WriteSARIF(e.stdout, rep, cfg.Rules, report.SARIFOptions{BaseDir: e.dir})
+		var b bytes.Buffer
+		if err = report.WriteSARIF(&b, rep, cfg.Rules, report.SARIFOptions{BaseDir: e.dir}); err == nil {
+			_, err = e.stdout.Write(report.SafeJSON(b.Bytes()))
+		}
 	case "github":
 		err = report.WriteGitHub(e.stdout, rep)
 	}

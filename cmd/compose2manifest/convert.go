@@ -72,7 +72,7 @@ func runConvert(e *env, args []string) int {
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
 	}
-	for _, name := range []string{"jobs", "exclude", "quiet"} {
+	for _, name := range []string{"jobs", "exclude", "quiet", "project-timeout"} {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s goes with --batch ROOT", name)
 			return exitUsage
@@ -80,7 +80,7 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
-	res, err := convert.Convert(context.Background(), cf.opts)
+	res, err := convertProject(context.Background(), cf.opts)
 	if len(res.Skeleton) > 0 {
 		res.Skeleton = declare.WithSchemaComment(res.Skeleton, cf.schemaComment)
 	}
@@ -129,11 +129,14 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "module %q refused: %s; nothing written", mod.Module, countErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s", indent(string(res.Skeleton)))
+			fmt.Fprintf(e.stderr, "\n%s", report.Block(indent(string(res.Skeleton))))
 		}
 	}
 	return code
 }
+
+// convertProject is convert.Convert; tests replace it.
+var convertProject = convert.Convert
 
 func countErrors(ds []rules.Diagnostic) string {
 	n := 0

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
 
@@ -16,6 +17,7 @@ const (
 	exitOK       = 0 // complete
 	exitFindings = 1 // refused, or findings
 	exitUsage    = 2 // bad usage or unreadable input
+	exitInternal = 3 // an internal error: a bug of ours, never bad input
 )
 
 // env is what a subcommand may use of the process: its streams, arguments,
@@ -76,8 +78,26 @@ commands:
 Run compose2manifest help COMMAND (or COMMAND --help) for a command's flags.
 `
 
-// run dispatches to a subcommand and returns the exit code.
-func run(e *env, args []string) int {
+// run dispatches to a subcommand and returns the exit code. A panic is an
+// internal error, never bad input: one line saying so, and exit 3.
+func run(e *env, args []string) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(e.stderr, "compose2manifest: internal error: %s; please report it\n", report.Line(fmt.Sprint(v)))
+			code = exitInternal
+		}
+	}()
+	return dispatch(e, args)
+}
+
+// internalError carries a panic recovered in another goroutine to run's
+// recover.
+type internalError struct{ value any }
+
+func (e internalError) Error() string { return fmt.Sprintf("internal error: %v", e.value) }
+
+// dispatch runs the subcommand args name.
+func dispatch(e *env, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usage)
 		return exitUsage
@@ -123,12 +143,24 @@ func run(e *env, args []string) int {
 // commands are the subcommands, as the usage lists them.
 var commands = []string{"convert", "check", "ask", "rules", "explain", "schema", "version", "help"}
 
-// errorf prints "compose2manifest: error: …" to stderr.
+// errorf prints "compose2manifest: error: …" to stderr. The error may
+// quote what anyone can write into a compose file, so each of its lines
+// is made safe (report.Lines), and the lines after the first, such as
+// compose-go's one line per problem, are indented below it.
 func errorf(e *env, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "compose2manifest: error: %s\n", strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
+	lines := report.Lines(fmt.Sprintf(format, args...))
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "compose2manifest: error: %s\n", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	io.WriteString(e.stderr, b.String())
 }
 
-// hintf prints "compose2manifest: hint: …" to stderr.
+// hintf prints "compose2manifest: hint: …" to stderr, as errorf does.
 func hintf(e *env, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "compose2manifest: hint: %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "compose2manifest: hint: %s\n", report.Line(fmt.Sprintf(format, args...)))
 }

@@ -1,0 +1,142 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// WriteText writes every diagnostic of r on one line, as
+// Diagnostic.String formats it, followed by an indented "  fix: …" line
+// when it has a fix. Each line is made safe with Line.
+func WriteText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for _, m := range r.Modules {
+		for _, d := range m.Diagnostics {
+			b.WriteString(Line(d.String()))
+			b.WriteByte('\n')
+			if d.Fix != "" {
+				fmt.Fprintf(&b, "  fix: %s\n", Line(d.Fix))
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Line makes s, text that may carry names and messages from a compose
+// project anyone can edit, safe to print as one line of a terminal or CI
+// log:
+//
+//   - its lines are joined: every run of white space, line breaks
+//     included, is one space, and white space at either end is dropped
+//     (so a multi-line error from compose-go is one line);
+//   - every other control character (ESC, BEL, DEL, the C1 controls),
+//     every byte that is not UTF-8 and the Unicode controls that reorder
+//     or break text (bidirectional overrides, line separators) is shown
+//     escaped, as \x1b or \u202e, so nothing reaches a terminal raw;
+//   - it never starts a GitHub Actions workflow command: a leading "::"
+//     is written "\x3a:", and "##[" (the runner's older command prefix,
+//     found anywhere in a line) is written "##\x5b".
+//
+// The result is for people; it is not meant to be parsed back.
+func Line(s string) string {
+	return guard(Escape(strings.Join(strings.Fields(s), " "), false))
+}
+
+// Lines splits s at its line breaks and makes each line safe with Line,
+// leaving out the lines that are blank: for a message of several lines
+// (compose-go's "the project is not consistent:" and one line per
+// problem) printed as a first line and indented continuation lines.
+func Lines(s string) []string {
+	var out []string
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = Line(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Block makes each line of s, a block of several lines such as a YAML
+// skeleton, safe as Line does, but keeps its lines and their indentation:
+// control characters other than the line breaks are shown escaped, and a
+// line whose text starts with "::" after its indentation, or that holds
+// "##[", is written as Line writes it. A trailing line break is kept.
+func Block(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		body = guard(Escape(body, false))
+		if nl {
+			body += "\n"
+		}
+		lines[i] = body
+	}
+	return strings.Join(lines, "")
+}
+
+// guard keeps a line without control characters from being read as a
+// GitHub Actions workflow command, which the runner looks for at the start
+// of a line, after white space ("::error …"), and in its older form
+// anywhere in it ("##[error]…").
+func guard(s string) string {
+	text := strings.TrimLeft(s, " ")
+	if strings.HasPrefix(text, "::") {
+		s = s[:len(s)-len(text)] + `\x3a` + text[1:]
+	}
+	return strings.ReplaceAll(s, "##[", `##\x5b`)
+}
+
+// Escape shows each control character of s escaped (\x1b, \u202e; \n,
+// \r and \t as such), and each byte that is not UTF-8 as \xNN. With
+// keepBreaks, \n and \r are left as they are, for a caller that escapes
+// them in its own way (GitHub's %0A). Other text, a backslash included,
+// is unchanged.
+func Escape(s string, keepBreaks bool) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || unsafeRune(r) })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for len(s[i:]) > 0 {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case keepBreaks && (r == '\n' || r == '\r'):
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80 && unsafeRune(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not reach a terminal or a log raw:
+// the C0 and C1 controls and DEL, and the format characters that reorder
+// text or break lines (U+2028, U+2029, the bidirectional controls).
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x2028, r == 0x2029:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
