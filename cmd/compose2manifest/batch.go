@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,9 +17,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
-	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/report"
-	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
 )
 
@@ -70,7 +66,9 @@ const (
 )
 
 func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
-	if !hasEnv(e.environ, "GOGC") && !hasEnv(e.environ, "GOMEMLIMIT") {
+	_, gogc := lookupEnv(e.environ, "GOGC")
+	_, limit := lookupEnv(e.environ, "GOMEMLIMIT")
+	if !gogc && !limit {
 		debug.SetGCPercent(batchGCPercent)
 		debug.SetMemoryLimit(batchMemoryLimit)
 	}
@@ -117,7 +115,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		ConvertFunc:      batchConvert,
 	}
 	var prog *progress
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && getEnv(e.environ, "TERM") != "dumb" {
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !isDumb(e.environ) {
 		prog = &progress{w: e.stderr}
 		cfg.Progress = prog.update
 	}
@@ -176,7 +174,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		code = exitUsage
 	}
 	if cf.format == "json" {
-		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
 			errorf(e, "%v", err)
 			return exitUsage
 		}
@@ -185,7 +183,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	// Every line made safe (report.Block): folder and file names are
 	// anyone's.
 	var text strings.Builder
-	writeBatchText(&text, rep, bf.quiet)
+	rep.WriteText(&text, bf.quiet)
 	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
 }
@@ -253,26 +251,17 @@ func interruptContext(parent context.Context) (ctx context.Context, signalled fu
 func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) int {
 	schemaComment := ""
 	if format == "json" {
-		if err := writeBatchJSON(e.stdout, rep, schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
 			errorf(e, "%v", err)
 		}
 		return code
 	}
 	var text strings.Builder
-	writeUnfinished(&text, rep.Unfinished)
+	batch.WriteUnfinished(&text, rep.Unfinished)
 	s := rep.Summary()
-	fmt.Fprintf(&text, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", plural(s.Projects, "project"), s.Finished)
+	fmt.Fprintf(&text, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", report.Plural(s.Projects, "project"), s.Finished)
 	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
-}
-
-// writeUnfinished says what the journal of a commit killed halfway says.
-func writeUnfinished(w io.Writer, uc *batch.UnfinishedCommit) {
-	if uc == nil {
-		return
-	}
-	fmt.Fprintf(w, "compose2manifest: warning: a batch (pid %d, %s) was killed while writing its manifests: %d of its %d were written (new), the others were left as they were; this run writes again every module it converts\n",
-		uc.PID, uc.Started.Format(time.RFC3339), len(uc.Written), len(uc.Manifests))
 }
 
 // batchExitCode is the worst outcome of the batch: 3 when a project
@@ -291,193 +280,6 @@ func batchExitCode(rep *batch.Report) int {
 		}
 	}
 	return code
-}
-
-// batchModule is one project's entry in the JSON report: SPEC section 8's
-// module, with the project's folder.
-type batchModule struct {
-	Project string `json:"project"`
-	// File is the compose file a project converted alone by
-	// --include-file is made of, relative to Project.
-	File string `json:"file,omitempty"`
-	report.Module
-	// Write says whether a converted module's manifest was written or
-	// left unchanged.
-	Write   string `json:"write,omitempty"`
-	Missing int    `json:"missing_declarations,omitempty"`
-	// LeftOut names the services profiles left out; VolumesLeftOut is
-	// set when every service with a volume is one of them.
-	LeftOut        []string `json:"left_out_by_profiles,omitempty"`
-	VolumesLeftOut bool     `json:"volumes_left_out,omitempty"`
-}
-
-// batchOrphan is an orphaned manifest in the JSON report.
-type batchOrphan struct {
-	File   string `json:"file"`
-	Module string `json:"module"`
-	From   string `json:"from,omitempty"`
-}
-
-// batchJSON is the JSON report of a batch: SPEC section 8's shape, plus
-// the orphaned manifests and the summary.
-type batchJSON struct {
-	Version int             `json:"version"`
-	Tool    *report.Tool    `json:"tool"`
-	Modules []batchModule   `json:"modules"`
-	Orphans []batchOrphan   `json:"orphans"`
-	Skipped []batch.Skipped `json:"skipped"`
-	Summary batch.Summary   `json:"summary"`
-	// UnfinishedCommit is set when DIR held the journal of a commit
-	// killed halfway (batch.Report.Unfinished).
-	UnfinishedCommit *batch.UnfinishedCommit `json:"unfinished_commit,omitempty"`
-}
-
-func writeBatchJSON(w io.Writer, rep *batch.Report, schemaComment string) error {
-	out := batchJSON{Version: report.FormatVersion, Tool: reportTool(), Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []batch.Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished}
-	out.Skipped = append(out.Skipped, rep.Skipped...)
-	for _, en := range rep.Entries {
-		ds := en.Diagnostics
-		if ds == nil {
-			ds = []rules.Diagnostic{}
-		}
-		out.Modules = append(out.Modules, batchModule{
-			Project: en.Project,
-			File:    en.File,
-			Module: report.Module{
-				Module: en.Module, Status: string(en.Status), Output: en.Output,
-				Skeleton: string(declare.WithSchemaComment(en.Skeleton, schemaComment)), Diagnostics: ds,
-			},
-			Write:          string(en.Write),
-			Missing:        en.Missing,
-			LeftOut:        en.LeftOut,
-			VolumesLeftOut: en.VolumesLeftOut,
-		})
-	}
-	for _, o := range rep.Orphans {
-		out.Orphans = append(out.Orphans, batchOrphan(o))
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(report.SafeJSON(b.Bytes()))
-	return err
-}
-
-// writeBatchText writes every project's diagnostics, one line per
-// project, the orphans and the summary. A project that failed has its
-// error on its own line only: the diagnostic it comes from (the last, with
-// no rule) is not listed with the others. quiet leaves out the lines of
-// projects converted with all their volumes and the list of what was not
-// converted (the summary counts both).
-func writeBatchText(w io.Writer, rep *batch.Report, quiet bool) {
-	r := &report.Report{}
-	for _, en := range rep.Entries {
-		ds := en.Diagnostics
-		if en.Status == convert.Failed && len(ds) > 0 && ds[len(ds)-1].Rule == "" {
-			ds = ds[:len(ds)-1]
-		}
-		r.Modules = append(r.Modules, report.Module{Diagnostics: ds})
-	}
-	report.WriteText(w, r)
-	for _, en := range rep.Entries {
-		if quiet && en.Status == convert.Converted && !en.VolumesLeftOut {
-			continue
-		}
-		name := ""
-		if en.Module != "" {
-			name = fmt.Sprintf(" (module %q)", en.Module)
-		}
-		proj := report.Escape(en.Project, false)
-		if en.File != "" {
-			proj += " -f " + en.File
-		}
-		left := ""
-		if n := len(en.LeftOut); n > 0 {
-			left = fmt.Sprintf("; %s left out by profiles (%s)", plural(n, "service"), strings.Join(en.LeftOut, ", "))
-			if en.VolumesLeftOut {
-				left += ", every service with a volume among them"
-			}
-		}
-		if en.Status == convert.Converted && en.VolumesLeftOut {
-			fmt.Fprintf(w, "%s%s: converted without its volumes: %s (%s)%s\n", proj, name, en.Output, en.Write, left)
-			continue
-		}
-		switch en.Status {
-		case convert.Converted:
-			fmt.Fprintf(w, "%s%s: converted: %s (%s)%s\n", proj, name, en.Output, en.Write, left)
-		case convert.Refused:
-			fmt.Fprintf(w, "%s%s: refused: %s, %s; nothing written%s\n", proj, name, countErrors(en.Diagnostics), plural(en.Missing, "missing declaration"), left)
-		default:
-			fmt.Fprintf(w, "%s%s: error: %s\n", proj, name, lastMessage(en.Diagnostics))
-		}
-	}
-	for _, o := range rep.Orphans {
-		from := ""
-		if o.From != "" {
-			from = fmt.Sprintf(" (from %s)", o.From)
-		}
-		fmt.Fprintf(w, "%s: orphaned: module %q%s was not produced by this run; not deleted\n", report.Escape(o.File, false), o.Module, report.Escape(from, false))
-	}
-	writeUnfinished(w, rep.Unfinished)
-	for _, sk := range rep.Skipped {
-		if quiet {
-			break
-		}
-		fmt.Fprintf(w, "%s: not converted: %s\n", report.Escape(sk.Path, false), report.Escape(sk.Reason, false))
-	}
-	s := rep.Summary()
-	without := ""
-	if s.VolumesLeftOut > 0 {
-		without = fmt.Sprintf("; %d without its volumes", s.VolumesLeftOut)
-	}
-	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged%s), %d refused (%s), %d failed to load",
-		plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, without, s.Refused, plural(s.Missing, "missing declaration"), s.LoadFailed)
-	if s.Internal > 0 {
-		line += fmt.Sprintf(" (%s)", plural(s.Internal, "internal error"))
-	}
-	if n := s.Failed - s.LoadFailed; n > 0 {
-		line += fmt.Sprintf(", %d not written", n)
-	}
-	if s.LeftOut > 0 {
-		line += fmt.Sprintf("; %s left out by profiles", plural(s.LeftOut, "service"))
-	}
-	if s.SkippedFiles > 0 {
-		line += fmt.Sprintf("; %s no project reads, not converted", plural(s.SkippedFiles, "compose file"))
-	}
-	if s.SkippedLinks > 0 {
-		line += fmt.Sprintf("; %s not followed", plural(s.SkippedLinks, "symbolic link to a folder"))
-	}
-	if s.Orphans > 0 {
-		line += fmt.Sprintf("; %s", plural(s.Orphans, "orphaned manifest"))
-	}
-	fmt.Fprintf(w, "compose2manifest: %s\n", line)
-	if s.SkippedFiles > 0 {
-		fmt.Fprintf(w, "compose2manifest: hint: --include-file GLOB converts such a file as a project of its own; compose_files: in a project's %s makes it part of that project\n", convert.DeclarationsFile)
-	}
-	if s.VolumesLeftOut > 0 {
-		fmt.Fprintf(w, "compose2manifest: hint: a project converted without its volumes runs only with profiles; say them with profiles: in its %s\n", convert.DeclarationsFile)
-	}
-	if s.Refused > 0 {
-		fmt.Fprintf(w, "compose2manifest: hint: --format json gives each refused module's declarations skeleton; or run convert in its folder\n")
-	}
-}
-
-func lastMessage(ds []rules.Diagnostic) string {
-	if len(ds) == 0 {
-		return ""
-	}
-	return strings.Join(strings.Fields(report.Body(ds[len(ds)-1])), " ")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // progress draws one self-erasing line on a terminal, at most ten times a
@@ -504,22 +306,19 @@ func (p *progress) clear() {
 	}
 }
 
-// getEnv returns the value environ gives the variable name, or "".
-func getEnv(environ []string, name string) string {
+// lookupEnv returns the value environ gives the variable name, and
+// whether it sets it.
+func lookupEnv(environ []string, name string) (string, bool) {
 	for _, kv := range environ {
 		if k, v, _ := strings.Cut(kv, "="); k == name {
-			return v
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }
 
-// hasEnv reports whether environ sets the variable name.
-func hasEnv(environ []string, name string) bool {
-	for _, kv := range environ {
-		if k, _, _ := strings.Cut(kv, "="); k == name {
-			return true
-		}
-	}
-	return false
+// isDumb reports whether TERM=dumb: no progress line is drawn then.
+func isDumb(environ []string) bool {
+	term, _ := lookupEnv(environ, "TERM")
+	return term == "dumb"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/check"
@@ -42,7 +43,7 @@ func runCheck(e *env, args []string) int {
 	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
 		return code
 	}
-	if !isOneOf(checkFormats, *format) {
+	if !slices.Contains(checkFormats, *format) {
 		errorf(e, "check: --format %q: want %s", *format, strings.Join(checkFormats, ", "))
 		return exitUsage
 	}
@@ -124,12 +125,12 @@ func runCheck(e *env, args []string) int {
 	switch {
 	case res.Unreadable():
 		if *format == "text" {
-			errorf(e, "check: %s not read; %s in the others", countNoun(unread, "manifest"), findingSum(errs, warns))
+			errorf(e, "check: %s not read; %s in the others", report.Plural(unread, "manifest"), report.FindingSum(errs, warns))
 		}
 		return exitUsage
 	case errs > 0 || (*warningsAsErrors && warns > 0):
 		if *format == "text" {
-			errorf(e, "check: %s in %s", findingCount(errs, warns), countNoun(len(rep.Modules), "manifest"))
+			errorf(e, "check: %s in %s", report.FindingCount(errs, warns), report.Plural(len(rep.Modules), "manifest"))
 			if errs == 0 {
 				hintf(e, "warnings count as errors because of --warnings-as-errors")
 			}
@@ -137,40 +138,7 @@ func runCheck(e *env, args []string) int {
 		return exitFindings
 	}
 	if *format == "text" {
-		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", countNoun(len(rep.Modules), "manifest"), findingSum(errs, warns))
+		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", report.Plural(len(rep.Modules), "manifest"), report.FindingSum(errs, warns))
 	}
 	return exitOK
-}
-
-// findingSum says how many errors and warnings there are, both always:
-// "0 errors, 1 warning".
-func findingSum(errs, warns int) string {
-	return countNoun(errs, "error") + ", " + countNoun(warns, "warning")
-}
-
-// findingCount says how many errors and warnings there are.
-func findingCount(errs, warns int) string {
-	switch {
-	case warns == 0:
-		return countNoun(errs, "error")
-	case errs == 0:
-		return countNoun(warns, "warning")
-	}
-	return countNoun(errs, "error") + " and " + countNoun(warns, "warning")
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func isOneOf(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

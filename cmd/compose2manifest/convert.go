@@ -126,7 +126,7 @@ func runConvert(e *env, args []string) int {
 		}
 	}
 	if res.Status == convert.Refused {
-		errorf(e, "module %q refused: %s; nothing written", mod.Module, countErrors(res.Diagnostics))
+		errorf(e, "module %q refused: %s; nothing written", mod.Module, report.CountErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
 			fmt.Fprintf(e.stderr, "\n%s", report.Block(indent(string(res.Skeleton))))
@@ -137,19 +137,6 @@ func runConvert(e *env, args []string) int {
 
 // convertProject is convert.Convert; tests replace it.
 var convertProject = convert.Convert
-
-func countErrors(ds []rules.Diagnostic) string {
-	n := 0
-	for _, d := range ds {
-		if d.Severity == rules.Error {
-			n++
-		}
-	}
-	if n == 1 {
-		return "1 error"
-	}
-	return fmt.Sprintf("%d errors", n)
-}
 
 func indent(s string) string {
 	var b strings.Builder

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/report"
@@ -124,7 +125,7 @@ func dispatch(e *env, args []string) int {
 				errorf(e, "help: want one command, got %d arguments", len(rest))
 				return exitUsage
 			}
-			if !isOneOf(commands, rest[0]) || rest[0] == "help" {
+			if !slices.Contains(commands, rest[0]) || rest[0] == "help" {
 				errorf(e, "help: unknown command %q", rest[0])
 				hintf(e, "commands are %s", strings.Join(commands, ", "))
 				return exitUsage

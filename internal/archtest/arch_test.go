@@ -116,3 +116,28 @@ func TestOnlyProjectReadsCompose(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandIsAFace: cmd/compose2manifest holds flags, formats, exit
+// codes, the terminal and signals; the work is in the packages. It stays
+// at most 1,100 lines of non-test Go.
+func TestCommandIsAFace(t *testing.T) {
+	const most = 1100
+	files, err := filepath.Glob("../../cmd/compose2manifest/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no command files: %v", err)
+	}
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += strings.Count(string(data), "\n")
+	}
+	if lines > most {
+		t.Errorf("cmd/compose2manifest has %d lines of non-test Go, more than %d: move the work into a package", lines, most)
+	}
+}
