@@ -534,6 +534,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 			d.errorf(n, "%s must be a list; found %s", path, describe(n))
 			return
 		}
+		if len(n.Content) == 0 && v.Type() != reflect.TypeOf(ShellCommand(nil)) {
+			return // an empty list is no list: the writer leaves it out
+		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
 			d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
@@ -543,6 +546,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		if n.Kind != yaml.MappingNode {
 			d.errorf(n, "%s must be a mapping; found %s", path, describe(n))
 			return
+		}
+		if len(n.Content) == 0 {
+			return // an empty mapping is none: the writer leaves it out
 		}
 		m := reflect.MakeMap(v.Type())
 		for _, kv := range d.pairs(n) {
