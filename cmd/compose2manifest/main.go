@@ -66,6 +66,7 @@ const usage = `usage: compose2manifest COMMAND [flags]
 commands:
   convert   convert a compose project (or --batch ROOT) into module manifests
   check     check manifests: the CI gate
+  inventory list the declared paths of manifests and what to back up
   ask       prompt for missing declarations and write them
   rules     list the rules
   explain   print one rule's documentation (without an ID: list the rules)
@@ -88,6 +89,8 @@ func run(e *env, args []string) int {
 		return runConvert(e, rest)
 	case "check":
 		return runCheck(e, rest)
+	case "inventory":
+		return runInventory(e, rest)
 	case "ask":
 		return runAsk(e, rest)
 	case "rules":
@@ -121,7 +124,7 @@ func run(e *env, args []string) int {
 }
 
 // commands are the subcommands, as the usage lists them.
-var commands = []string{"convert", "check", "ask", "rules", "explain", "schema", "version", "help"}
+var commands = []string{"convert", "check", "inventory", "ask", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr.
 func errorf(e *env, format string, args ...any) {
