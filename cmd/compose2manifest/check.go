@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/plan"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -38,6 +40,9 @@ func runCheck(e *env, args []string) int {
 	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
+	previousDir := fl.String("previous", "", "also hold the manifests against the manifests in `OLD_DIR` (a file or directory): a change that drops state is C2M022")
+	previousRev := fl.String("previous-rev", "", "as --previous, with the manifests as they were at git revision `REV` (git show REV:PATH)")
+	planFile := fl.String("plan", "", "with --previous or --previous-rev: the migration plan `FILE` (compose2manifest plan --format json) whose moves are meant")
 	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
 		return code
 	}
@@ -54,6 +59,22 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
+	if *previousDir != "" && *previousRev != "" {
+		errorf(e, "check: --previous and --previous-rev both name the manifests before the change; give one")
+		return exitUsage
+	}
+	if *planFile != "" && *previousDir == "" && *previousRev == "" {
+		errorf(e, "check: --plan needs --previous OLD_DIR or --previous-rev REV")
+		return exitUsage
+	}
+	var prev *check.Previous
+	if *previousDir != "" || *previousRev != "" {
+		var err error
+		if prev, err = readPrevious(e, *previousDir, *previousRev, *planFile, fl.Args()); err != nil {
+			errorf(e, "check: %v", err)
+			return exitUsage
+		}
+	}
 	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
@@ -65,6 +86,9 @@ func runCheck(e *env, args []string) int {
 		}
 	} else {
 		res = check.Manifests(cfg, fl.Args())
+	}
+	if prev != nil {
+		check.AddPrevious(cfg, res, *prev)
 	}
 	// What could not be read goes first, on stderr, in every format.
 	for _, err := range res.Errors {
@@ -169,4 +193,34 @@ func isOneOf(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// readPrevious reads the manifests before the change, from a directory
+// or a git revision, and the plan whose moves are meant.
+func readPrevious(e *env, dir, rev, planFile string, paths []string) (*check.Previous, error) {
+	prev := &check.Previous{}
+	var err error
+	if dir != "" {
+		if prev.Modules, err = check.ReadPreviousDir(e.dir, dir); err != nil {
+			return nil, fmt.Errorf("--previous: %w", err)
+		}
+	} else if prev.Modules, err = check.ReadPreviousRev(context.Background(), e.dir, rev, paths); err != nil {
+		return nil, fmt.Errorf("--previous-rev: %w", err)
+	}
+	if planFile != "" {
+		p, err := plan.Read(resolvePath(e.dir, planFile))
+		if err != nil {
+			return nil, fmt.Errorf("--plan: %w", err)
+		}
+		prev.Planned = p.Planned
+	}
+	return prev, nil
+}
+
+// resolvePath returns name resolved against dir.
+func resolvePath(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
