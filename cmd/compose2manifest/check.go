@@ -37,6 +37,7 @@ func runCheck(e *env, args []string) int {
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR`")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
+	fl.StringVar(&conv.Layout, "layout", "", "with --against: convert's --layout `LAYOUT`")
 	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
@@ -55,7 +56,7 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
