@@ -727,3 +727,15 @@ func owner(entries []Entry, candidates []int, d rules.Diagnostic) []int {
 	}
 	return out
 }
+
+// Check returns an error for a configuration Run refuses: a malformed
+// exclude or include-file pattern, or a negative ProjectTimeout.
+func (c Config) Check() error {
+	if c.ProjectTimeout < 0 {
+		return fmt.Errorf("--project-timeout %s: want 0 (no limit) or more", c.ProjectTimeout)
+	}
+	if err := CheckExcludes(c.Excludes); err != nil {
+		return err
+	}
+	return CheckIncludeFiles(c.IncludeFiles)
+}

@@ -46,6 +46,9 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if err := checkFlagPath("--volume-root", opts.VolumeRoot); err != nil {
 		return &Result{Status: Failed}, err
 	}
+	if opts.Layout != "" && !contains(declare.Layouts, opts.Layout) {
+		return &Result{Status: Failed}, fmt.Errorf("--layout %q: want %s", opts.Layout, strings.Join(declare.Layouts, ", "))
+	}
 	// The declarations file may say how the project is run (its compose
 	// files, env files, profiles): read it first, where the caller did
 	// not say.
@@ -111,6 +114,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		if c.volumeRoot == "" {
 			c.volumeRoot = decl.VolumeRoot
 		}
+	}
+	c.layout = opts.Layout
+	if c.layout == "" && decl != nil {
+		c.layout = decl.Layout
 	}
 	if err := checkRootSettings(opts, decl); err != nil {
 		res.Status = Failed
@@ -379,6 +386,11 @@ type converter struct {
 	module     string
 	hostDir    string
 	volumeRoot string
+	// layout is declare.LayoutFHS or ""; laidOut holds, under it, the
+	// source that took each path placed by intent, so that a second is
+	// refused rather than merged.
+	layout     string
+	laidOut    map[string]string
 	diags      []rules.Diagnostic
 	mounts     []project.Mount // of the services converted
 	placements []*placement.Placement
@@ -861,6 +873,9 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 	var declared string
 	if s.Entry != nil {
 		declared = s.Entry.Path
+	}
+	if declared == "" && c.layout == declare.LayoutFHS && s.Entry != nil && s.Entry.Kind != declare.KindHost {
+		return c.placeByIntent(s)
 	}
 	switch s.Section {
 	case declare.SectionBinds:

@@ -52,6 +52,10 @@ type Options struct {
 	// VolumeRoot (--volume-root) is where named and anonymous volumes land;
 	// it overrides the declarations' value.
 	VolumeRoot string
+	// Layout (--layout) is how a declaration without a path of its own is
+	// placed: "" (volume_root, host_project_directory) or "fhs" (by its
+	// intent: declare.LayoutFHS); it overrides the declarations' layout:.
+	Layout string
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool

@@ -62,6 +62,8 @@ func applyFlags(t *testing.T, o *Options, text string) {
 			o.VolumeRoot = value
 		case "host-project-directory":
 			o.HostProjectDirectory = value
+		case "layout":
+			o.Layout = value
 		case "profile":
 			o.Profiles = append(o.Profiles, value)
 		case "env":

@@ -82,7 +82,7 @@ func (c *converter) missingList() []Missing {
 		if m.src.Section == declare.SectionVolumes {
 			x.Legacy = c.dockerVolumeName(first.Volume)
 		}
-		if m.entry.Path == "" {
+		if m.entry.Path == "" && c.layout == "" {
 			switch {
 			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
 				x.NeedsPath = true

@@ -76,6 +76,14 @@ const (
 	SectionBinds     = "binds"
 	SectionVolumes   = "volumes"
 	SectionAnonymous = "anonymous"
+	// KeyLayout is the top-level key that chooses the layout.
+	KeyLayout = "layout"
+	// LayoutFHS places a declaration without a path by its intent, as the
+	// FHS and systemd's StateDirectory= and the like do: state in
+	// /var/lib/MODULE, content in /srv/MODULE, config in /etc/MODULE,
+	// cache in /var/cache/MODULE, logs in /var/log/MODULE, runtime in
+	// /run/MODULE.
+	LayoutFHS = "fhs"
 	// SectionDirectories declares host directories no volume mounts, such
 	// as the parents of declared paths; keys are absolute host paths.
 	SectionDirectories = "directories"
@@ -97,7 +105,7 @@ const (
 const KeyRoots = "roots"
 
 var (
-	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
+	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyLayout, KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
 	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
 )
 
@@ -195,6 +203,11 @@ type File struct {
 	// scalars; empty when not given.
 	Module, HostProjectDirectory, VolumeRoot          string
 	ModulePos, HostProjectDirectoryPos, VolumeRootPos manifest.Pos
+	// Layout is the layout: key, how a declaration without a path of its
+	// own is placed: "" (volume_root and host_project_directory) or
+	// LayoutFHS (by its intent); LayoutPos is where it was given.
+	Layout    string
+	LayoutPos manifest.Pos
 	// ComposeFiles, EnvFiles and Profiles are the project's settings
 	// (compose_files:, env_files:, profiles:), what docker compose's -f,
 	// --env-file and --profile say: the compose files are read with them,
@@ -538,6 +551,12 @@ func (p *parser) file(n *yaml.Node) *File {
 			if s, ok := p.absPath(kv.v, "volume_root"); ok {
 				f.VolumeRoot, f.VolumeRootPos = s, p.pos(kv.k)
 			}
+		case KeyLayout:
+			if kv.v.Kind != yaml.ScalarNode || kv.v.Tag != "!!str" || !isOneOf(Layouts, kv.v.Value) {
+				p.errorf(kv.v, "layout: want one of %s", strings.Join(Layouts, ", "))
+				continue
+			}
+			f.Layout, f.LayoutPos = kv.v.Value, p.pos(kv.k)
 		case SectionBinds:
 			f.Binds = p.entries(SectionBinds, kv.v)
 		case SectionVolumes:
@@ -896,3 +915,15 @@ func (p *parser) images(n *yaml.Node) []Image {
 // gives), and a literal $ is therefore written $$. A source the compose
 // file writes ./a$$b is the path ./a$b, and its key is written ./a$$b.
 func EscapeKey(key string) string { return strings.ReplaceAll(key, "$", "$$") }
+
+// Layouts are the values of layout:.
+var Layouts = []string{LayoutFHS}
+
+func isOneOf(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -132,7 +132,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", []string{"c2m.yaml: empty document"}},
 		{"comments only", "# nothing\n", []string{"c2m.yaml: empty document"}},
 		{"two documents", "version: 1\n---\nversion: 1\n", []string{":2: more than one YAML document"}},
-		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, roots, binds, volumes, anonymous, directories, acknowledge, images)`}},
+		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, layout, roots, binds, volumes, anonymous, directories, acknowledge, images)`}},
 		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note)`}},
 		{"version missing", "module: mail\n", []string{":1: version missing"}},
 		{"version 2", "version: 2\n", []string{":1: version: unsupported version 2"}},
@@ -472,5 +472,17 @@ func TestParseHostWithPath(t *testing.T) {
 	}
 	if e := f.Binds[0]; e.Kind != KindHost || e.Path != "/mnt/shared" {
 		t.Errorf("entry = %+v", e)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	f, err := Parse("c2m.yaml", []byte("version: 1\nlayout: fhs\n"))
+	if err != nil || f.Layout != LayoutFHS || f.LayoutPos.Line != 2 {
+		t.Fatalf("layout: fhs: %+v, %v", f, err)
+	}
+	for _, bad := range []string{"layout: FHS", "layout: [fhs]", "layout: 1", "layout: \"\""} {
+		if _, err := Parse("c2m.yaml", []byte("version: 1\n"+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c2m.yaml:2: layout: want one of fhs") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }

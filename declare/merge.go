@@ -35,6 +35,9 @@ func Merge(ext, side *File) *File {
 	if side.VolumeRoot != "" {
 		out.VolumeRoot, out.VolumeRootPos = side.VolumeRoot, side.VolumeRootPos
 	}
+	if side.Layout != "" {
+		out.Layout, out.LayoutPos = side.Layout, side.LayoutPos
+	}
 	out.Binds = overlay(out.Binds, side.Binds, NormalizeBind)
 	out.Volumes = overlay(out.Volumes, side.Volumes, func(s string) string { return s })
 	out.Anonymous = overlay(out.Anonymous, side.Anonymous, normalizeAnonymous)

@@ -25,7 +25,8 @@ type fixture struct {
 // fixtures returns the fixtures of each scope: testdata/*.yaml are module
 // manifests, testdata/set/* sets of them, testdata/project/* compose
 // projects, testdata/against/* compose projects and the manifests
-// committed for them.
+// committed for them, testdata/previous/* manifests before and after a
+// change.
 func fixtures(t *testing.T) map[rules.Scope][]fixture {
 	t.Helper()
 	out := map[rules.Scope][]fixture{}
@@ -34,9 +35,10 @@ func fixtures(t *testing.T) map[rules.Scope][]fixture {
 		out[rules.ScopeModule] = append(out[rules.ScopeModule], fixture{f, wantedRules(t, f)})
 	}
 	for scope, glob := range map[rules.Scope]string{
-		rules.ScopeModules: "testdata/set/*",
-		rules.ScopeProject: "testdata/project/*",
-		rules.ScopeAgainst: "testdata/against/*",
+		rules.ScopeModules:  "testdata/set/*",
+		rules.ScopeProject:  "testdata/project/*",
+		rules.ScopeAgainst:  "testdata/against/*",
+		rules.ScopePrevious: "testdata/previous/*",
 	} {
 		dirs, _ := filepath.Glob(glob)
 		for _, d := range dirs {
@@ -52,7 +54,7 @@ func fixtures(t *testing.T) map[rules.Scope][]fixture {
 // every fixture named for a rule, that its wants say what its name does.
 func TestCoverage(t *testing.T) {
 	all := fixtures(t)
-	for _, scope := range []rules.Scope{rules.ScopeProject, rules.ScopeModule, rules.ScopeModules, rules.ScopeAgainst} {
+	for _, scope := range []rules.Scope{rules.ScopeProject, rules.ScopeModule, rules.ScopeModules, rules.ScopeAgainst, rules.ScopePrevious} {
 		for _, f := range all[scope] {
 			base := strings.TrimSuffix(filepath.Base(f.name), ".yaml")
 			m := fixtureName.FindStringSubmatch(base)

@@ -345,6 +345,39 @@ another's network namespace before that namespace exists.
 Move the container below the containers its depends_on names (convert
 writes them in dependency order by itself; regenerate the manifest).`,
 		},
+		{
+			ID:            "C2M022",
+			Title:         "a change drops or strands state",
+			Severity:      Error,
+			CheckPrevious: checkDroppedState,
+			Doc: `check --previous OLD_DIR (or --previous-rev REV) holds the manifests
+against the manifests as they were before the change. State and content
+are the data a module keeps and a person backs up (SPEC section 4); a
+change that loses them is easy to miss in a diff of generated files. It
+is reported when, in a module of the previous manifests:
+
+- the module is gone while it declared state or content;
+- a state or content path is no longer declared (nothing mounts its data,
+  no backup lists it); a parent no container mounted, with declared paths
+  inside it, is judged by those paths;
+- a state or content path moved: a container mounts another path at the
+  same target, and no migration plan (check --plan FILE, what
+  compose2manifest plan --format json writes) moves the data, so the
+  host would create the new path empty;
+- its intent went from state or content to cache or runtime, which the
+  host removes whole;
+- the owner or mode of a state or content path changed: the host changes
+  the path itself, never the data in it, which the software may then no
+  longer read;
+- a container that mounted volumes is no longer converted.
+
+Each finding is at the new manifest's line, with the previous manifest's
+position beside it.
+
+Keep the declaration as it was; or, when the change is meant, move the
+data with a migration plan (compose2manifest plan) and give check the
+plan, or remove the data knowingly before the change is applied.`,
+		},
 	}
 }
 

@@ -127,6 +127,9 @@ const (
 	// ScopeAgainst is a fresh conversion held against the manifest
 	// committed for it (check --against).
 	ScopeAgainst Scope = "against"
+	// ScopePrevious is every module manifest held against the manifests
+	// as they were before the change (check --previous).
+	ScopePrevious Scope = "previous"
 )
 
 // Rule is one check: a plain value, registered nowhere; drivers take a
@@ -160,6 +163,9 @@ type Rule struct {
 	// CheckAgainst runs over a manifest held against a fresh conversion
 	// of its compose project.
 	CheckAgainst func(*AgainstPass)
+	// CheckPrevious runs over the manifests held against the manifests
+	// as they were before the change.
+	CheckPrevious func(*PreviousPass)
 }
 
 // Scopes returns the scopes r runs in, in the order of the Scope
@@ -174,6 +180,7 @@ func (r *Rule) Scopes() []Scope {
 		{ScopeModule, r.Check != nil},
 		{ScopeModules, r.CheckSet != nil},
 		{ScopeAgainst, r.CheckAgainst != nil},
+		{ScopePrevious, r.CheckPrevious != nil},
 	} {
 		if s.has {
 			out = append(out, s.scope)
@@ -297,4 +304,23 @@ func Decoded(e *manifest.Error) Diagnostic {
 		d.Rule = "C2M002"
 	}
 	return d
+}
+
+// ScopeText says where r runs, and the other severity some of its
+// findings have: "runs in: project, module; some findings are warnings".
+// A rule with no check function (Unreadable) is reported by the drivers.
+func (r *Rule) ScopeText() string {
+	scopes := make([]string, 0, 5)
+	for _, s := range r.Scopes() {
+		scopes = append(scopes, string(s))
+	}
+	if len(scopes) == 0 {
+		// Unreadable: reported by the drivers themselves.
+		return "reported by convert and check for input they cannot read"
+	}
+	line := "runs in: " + strings.Join(scopes, ", ")
+	if r.Also != "" {
+		line += "; some findings are " + string(r.Also) + "s"
+	}
+	return line
 }

@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/interrupt"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/spf13/pflag"
 )
@@ -83,21 +80,9 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: --batch writes one manifest per module, so it needs -o DIR")
 		return exitUsage
 	}
-	if bf.projectTimeout < 0 {
-		errorf(e, "convert: --project-timeout %s: want 0 (no limit) or more", bf.projectTimeout)
-		return exitUsage
-	}
 	if fs.Changed("jobs") && bf.jobs < 1 {
 		errorf(e, "convert: --jobs %d: want 1 or more", bf.jobs)
 		hintf(e, "leave --jobs out to convert GOMAXPROCS (%d) projects at once", runtime.GOMAXPROCS(0))
-		return exitUsage
-	}
-	if err := batch.CheckExcludes(bf.excludes); err != nil {
-		errorf(e, "convert: %v", err)
-		return exitUsage
-	}
-	if err := batch.CheckIncludeFiles(bf.includeFiles); err != nil {
-		errorf(e, "convert: %v", err)
 		return exitUsage
 	}
 	opts := cf.opts
@@ -114,17 +99,21 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		ProjectTimeout:   bf.projectTimeout,
 		ConvertFunc:      batchConvert,
 	}
-	var prog *progress
+	if err := cfg.Check(); err != nil {
+		errorf(e, "convert: %v", err)
+		return exitUsage
+	}
+	var prog *batch.Progress
 	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !isDumb(e.environ) {
-		prog = &progress{w: e.stderr}
-		cfg.Progress = prog.update
+		prog = batch.NewProgress(e.stderr)
+		cfg.Progress = prog.Update
 	}
 	// SIGINT or SIGTERM stops the batch: no new project starts, the
 	// running ones are abandoned, the staging folder is removed and
 	// nothing is written. A second signal, once the first has been seen,
 	// kills as usual. Should the batch not stop within interruptGrace
 	// (stuck outside a project), the command exits without it.
-	ctx, signalled, stop := interruptContext(context.Background())
+	ctx, signalled, stop := interrupt.Context(context.Background(), afterListen)
 	defer stop()
 	type outcome struct {
 		rep *batch.Report
@@ -147,19 +136,19 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		select {
 		case res = <-done:
 		case <-time.After(interruptGrace):
-			prog.clear()
+			prog.Clear()
 			fmt.Fprintf(e.stderr, "compose2manifest: interrupted; the batch did not stop within %s, so it was left unfinished (the next run into %s reports a commit it left halfway)\n", interruptGrace, report.Escape(cf.output, false))
-			return signalExit(signalled())
+			return interrupt.Exit(signalled())
 		}
 	}
 	rep, err := res.rep, res.err
-	prog.clear()
+	prog.Clear()
 	var ie internalError
 	if errors.As(err, &ie) {
 		panic(ie.value) // to run's recover: one line, exit 3
 	}
 	if rep != nil && rep.Interrupted {
-		return writeBatchInterrupted(e, cf.format, rep, signalExit(signalled()))
+		return writeBatchInterrupted(e, cf.format, rep, interrupt.Exit(signalled()))
 	}
 	if err != nil {
 		errorf(e, "convert --batch: %v", err)
@@ -199,53 +188,6 @@ var afterListen = func() {}
 // interruptGrace bounds how long an interrupted batch may take to stop.
 var interruptGrace = 5 * time.Second
 
-// Exit codes of a batch stopped by a signal: 128 + the signal's number,
-// as shells report it, distinct from the outcomes of a batch that ran.
-const (
-	exitInterrupted = 130 // SIGINT (^C)
-	exitTerminated  = 143 // SIGTERM
-)
-
-// signalExit is the exit code for a batch stopped by sig.
-func signalExit(sig os.Signal) int {
-	if sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
-}
-
-// interruptContext returns a context cancelled by the first SIGINT or
-// SIGTERM, and a function that says which one it was (nil before one
-// came). After the first, the signals act as usual again: a second kills.
-func interruptContext(parent context.Context) (ctx context.Context, signalled func() os.Signal, stop func()) {
-	ctx, cancel := context.WithCancel(parent)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var got atomic.Value
-	quit := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			got.Store(sig)
-			signal.Stop(ch)
-			cancel()
-		case <-quit:
-		}
-	}()
-	afterListen()
-	var once sync.Once
-	return ctx, func() os.Signal {
-			sig, _ := got.Load().(os.Signal)
-			return sig
-		}, func() {
-			once.Do(func() {
-				signal.Stop(ch)
-				close(quit)
-				cancel()
-			})
-		}
-}
-
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything, and returns code.
 func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) int {
@@ -280,30 +222,6 @@ func batchExitCode(rep *batch.Report) int {
 		}
 	}
 	return code
-}
-
-// progress draws one self-erasing line on a terminal, at most ten times a
-// second.
-type progress struct {
-	w    io.Writer
-	last time.Time
-	drew bool
-}
-
-func (p *progress) update(done, total int) {
-	if now := time.Now(); done < total && now.Sub(p.last) < 100*time.Millisecond {
-		return
-	} else {
-		p.last = now
-	}
-	fmt.Fprintf(p.w, "\rcompose2manifest: converting %d/%d projects", done, total)
-	p.drew = true
-}
-
-func (p *progress) clear() {
-	if p != nil && p.drew {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
 
 // lookupEnv returns the value environ gives the variable name, and

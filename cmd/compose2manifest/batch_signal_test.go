@@ -13,6 +13,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/internal/gen"
+	"github.com/compose2manifest/compose2manifest/internal/interrupt"
 )
 
 // interruptBatch runs convert --batch over a generated tree of n projects
@@ -45,8 +46,8 @@ func TestBatchInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := interruptBatch(t, 400, out)
-	if code != exitInterrupted {
-		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
+	if code != interrupt.ExitInterrupted {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, interrupt.ExitInterrupted, stderr)
 	}
 	if !regexp.MustCompile(`(?m)\Acompose2manifest: 400 projects found: interrupted after \d+ converted; nothing written\n\z`).MatchString(stderr) {
 		t.Errorf("stderr:\n%s", stderr)
@@ -63,7 +64,7 @@ func TestBatchInterrupted(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
-	if code != exitInterrupted || !rep.Summary.Interrupted || rep.Summary.Projects != 400 || rep.Summary.Finished >= 400 || len(rep.Modules) != 0 {
+	if code != interrupt.ExitInterrupted || !rep.Summary.Interrupted || rep.Summary.Projects != 400 || rep.Summary.Finished >= 400 || len(rep.Modules) != 0 {
 		t.Errorf("exit %d, report %s", code, stdout)
 	}
 }

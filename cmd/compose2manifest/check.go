@@ -37,9 +37,13 @@ func runCheck(e *env, args []string) int {
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR`")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
+	fl.StringVar(&conv.Layout, "layout", "", "with --against: convert's --layout `LAYOUT`")
 	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
+	previousDir := fl.String("previous", "", "also hold the manifests against the manifests in `OLD_DIR` (a file or directory): a change that drops state is C2M022")
+	previousRev := fl.String("previous-rev", "", "as --previous, with the manifests as they were at git revision `REV` (git show REV:PATH)")
+	planFile := fl.String("plan", "", "with --previous or --previous-rev: the migration plan `FILE` (compose2manifest plan --format json) whose moves are meant")
 	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
 		return code
 	}
@@ -52,9 +56,25 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
+	}
+	if *previousDir != "" && *previousRev != "" {
+		errorf(e, "check: --previous and --previous-rev both name the manifests before the change; give one")
+		return exitUsage
+	}
+	if *planFile != "" && *previousDir == "" && *previousRev == "" {
+		errorf(e, "check: --plan needs --previous OLD_DIR or --previous-rev REV")
+		return exitUsage
+	}
+	var prev *check.Previous
+	if *previousDir != "" || *previousRev != "" {
+		var err error
+		if prev, err = check.ReadPrevious(e.dir, *previousDir, *previousRev, *planFile, fl.Args()); err != nil {
+			errorf(e, "check: %v", err)
+			return exitUsage
+		}
 	}
 	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv}
 	cfg.Convert.Environ = e.environ
@@ -67,6 +87,9 @@ func runCheck(e *env, args []string) int {
 		}
 	} else {
 		res = check.Manifests(cfg, fl.Args())
+	}
+	if prev != nil {
+		check.AddPrevious(cfg, res, *prev)
 	}
 	// What could not be read goes first, on stderr, in every format.
 	for _, err := range res.Errors {

@@ -41,6 +41,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.DeclarationsFile, "declarations", "", "declarations `FILE` (default: compose2manifest.yaml in the project directory)")
 	fs.StringVar(&cf.opts.HostProjectDirectory, "host-project-directory", "", "`DIR` where the project lives on the target host")
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
+	fs.StringVar(&cf.opts.Layout, "layout", "", "`LAYOUT` of declarations without a path: fhs places each by its intent (/var/lib/MODULE, /srv/MODULE, /etc/MODULE, …)")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
 	fs.StringVar(&cf.schemaComment, "schema-comment", "", "start the declarations skeleton (and the file ask writes) with # yaml-language-server: $schema=`PATH`")

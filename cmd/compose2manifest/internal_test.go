@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/interrupt"
 )
 
 // runIn runs the command in-process in dir.
@@ -130,8 +131,8 @@ func TestBatchSIGTERMWhileStuck(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	start := time.Now()
 	code, _, stderr := runIn(root, "convert", "--batch", ".", "-o", out, "--jobs", "1")
-	if code != exitTerminated {
-		t.Errorf("exit %d, want %d:\n%s", code, exitTerminated, stderr)
+	if code != interrupt.ExitTerminated {
+		t.Errorf("exit %d, want %d:\n%s", code, interrupt.ExitTerminated, stderr)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("stopped after %s", d)

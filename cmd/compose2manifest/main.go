@@ -69,6 +69,7 @@ const usage = `usage: compose2manifest COMMAND [flags]
 commands:
   convert   convert a compose project (or --batch ROOT) into module manifests
   check     check manifests: the CI gate
+  inventory list the declared paths of manifests and what to back up
   ask       prompt for missing declarations and write them
   rules     list the rules
   explain   print one rule's documentation (without an ID: list the rules)
@@ -109,6 +110,8 @@ func dispatch(e *env, args []string) int {
 		return runConvert(e, rest)
 	case "check":
 		return runCheck(e, rest)
+	case "inventory":
+		return runInventory(e, rest)
 	case "ask":
 		return runAsk(e, rest)
 	case "rules":
@@ -142,7 +145,7 @@ func dispatch(e *env, args []string) int {
 }
 
 // commands are the subcommands, as the usage lists them.
-var commands = []string{"convert", "check", "ask", "rules", "explain", "schema", "version", "help"}
+var commands = []string{"convert", "check", "inventory", "ask", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr. The error may
 // quote what anyone can write into a compose file, so each of its lines

@@ -30,7 +30,7 @@ func ruleList() string {
 	var b strings.Builder
 	for _, r := range rules.Documented() {
 		fmt.Fprintf(&b, "%s  %-7s  %s\n", r.ID, r.Severity, r.Title)
-		fmt.Fprintf(&b, "        %s\n", scopeLine(r))
+		fmt.Fprintf(&b, "        %s\n", r.ScopeText())
 	}
 	return b.String()
 }
@@ -65,26 +65,8 @@ func runExplain(e *env, args []string) int {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc), scopeLine(r))
+		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc), r.ScopeText())
 	}
 	fmt.Fprint(e.stdout, b.String())
 	return exitOK
-}
-
-// scopeLine says where a rule runs, and the other severity some of its
-// findings have: "runs in: project, module; some findings are warnings".
-func scopeLine(r *rules.Rule) string {
-	scopes := make([]string, 0, 4)
-	for _, s := range r.Scopes() {
-		scopes = append(scopes, string(s))
-	}
-	if len(scopes) == 0 {
-		// rules.Unreadable: reported by the drivers themselves.
-		return "reported by convert and check for input they cannot read"
-	}
-	line := "runs in: " + strings.Join(scopes, ", ")
-	if r.Also != "" {
-		line += "; some findings are " + string(r.Also) + "s"
-	}
-	return line
 }

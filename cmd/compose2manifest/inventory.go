@@ -1,0 +1,100 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/check"
+	"github.com/compose2manifest/compose2manifest/inventory"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/spf13/pflag"
+)
+
+const inventoryAbout = `List every path the manifests declare, across modules: module, kind,
+intent, owner, mode, and whether it is backed up (state and content are;
+config is not, the module's repo is its backup; cache, runtime and host
+paths are not; logs by policy). A DIR stands for the *.yaml and *.yml
+files directly in it, as for check. The manifests are read, not judged:
+run check for that.
+
+--backup prints the paths to back up, one a line (NUL-terminated with -0),
+a path inside another left out, for restic backup --files-from-verbatim
+FILE (--files-from-raw with -0) and borg create --paths-from-stdin.
+--exclude-caches prints the cache
+directories, where a CACHEDIR.TAG makes restic, borg and tar
+(--exclude-caches) leave them out of the backup of their parent.
+
+Exit status: 0, or 2 for bad usage or a manifest that cannot be read.
+
+flags:
+`
+
+// inventoryFormats are the values of inventory --format.
+var inventoryFormats = []string{"text", "json"}
+
+func runInventory(e *env, args []string) int {
+	fl := pflag.NewFlagSet("inventory", pflag.ContinueOnError)
+	format := fl.String("format", "text", "output `FORMAT`: text or json")
+	backup := fl.Bool("backup", false, "print only the paths to back up, one a line")
+	logs := fl.Bool("logs", false, "with --backup: back up logs too (the site's policy)")
+	caches := fl.Bool("exclude-caches", false, "print only the cache directories (for CACHEDIR.TAG)")
+	nul := fl.BoolP("null", "0", false, "with --backup or --exclude-caches: end each path with NUL, not a newline")
+	u := cmdUsage{name: "inventory", synopsis: "inventory [flags] MANIFEST|DIR...", about: inventoryAbout, positional: true}
+	if code, ok := parseFlags(e, fl, u, args); !ok {
+		return code
+	}
+	switch {
+	case !slices.Contains(inventoryFormats, *format):
+		errorf(e, "inventory: --format %q: want %s", *format, strings.Join(inventoryFormats, ", "))
+		return exitUsage
+	case *backup && *caches:
+		errorf(e, "inventory: --backup and --exclude-caches print different lists; give one")
+		return exitUsage
+	case (*backup || *caches) && fl.Changed("format"):
+		errorf(e, "inventory: --format goes with the table, not with --backup or --exclude-caches")
+		return exitUsage
+	case *nul && !*backup && !*caches:
+		errorf(e, "inventory: -0 needs --backup or --exclude-caches")
+		return exitUsage
+	case *logs && !*backup:
+		errorf(e, "inventory: --logs needs --backup")
+		return exitUsage
+	case fl.NArg() == 0:
+		errorf(e, "inventory: no manifests")
+		hintf(e, "name manifest files or directories of them: compose2manifest inventory out/")
+		return exitUsage
+	}
+	// check's reading, with no rules: bounded, strict, and the same
+	// expansion of directories.
+	res := check.Manifests(check.Config{Dir: e.dir, Rules: []*rules.Rule{}}, fl.Args())
+	for _, err := range res.Errors {
+		errorf(e, "inventory: %v", err)
+	}
+	for _, m := range res.Report.Modules {
+		for _, d := range m.Diagnostics {
+			errorf(e, "inventory: %v", &manifest.Error{Pos: d.Pos(), Msg: d.Message})
+		}
+	}
+	if res.Unreadable() {
+		hintf(e, "run compose2manifest check on the manifests")
+		return exitUsage
+	}
+	entries := inventory.Of(res.Manifests)
+	var err error
+	switch {
+	case *backup:
+		err = inventory.WriteList(e.stdout, inventory.BackupPaths(entries, *logs), *nul)
+	case *caches:
+		err = inventory.WriteList(e.stdout, inventory.CacheDirectories(entries), *nul)
+	case *format == "json":
+		err = inventory.WriteJSON(e.stdout, entries)
+	default:
+		err = inventory.WriteText(e.stdout, entries)
+	}
+	if err != nil {
+		errorf(e, "inventory: %v", err)
+		return exitUsage
+	}
+	return exitOK
+}

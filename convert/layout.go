@@ -1,0 +1,127 @@
+package convert
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
+)
+
+// intentHomes are the homes of SPEC section 4's intents under layout fhs:
+// the FHS 3.0 places, which systemd's StateDirectory=, CacheDirectory=,
+// LogsDirectory=, RuntimeDirectory= and ConfigurationDirectory= also
+// use; content is what FHS 3.17 says /srv holds.
+var intentHomes = map[manifest.Intent]string{
+	manifest.IntentState:   "/var/lib",
+	manifest.IntentContent: "/srv",
+	manifest.IntentConfig:  "/etc",
+	manifest.IntentCache:   "/var/cache",
+	manifest.IntentLogs:    "/var/log",
+	manifest.IntentRuntime: "/run",
+}
+
+// ModuleRoot returns where layout fhs places data of intent i of module,
+// or "" for an intent that has no home.
+func ModuleRoot(i manifest.Intent, module string) string {
+	home, ok := intentHomes[i]
+	if !ok {
+		return ""
+	}
+	return path.Join(home, module)
+}
+
+// placeByIntent is place under layout fhs, for a declaration without a
+// path of its own that is not a host path: HOME/MODULE/NAME, HOME by the
+// intent and NAME from the source (layoutName). The module root must be
+// declared under directories:, and no two sources may land on one path.
+func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, problem string) {
+	first := s.First()
+	switch s.Section {
+	case declare.SectionBinds:
+		legacy = "bind " + first.Source
+	case declare.SectionVolumes:
+		legacy = "Docker volume " + c.dockerVolumeName(first.Volume)
+	default:
+		legacy = "anonymous Docker volume of service " + first.Service
+	}
+	intent := manifest.Intent(s.Entry.Intent)
+	if !intent.Valid() && !c.opts.Strict {
+		if row, ok, _ := c.imageRow(s); ok && row.Intent.Valid() {
+			intent = row.Intent
+		}
+	}
+	if !intent.Valid() {
+		return "", "", fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", describeSource(s))
+	}
+	name := layoutName(s)
+	if name == "" || name == "." || name == ".." {
+		return "", "", fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", describeSource(s))
+	}
+	root := ModuleRoot(intent, c.module)
+	p := path.Join(root, name)
+	if c.laidOut == nil {
+		c.laidOut = map[string]string{}
+	}
+	if other, ok := c.laidOut[p]; ok {
+		return "", "", fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", describeSource(s), p, other)
+	}
+	c.laidOut[p] = describeSource(s)
+	if !c.rootDeclared(root) {
+		return "", "", fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", describeSource(s), p, root, root)
+	}
+	return p, legacy, ""
+}
+
+// rootDeclared reports whether the declarations' directories: own root.
+func (c *converter) rootDeclared(root string) bool {
+	if c.decl == nil {
+		return false
+	}
+	for _, e := range c.decl.Directories {
+		if e.Key == root && e.Kind != declare.KindHost {
+			return true
+		}
+	}
+	return false
+}
+
+// layoutName is the name a source gets under layout fhs, one path
+// element, the same for the same source in every conversion: a named
+// volume's key; SERVICE-TARGET for an anonymous volume (targetName); a
+// bind's path with its leading "./", "~/" or "/" dropped and slashes
+// turned into dashes ("./data/spool" -> "data-spool").
+func layoutName(s *placement.Placement) string {
+	first := s.First()
+	switch s.Section {
+	case declare.SectionVolumes:
+		if strings.Contains(first.Volume, "/") {
+			return ""
+		}
+		return first.Volume
+	case declare.SectionAnonymous:
+		return first.Service + "-" + targetName(first.Target)
+	}
+	k := strings.TrimSuffix(s.Key, "/")
+	for _, prefix := range []string{"./", "~/", "~", "/"} {
+		if strings.HasPrefix(k, prefix) {
+			k = strings.TrimPrefix(k, prefix)
+			break
+		}
+	}
+	return strings.ReplaceAll(k, "/", "-")
+}
+
+// describeSource names s as messages do.
+func describeSource(s *placement.Placement) string {
+	first := s.First()
+	switch s.Section {
+	case declare.SectionVolumes:
+		return fmt.Sprintf("named volume %q", first.Volume)
+	case declare.SectionAnonymous:
+		return fmt.Sprintf("anonymous volume %s of service %q", first.Target, first.Service)
+	}
+	return "bind " + first.Source
+}

@@ -1,0 +1,124 @@
+// Package inventory lists the paths a set of module manifests declares,
+// with what each holds and whether it is backed up (SPEC section 4): the
+// table a person reads, and the lists a backup tool reads (restic
+// --files-from, borg --paths-from-stdin, CACHEDIR.TAG for --exclude-caches).
+//
+// It judges nothing: the rules do (check). It only reads manifests that
+// decoded.
+package inventory
+
+import (
+	"sort"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Backup says whether a declared path is backed up.
+type Backup string
+
+// The answers of SPEC section 4's "backed up" column.
+const (
+	// Yes: state and content, data nothing else can rebuild.
+	Yes Backup = "yes"
+	// No: config (the module's repo is the backup), cache, runtime, and
+	// host paths (the host's, never the module's).
+	No Backup = "no"
+	// Policy: logs, backed up where the site's policy says so.
+	Policy Backup = "by policy"
+)
+
+// BackedUp returns whether data of intent i is backed up.
+func BackedUp(i manifest.Intent) Backup {
+	switch i {
+	case manifest.IntentState, manifest.IntentContent:
+		return Yes
+	case manifest.IntentLogs:
+		return Policy
+	}
+	return No
+}
+
+// Entry is one declared path of one module.
+type Entry struct {
+	Module string `json:"module"`
+	// Kind is directory, file or host.
+	Kind manifest.Kind `json:"kind"`
+	Path string        `json:"path"`
+	// Intent, Owner and Mode are empty for a host path.
+	Intent manifest.Intent `json:"intent,omitempty"`
+	Owner  string          `json:"owner,omitempty"`
+	Mode   string          `json:"mode,omitempty"`
+	Backup Backup          `json:"backup"`
+	Note   string          `json:"note,omitempty"`
+	// File and Line are where the manifest declares it.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+}
+
+// Of returns every declared path of mods (nil modules are skipped),
+// ordered by path (parent first), then module.
+func Of(mods []*manifest.Module) []Entry {
+	var out []Entry
+	for _, m := range mods {
+		if m == nil {
+			continue
+		}
+		for _, r := range m.Declared() {
+			e := Entry{Module: m.Module, Kind: r.Kind, Path: r.Path, Note: r.Note, File: r.Pos.File, Line: r.Pos.Line, Backup: No}
+			if r.Kind != manifest.KindHost {
+				e.Intent, e.Owner, e.Mode, e.Backup = r.Intent, r.Owner, r.Mode, BackedUp(r.Intent)
+			}
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if c := manifest.ComparePaths(out[i].Path, out[j].Path); c != 0 {
+			return c < 0
+		}
+		return out[i].Module < out[j].Module
+	})
+	return out
+}
+
+// BackupPaths returns the paths to back up: every owned path whose
+// backup is Yes (and Policy too, when logs is true), leaving out a path
+// that lies inside another one already listed (the tool reads it with its
+// parent) and a path listed twice. Parent first.
+func BackupPaths(entries []Entry, logs bool) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Kind == manifest.KindHost || (e.Backup != Yes && (!logs || e.Backup != Policy)) {
+			continue
+		}
+		if covered(out, e.Path) {
+			continue
+		}
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+// CacheDirectories returns the directories whose intent is cache, each
+// once, parent first: where a CACHEDIR.TAG lets restic, borg and tar
+// (--exclude-caches) leave them out of a backup that holds their parent.
+func CacheDirectories(entries []Entry) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Kind == manifest.KindDirectory && e.Intent == manifest.IntentCache && !seen[e.Path] {
+			seen[e.Path] = true
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// covered reports whether p is one of list or lies inside one of them.
+func covered(list []string, p string) bool {
+	for _, q := range list {
+		if q == p || manifest.IsAncestor(q, p) {
+			return true
+		}
+	}
+	return false
+}

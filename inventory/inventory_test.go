@@ -1,0 +1,98 @@
+package inventory
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+func TestBackedUp(t *testing.T) {
+	want := map[manifest.Intent]Backup{
+		manifest.IntentState: Yes, manifest.IntentContent: Yes, manifest.IntentConfig: No,
+		manifest.IntentLogs: Policy, manifest.IntentCache: No, manifest.IntentRuntime: No, "": No,
+	}
+	for i, b := range want {
+		if got := BackedUp(i); got != b {
+			t.Errorf("BackedUp(%q) = %q, want %q", i, got, b)
+		}
+	}
+}
+
+const twoModules = `version: 1
+module: a
+resources:
+  - host: /etc/localtime
+  - directory: /srv/a
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /srv/a/cache
+    owner: "0:0"
+    mode: "0755"
+    intent: cache
+  - directory: /srv/a/db
+    owner: "999:999"
+    mode: "0700"
+    intent: state
+  - directory: /var/log/a
+    owner: "0:0"
+    mode: "0750"
+    intent: logs
+  - directory: /etc/a
+    owner: "0:0"
+    mode: "0755"
+    intent: config
+`
+
+const second = `version: 1
+module: b
+resources:
+  - directory: /etc/b
+    owner: "0:0"
+    mode: "0755"
+    intent: config
+  - file: /etc/b/acme.json
+    owner: "0:0"
+    mode: "0600"
+    intent: state
+  - directory: /var/cache/b
+    owner: "0:0"
+    mode: "0755"
+    intent: cache
+`
+
+func TestInventory(t *testing.T) {
+	a, err := manifest.Decode("a.yaml", []byte(twoModules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := manifest.Decode("b.yaml", []byte(second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := Of([]*manifest.Module{b, nil, a})
+	var paths []string
+	for _, e := range es {
+		paths = append(paths, e.Module+" "+e.Path+" "+string(e.Backup))
+	}
+	want := []string{
+		"a /etc/a no", "b /etc/b no", "b /etc/b/acme.json yes", "a /etc/localtime no",
+		"a /srv/a yes", "a /srv/a/cache no", "a /srv/a/db yes", "b /var/cache/b no", "a /var/log/a by policy",
+	}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("Of:\n got %q\nwant %q", paths, want)
+	}
+	if es[0].File != "a.yaml" || es[0].Line != 21 {
+		t.Errorf("position of /etc/a: %s:%d", es[0].File, es[0].Line)
+	}
+	if got, want := BackupPaths(es, false), []string{"/etc/b/acme.json", "/srv/a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("BackupPaths = %q, want %q", got, want)
+	}
+	if got, want := BackupPaths(es, true), []string{"/etc/b/acme.json", "/srv/a", "/var/log/a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("BackupPaths(logs) = %q, want %q", got, want)
+	}
+	if got, want := CacheDirectories(es), []string{"/srv/a/cache", "/var/cache/b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CacheDirectories = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,89 @@
+// Package plan is the migration plan: for every declared path whose data
+// lives elsewhere today (a relocated bind, a Docker volume), where it is
+// and where it goes, with the owner and mode the target is created with.
+//
+// A Plan is plain data. compose2manifest plan prints it as JSON or as a
+// shell script a person reviews and runs; check --plan reads the JSON
+// back to accept the moves it makes.
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Version is the plan format's version.
+const Version = 1
+
+// Plan is every move of one run.
+type Plan struct {
+	Version int    `json:"version"`
+	Moves   []Move `json:"moves"`
+}
+
+// Move is the data of one declared path: copied from From to To.
+type Move struct {
+	Module string `json:"module"`
+	// From is where the data lives today, To the declared path.
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Kind is directory or file; Owner, Mode and Intent are the
+	// declaration's.
+	Kind   manifest.Kind   `json:"kind"`
+	Owner  string          `json:"owner"`
+	Mode   string          `json:"mode"`
+	Intent manifest.Intent `json:"intent"`
+	// Legacy says what From is: "Docker volume mail_dbdata", "bind
+	// ./data", "anonymous volume of postfix:/var/lib/postfix".
+	Legacy string `json:"legacy,omitempty"`
+}
+
+// Planned reports whether p moves the data of from to to.
+func (p *Plan) Planned(from, to string) bool {
+	for _, m := range p.Moves {
+		if m.From == from && m.To == to {
+			return true
+		}
+	}
+	return false
+}
+
+// Read reads a plan as Plan's JSON, a regular file of at most
+// manifest.MaxSize bytes, strictly (unknown fields are errors).
+func Read(path string) (*Plan, error) {
+	data, err := fsread.File("plan", path, manifest.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	var p Plan
+	if err := strictJSON(data, &p); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if p.Version != Version {
+		return nil, fmt.Errorf("%s: plan version %d, want %d", path, p.Version, Version)
+	}
+	for i, m := range p.Moves {
+		if !manifest.ValidPath(m.From) || !manifest.ValidPath(m.To) {
+			return nil, fmt.Errorf("%s: move %d: from and to must be absolute, clean paths", path, i+1)
+		}
+	}
+	return &p, nil
+}
+
+// strictJSON decodes one JSON value into v, refusing unknown fields and
+// anything after the value.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one JSON value")
+	}
+	return nil
+}
