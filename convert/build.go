@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -29,8 +28,6 @@ const DeclarationsFile = "compose2manifest.yaml"
 // ExtensionKey is the top-level compose extension that may hold the
 // declarations inside the compose file itself.
 const ExtensionKey = "x-compose2manifest"
-
-var moduleNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 
 // Convert loads the compose project opts names and converts it. A non-nil
 // error means the input could not be read (a missing file, a YAML or
@@ -102,7 +99,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if decl != nil && decl.Module != "" {
 		c.module = decl.Module
 	}
-	if !moduleNameRE.MatchString(c.module) {
+	if !manifest.ValidModule(c.module) {
 		res.Status = Failed
 		return res, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-'", c.module)
 	}

@@ -179,8 +179,11 @@ func (d *decoder) module(data []byte) *Module {
 			sawModule = true
 			m.Pos.Line = k.Line
 			s, ok := d.str(v, "module")
-			if ok && s == "" {
+			switch {
+			case ok && s == "":
 				d.errorf(v, "module must name the module")
+			case ok && !ValidModule(s):
+				d.errorf(v, "module %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-', as convert writes it", s)
 			}
 			m.Module = s
 		case "sources":

@@ -184,6 +184,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"source without file", head + "sources:\n  - sha256: x\n", []string{"f.yaml:4: a source needs a file"}},
 		{"resources not list", head + "resources: {}\n", []string{"f.yaml:3: resources must be a list"}},
 		{"resource scalar", head + "resources:\n  - /srv/x\n", []string{"f.yaml:4: a resource must be a mapping"}},
+		{"module with a slash", "version: 1\nmodule: \"../../etc/x\"\n", []string{`f.yaml:2: module "../../etc/x": want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-', as convert writes it`}},
 		{"no kind", head + "resources:\n  - owner: \"0:0\"\n", []string{"f.yaml:4: resource has no kind"}},
 		{"two kinds", head + "resources:\n  - directory: /a\n    file: /a\n", []string{"f.yaml:4: resource has 2 kinds (directory, file)"}},
 		{"integer mode", head + "resources:\n  - directory: /srv/m\n    mode: 0750\n", []string{`f.yaml:5: directory mode 0750 is a YAML integer, which YAML readers read differently; quote it: "0750"`}},

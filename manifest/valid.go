@@ -32,3 +32,13 @@ func validOwnerPart(s string) bool {
 
 // ValidMode reports whether s is 3 or 4 octal digits, such as "0750".
 func ValidMode(s string) bool { return modeRE.MatchString(s) }
+
+// moduleRE is what a compose project name may be (compose-go's
+// loader.NormalizeProjectName keeps only these), and so a module name.
+var moduleRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
+
+// ValidModule reports whether s can name a module: a lowercase letter or
+// digit, then lowercase letters, digits, '.', '_' or '-', as a compose
+// project name. It names /etc/MODULE and the output file DIR/MODULE.yaml,
+// so a slash or a newline in it is refused.
+func ValidModule(s string) bool { return moduleRE.MatchString(s) && s != "." && s != ".." }

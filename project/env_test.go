@@ -207,3 +207,18 @@ func TestIncludeEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// A ${VAR:?message} variable that is unset is a use like any other, marked
+// required: compose refuses to load the project without it, and the
+// report names it.
+func TestRequiredVariable(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  a:\n    image: alpine\n    environment:\n      K: ${SECRET_KEY:?secret key required}\n"})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err == nil || !strings.Contains(err.Error(), "SECRET_KEY unset") {
+		t.Errorf("err = %v, want one naming SECRET_KEY", err)
+	}
+	if p == nil || len(p.UnsetVariables) != 1 || !p.UnsetVariables[0].Required || p.UnsetVariables[0].Name != "SECRET_KEY" {
+		t.Fatalf("unset variables %+v, want SECRET_KEY, required", p)
+	}
+}

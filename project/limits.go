@@ -18,6 +18,12 @@ const (
 	// MaxNodes is the most nodes a file may hold with its aliases
 	// expanded, as compose-go sees it.
 	MaxNodes = 200_000
+	// MaxShellCommand is the longest command, entrypoint or healthcheck
+	// test written as one string, in bytes: compose-go splits such a
+	// string into words with go-shellwords, in time quadratic in its
+	// length (64 KiB take seconds, 256 KiB most of a minute); real ones
+	// are under a kilobyte.
+	MaxShellCommand = 8 << 10
 )
 
 // measure returns how deep n nests and how many nodes it holds with
@@ -70,11 +76,33 @@ func measure(n *yaml.Node) (depth, nodes int) {
 // shapeProblem returns why f is beyond the limits, "" when it is not.
 func shapeProblem(f *rawFile) string {
 	depth, nodes := measure(f.root)
+	if depth <= MaxDepth && nodes <= MaxNodes {
+		if msg := longCommand(f); msg != "" {
+			return msg
+		}
+	}
 	switch {
 	case depth > MaxDepth:
 		return fmt.Sprintf("%s: nests deeper than %d levels, more than a compose file needs; refused before loading", f.name, MaxDepth)
 	case nodes > MaxNodes:
 		return fmt.Sprintf("%s: holds more than %d YAML nodes with its aliases expanded; refused before loading", f.name, MaxNodes)
+	}
+	return ""
+}
+
+// longCommand returns where a service of f writes a shell-form command
+// longer than MaxShellCommand, "" when none does.
+func longCommand(f *rawFile) string {
+	for _, p := range pairs(get(f.root, "services")) {
+		svc := resolve(p[1])
+		for _, key := range []string{"command", "entrypoint"} {
+			if n := get(svc, key); n != nil && n.Kind == yaml.ScalarNode && len(n.Value) > MaxShellCommand {
+				return fmt.Sprintf("%s:%d: service %q: %s is a string of %d bytes, more than the %d a shell command may have; write it as a list", f.name, n.Line, p[0].Value, key, len(n.Value), MaxShellCommand)
+			}
+		}
+		if n := get(get(svc, "healthcheck"), "test"); n != nil && n.Kind == yaml.ScalarNode && len(n.Value) > MaxShellCommand {
+			return fmt.Sprintf("%s:%d: service %q: healthcheck.test is a string of %d bytes, more than the %d a shell command may have; write it as a list", f.name, n.Line, p[0].Value, len(n.Value), MaxShellCommand)
+		}
 	}
 	return ""
 }

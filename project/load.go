@@ -199,6 +199,9 @@ type VariableUse struct {
 	// a tmpfs or an image: an empty value there changes what is mounted or
 	// run.
 	FeedsMount bool
+	// Required is set for ${VAR:?message} or ${VAR?message}: compose
+	// refuses to load the project while the variable is unset.
+	Required bool
 }
 
 // unsetVariables finds every ${VAR} or $VAR in the raw compose files that
@@ -222,10 +225,12 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 				// Compose defines COMPOSE_PROJECT_NAME for interpolation
 				// whenever the project has a name, and it always has one
 				// (from -p, the environment, name: or the folder).
-				if _, ok := env[name]; ok || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name) {
+				_, set := env[name]
+				required := v.Required && !set && name != "COMPOSE_PROJECT_NAME"
+				if !required && (set || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name)) {
 					continue
 				}
-				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path)}
+				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path), Required: required}
 				if len(path) >= 2 && path[0] == "services" {
 					u.Service = path[1]
 				}
@@ -602,6 +607,14 @@ func resolveInputs(opts Options) (*inputs, error) {
 			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", first, strings.Join(cli.DefaultFileNames, ", "))
 		}
 		in.files = found.ConfigPaths
+		// Files found by name are the project's own: a compose.yaml that
+		// links out of its folder would bring another file's content
+		// (its environment, its secrets) into the manifest.
+		for _, f := range in.files {
+			if err := CheckContained("compose file", f, append([]string{filepath.Dir(f)}, opts.AllowDirs...)...); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, f := range in.files {
 		if err := CheckInputFile("compose file", f); err != nil {

@@ -92,6 +92,15 @@ var etcSystem = []string{
 	"subuid", "sudo.conf", "sudoers", "sudoers.d", "sysconfig", "sysctl.conf", "sysctl.d",
 	"systemd", "timezone", "tmpfiles.d", "udev", "ufw", "update-motd.d", "xdg", "yum",
 	"yum.repos.d", "zsh",
+	// Daemons and hooks that run what they find as root, or hold root's
+	// tokens: certbot's renewal hooks, fail2ban's actions, CRI-O's and
+	// k3s's configuration, runner tokens, dnsmasq's and resolvconf's
+	// scripts, ppp's and the network dispatchers' hooks, ACPI events,
+	// sleep hooks, supervisors.
+	"acpi", "anacrontab", "at.allow", "at.deny", "certbot", "cron.allow", "cron.deny", "crio",
+	"dnsmasq.conf", "dnsmasq.d", "fail2ban", "gitlab-runner", "incron.d", "k0s", "k3s",
+	"keepalived", "letsencrypt", "monit", "monitrc", "networkd-dispatcher", "pm", "ppp",
+	"rancher", "resolvconf", "rke2", "sshd", "sudo", "supervisor", "supervisord.conf",
 }
 
 // rootTrees are where no root may be, nor lie, nor hold: the host's

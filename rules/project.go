@@ -146,6 +146,12 @@ func checkUnsetVariables(p *ProjectPass) {
 			Message: fmt.Sprintf("variable %s is not set and has no default (used in %s)", u.Name, where)}
 		// A service left out by profiles is not converted: what it would
 		// mount is a warning until a profile brings it in.
+		if u.Required {
+			d.Severity = Error
+			d.Message = fmt.Sprintf("variable %s is required (${%s:?…}) and not set (used in %s)", u.Name, u.Name, where)
+			out = append(out, d)
+			continue
+		}
 		if _, skipped := leftOut[u.Service]; u.FeedsMount && !skipped {
 			d.Severity = Error
 			out = append(out, d)
