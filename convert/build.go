@@ -86,14 +86,21 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		res.Diagnostics = vars
 		return res, err
 	}
-	table := opts.Images
-	if table == nil && !opts.Strict {
-		if table, err = images.Load(); err != nil {
+	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
+	// and its required modes hold with --strict too; production from its
+	// rows does not.
+	facts := opts.Images
+	if facts == nil {
+		if facts, err = images.Load(); err != nil {
 			res.Status = Failed
 			return res, err
 		}
 	}
-	c := &converter{l: l, opts: opts, decl: decl, images: table, fields: newFieldIndex(),
+	table := facts
+	if opts.Strict && opts.Images == nil {
+		table = nil
+	}
+	c := &converter{l: l, opts: opts, decl: decl, images: table, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -131,7 +138,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Skeleton = Skeleton(c.module, res.Missing)
+	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions())
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
@@ -387,7 +394,17 @@ type converter struct {
 	missing    []*missing
 	fields     fieldIndex
 	images     *images.Table
-	usedAcks   map[int]bool
+	// facts is the image table for what holds whatever --strict says:
+	// the variables an image reads from a file, its VOLUME paths.
+	facts    *images.Table
+	usedAcks map[int]bool
+	// secrets are the environment variables judged for C2M015.
+	secrets []rules.EnvSecret
+	// usedCreds marks the credentials: items that matched a variable.
+	usedCreds map[int]bool
+	// credUsers maps a declared credential's name to the services it is
+	// delivered to.
+	credUsers map[string][]string
 }
 
 // missing is a source whose declaration is missing or incomplete, for the
@@ -453,18 +470,22 @@ func (c *converter) build() *manifest.Module {
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
 	})
-	m.Resources = append(m.Resources, c.credentials(names)...)
 	// Containers come last, each after the containers it needs, as docker
-	// compose starts them: the host applies in the order written.
+	// compose starts them: the host applies in the order written. They
+	// are built first, since the credentials: they use come before them.
+	var containers []manifest.Resource
 	for _, name := range startOrder(p) {
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
-			m.Resources = append(m.Resources, *r)
+			containers = append(containers, *r)
 		}
 	}
+	m.Resources = append(m.Resources, c.credentials(names)...)
+	m.Resources = append(m.Resources, containers...)
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
+	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	return m
 }
 
@@ -979,7 +1000,7 @@ func builtRules() []*rules.Rule {
 
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
-	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched}
+	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)
 	}

@@ -260,7 +260,8 @@ compose file (${VAR:-default}).`,
 		{
 			ID:           "C2M015",
 			Title:        "an environment value that looks like a plaintext secret",
-			Severity:     Warning,
+			Severity:     Error,
+			Also:         Warning,
 			Check:        checkPlaintextSecret,
 			CheckProject: checkComposeSecret,
 			SkipBuilt:    true,
@@ -269,15 +270,28 @@ key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
 dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
 path such as a *_FILE reference under /run/secrets, not a number or a
 boolean. Names that end in a word saying they hold something else
-(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. A manifest is
-committed and read widely; the value travels with it. Reports show the
-value masked, never the value; the manifest still carries it, because
-dropping it would break the service.
+(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. The value is
+judged after interpolation, wherever it came from: the compose file,
+.env, an env_file or the environment. A manifest is committed and read
+widely, so it never carries such a value in plaintext: convert refuses
+the module (and leaves the value out of everything it reports; reports
+show it masked), and check reports it in a manifest as an error.
 
-Deliver the value as a credential instead: a compose secret (secrets:
-on the service, and the software's *_FILE variable pointing at
-/run/secrets/NAME), which the manifest lists as a credential whose
-content it never holds.`,
+A variable named under credentials: is delivered as a credential the
+mesh provides (the manifest's credential resource; its content is never
+read or written) and mounted at /run/secrets/NAME. Where the image table
+says the image reads VARIABLE_FILE (postgres, mysql, mariadb, mongo,
+nextcloud, … with the entrypoint as source), the container gets
+VARIABLE_FILE=/run/secrets/NAME; for another image that is an error,
+since the service would start without the variable, until acknowledge
+names SERVICE.credentials.VARIABLE (then VARIABLE_FILE is set anyway:
+a warning). acknowledge may instead name SERVICE.environment.VARIABLE to
+carry the value knowingly: the container's comment says so, and convert
+and check report it as a warning.
+
+Declare the variable under credentials: as SERVICE.VARIABLE: NAME (the
+refusal's skeleton suggests one), or, to carry it knowingly, list
+SERVICE.environment.VARIABLE under acknowledge:.`,
 		},
 		{
 			ID:           "C2M016",
@@ -834,7 +848,11 @@ func checkPlaintextSecret(p *Pass) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
-				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; deliver it as a credential", k, Mask(v))
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
+				if hasNote(c.Comment, AckPlaintextNote(k)) {
+					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
+					d.Severity = Warning
+				}
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
