@@ -459,6 +459,9 @@ func (c *converter) build() *manifest.Module {
 			r := manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
 				Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
 				Pos: e.Pos, Comment: "supplied: " + e.Pos.File}
+			if e.AcknowledgeMode && e.Mode != "" {
+				r.Comment += "; " + rules.AckModeNote(e.Mode)
+			}
 			if e.Kind == declare.KindHost {
 				// A parent another module (or the host) owns.
 				r = manifest.Resource{Kind: manifest.KindHost, Path: e.Key, Note: e.Note, Pos: e.Pos, Comment: r.Comment}
@@ -677,6 +680,9 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			reason = s.LinkOutside
 		}
 		c.addMissingResource(s, r, reason)
+	}
+	if e != nil && e.AcknowledgeMode && r.Mode != "" {
+		provenance = append(provenance, rules.AckModeNote(r.Mode))
 	}
 	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
 		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))

@@ -359,11 +359,46 @@ another's network namespace before that namespace exists.
 Move the container below the containers its depends_on names (convert
 writes them in dependency order by itself; regenerate the manifest).`,
 		},
+		{
+			ID:       "C2M021",
+			Title:    "a declared mode nobody should choose",
+			Severity: Error,
+			Also:     Warning,
+			Check:    checkUnsafeMode,
+			Doc: `A declared directory writable by everyone without the sticky bit
+(0777, 0757) lets anyone on the host delete or replace what the module
+keeps there; a declared file writable by everyone lets anyone change
+what the module reads; a file with setuid or setgid (4755, 2755) runs
+with its owner's or group's rights for whoever starts it. A shared
+directory keeps the sticky bit (1777, as /tmp does); a setgid directory
+(2775) is fine.
+
+Choose a mode that gives the others nothing to write (0750, 0755,
+1777 for a shared drop box), or, when the mode is meant, set
+acknowledge_mode: true on the declaration (then it is a warning, and
+the manifest's comment says so).`,
+		},
+		{
+			ID:       "C2M022",
+			Title:    "a declared mode or owner contradicts what the image requires",
+			Severity: Error,
+			Check:    checkImageRequirement,
+			Doc: `The image table has a row for the container's image and the mount's
+target whose mode is required: the software refuses to run otherwise
+(PostgreSQL's data directory must be 0700 or 0750 and owned by the
+server's user, 999:999 on the Debian image and 70:70 on Alpine). A
+declaration that says another mode, or another numeric owner while the
+container runs as the image's user, gives a module that never starts.
+check finds the row itself from the container's image and the mount's
+target; it does not trust the declaration's comment.
+
+Declare the mode and owner the row names (convert produces them when
+the declaration leaves them out), or run the container as the owner you
+declare (user:).`,
+		},
 	}
 }
 
-// checkStartOrder is C2M020: a container whose depends_on names a
-// container of the module written after it.
 func checkStartOrder(p *Pass) {
 	at := map[string]int{}
 	cs := p.Module.Containers()
