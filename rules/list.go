@@ -379,7 +379,7 @@ acknowledge_mode: true on the declaration (then it is a warning, and
 the manifest's comment says so).`,
 		},
 		{
-			ID:       "C2M022",
+			ID:       "C2M023",
 			Title:    "a declared mode or owner contradicts what the image requires",
 			Severity: Error,
 			Check:    checkImageRequirement,

@@ -62,7 +62,7 @@ func checkUnsafeMode(p *Pass) {
 // read it.
 var imageTable = sync.OnceValues(images.Load)
 
-// checkImageRequirement is C2M022: a declared path a container mounts
+// checkImageRequirement is C2M023: a declared path a container mounts
 // where the image table has a row with a required mode, whose declared
 // mode the software does not accept or whose owner is not the user the
 // image's process runs as. The row is found from the container's image
