@@ -86,14 +86,21 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		res.Diagnostics = vars
 		return res, err
 	}
-	table := opts.Images
-	if table == nil && !opts.Strict {
-		if table, err = images.Load(); err != nil {
+	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
+	// and its required modes hold with --strict too; production from its
+	// rows does not.
+	facts := opts.Images
+	if facts == nil {
+		if facts, err = images.Load(); err != nil {
 			res.Status = Failed
 			return res, err
 		}
 	}
-	c := &converter{l: l, opts: opts, decl: decl, images: table, fields: newFieldIndex(),
+	table := facts
+	if opts.Strict && opts.Images == nil {
+		table = nil
+	}
+	c := &converter{l: l, opts: opts, decl: decl, images: table, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -135,7 +142,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Skeleton = Skeleton(c.module, res.Missing)
+	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions())
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
@@ -396,7 +403,17 @@ type converter struct {
 	missing    []*missing
 	fields     fieldIndex
 	images     *images.Table
-	usedAcks   map[int]bool
+	// facts is the image table for what holds whatever --strict says:
+	// the variables an image reads from a file, its VOLUME paths.
+	facts    *images.Table
+	usedAcks map[int]bool
+	// secrets are the environment variables judged for C2M015.
+	secrets []rules.EnvSecret
+	// usedCreds marks the credentials: items that matched a variable.
+	usedCreds map[int]bool
+	// credUsers maps a declared credential's name to the services it is
+	// delivered to.
+	credUsers map[string][]string
 }
 
 // missing is a source whose declaration is missing or incomplete, for the
@@ -451,6 +468,9 @@ func (c *converter) build() *manifest.Module {
 			r := manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
 				Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
 				Pos: e.Pos, Comment: "supplied: " + e.Pos.File}
+			if e.AcknowledgeMode && e.Mode != "" {
+				r.Comment += "; " + rules.AckModeNote(e.Mode)
+			}
 			if e.Kind == declare.KindHost {
 				// A parent another module (or the host) owns.
 				r = manifest.Resource{Kind: manifest.KindHost, Path: e.Key, Note: e.Note, Pos: e.Pos, Comment: r.Comment}
@@ -462,18 +482,22 @@ func (c *converter) build() *manifest.Module {
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
 	})
-	m.Resources = append(m.Resources, c.credentials(names)...)
 	// Containers come last, each after the containers it needs, as docker
-	// compose starts them: the host applies in the order written.
+	// compose starts them: the host applies in the order written. They
+	// are built first, since the credentials: they use come before them.
+	var containers []manifest.Resource
 	for _, name := range startOrder(p) {
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
-			m.Resources = append(m.Resources, *r)
+			containers = append(containers, *r)
 		}
 	}
+	m.Resources = append(m.Resources, c.credentials(names)...)
+	m.Resources = append(m.Resources, containers...)
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
+	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	return m
 }
 
@@ -665,6 +689,9 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			reason = s.LinkOutside
 		}
 		c.addMissingResource(s, r, reason)
+	}
+	if e != nil && e.AcknowledgeMode && r.Mode != "" {
+		provenance = append(provenance, rules.AckModeNote(r.Mode))
 	}
 	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
 		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
@@ -991,7 +1018,7 @@ func builtRules() []*rules.Rule {
 
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
-	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched}
+	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)
 	}

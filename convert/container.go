@@ -7,9 +7,12 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Carried reports whether the container shape carries the compose service
@@ -82,7 +85,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 			ct.Image = ref // else C2M016 refuses the module
 		}
 	}
-	c.environment(svc, ct)
+	notes := c.environment(svc, ct)
 	for _, p := range svc.Ports {
 		ct.Ports = append(ct.Ports, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
 			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
@@ -105,7 +108,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	for _, d := range svc.Devices {
 		ct.Devices = append(ct.Devices, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
 	}
-	ct.Secrets = secretRefs(svc)
+	ct.Secrets = mergeSecretRefs(secretRefs(svc), ct.Secrets)
 	ct.Configs = c.inlineConfigs(svc)
 	if h := svc.HealthCheck; h != nil {
 		ct.Healthcheck = &manifest.Healthcheck{Test: h.Test, Retries: h.Retries, Disable: h.Disable,
@@ -168,24 +171,139 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	// build: is not carried; with no image it is refused above (C2M016),
 	// and an image named in the declarations stands for it.
 	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
-	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: pos.String()}
+	comment := pos.String()
+	if len(notes) > 0 {
+		comment = strings.Join(append([]string{comment}, notes...), "; ")
+	}
+	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: comment}
 }
 
 // environment sets the container's environment: env_file and environment
 // resolved by compose-go. A variable with no value is left out (C2M014
-// says so); a literal value of a secret-looking name is carried (C2M015
-// warns).
-func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container) {
+// says so). A variable credentials: delivers as a credential is never
+// carried: the credential is mounted at /run/secrets/NAME and, where the
+// image table says the image reads VARIABLE_FILE (or acknowledge names
+// SERVICE.credentials.VARIABLE), VARIABLE_FILE names it. A literal value
+// of a secret-looking name is carried only when acknowledge names
+// SERVICE.environment.VARIABLE; otherwise it is left out and C2M015
+// refuses the module. It returns the acknowledgements to note in the
+// container's comment.
+func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container) []string {
+	var notes []string
+	set := func(k, v string) {
+		if ct.Environment == nil {
+			ct.Environment = map[string]string{}
+		}
+		ct.Environment[k] = v
+	}
 	for _, k := range sortedEnvKeys(svc.Environment) {
 		v := svc.Environment[k]
 		if v == nil {
 			continue
 		}
-		if ct.Environment == nil {
-			ct.Environment = map[string]string{}
+		if cr, ok := c.credentialFor(svc.Name, k); ok {
+			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Credential: cr.Name, Image: ct.Image, CredentialPos: cr.Pos}
+			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
+				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)
+			} else {
+				sec.Acknowledged = c.acknowledgedVariable(declare.AckCredentials, svc.Name, k)
+			}
+			target := "/run/secrets/" + cr.Name
+			if sec.FileEnv != "" || sec.Acknowledged {
+				set(k+"_FILE", target)
+			}
+			if sec.Acknowledged {
+				notes = append(notes, rules.AckCredentialNote(k))
+			}
+			mounted := false
+			for _, s := range ct.Secrets {
+				mounted = mounted || (s.Source == cr.Name && s.Target == target)
+			}
+			if !mounted {
+				ct.Secrets = append(ct.Secrets, manifest.FileRef{Source: cr.Name, Target: target})
+			}
+			if !contains(c.credUsers[cr.Name], svc.Name) {
+				if c.credUsers == nil {
+					c.credUsers = map[string][]string{}
+				}
+				c.credUsers[cr.Name] = append(c.credUsers[cr.Name], svc.Name)
+			}
+			c.secrets = append(c.secrets, sec)
+			continue
 		}
-		ct.Environment[k] = *v
+		if rules.LooksLikeSecret(k, *v) {
+			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image,
+				Acknowledged: c.acknowledgedVariable(declare.AckEnvironment, svc.Name, k)}
+			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
+				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)
+			}
+			c.secrets = append(c.secrets, sec)
+			if !sec.Acknowledged {
+				continue // refused (C2M015); never in a candidate either
+			}
+			notes = append(notes, rules.AckPlaintextNote(k))
+		}
+		set(k, *v)
 	}
+	return notes
+}
+
+// credentialFor returns the credential declared for variable of service
+// and records the item as used.
+func (c *converter) credentialFor(service, variable string) (declare.Credential, bool) {
+	if c.decl == nil {
+		return declare.Credential{}, false
+	}
+	for i, cr := range c.decl.Credentials {
+		if cr.Service == service && cr.Variable == variable {
+			if c.usedCreds == nil {
+				c.usedCreds = map[int]bool{}
+			}
+			c.usedCreds[i] = true
+			return cr, true
+		}
+	}
+	return declare.Credential{}, false
+}
+
+// acknowledgedVariable reports whether acknowledge names
+// SERVICE.KIND.VARIABLE (or *.KIND.VARIABLE), and records it as used.
+func (c *converter) acknowledgedVariable(kind, service, variable string) bool {
+	if c.decl == nil {
+		return false
+	}
+	found := false
+	for j, a := range c.decl.Acknowledge {
+		if a.MatchesVariable(kind, service, variable) {
+			if c.usedAcks == nil {
+				c.usedAcks = map[int]bool{}
+			}
+			c.usedAcks[j] = true
+			found = true
+		}
+	}
+	return found
+}
+
+// unusedCredentials returns each credentials: item that names no variable
+// of a service (left-out services count: a key for them is not a typo).
+func (c *converter) unusedCredentials() []placement.Unmatched {
+	if c.decl == nil {
+		return nil
+	}
+	var out []placement.Unmatched
+	for i, cr := range c.decl.Credentials {
+		if c.usedCreds[i] {
+			continue
+		}
+		if svc, ok := c.l.Compose.DisabledServices[cr.Service]; ok {
+			if _, has := svc.Environment[cr.Variable]; has {
+				continue
+			}
+		}
+		out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: declare.KeyCredentials, Item: cr.Service + "." + cr.Variable, Pos: cr.Pos})
+	}
+	return out
 }
 
 // writes reports whether any definition of a service writes key.
@@ -353,6 +471,22 @@ func (c *converter) unusedAcks() []placement.Unmatched {
 		}
 		if !ok || svc.Image != "" {
 			out = append(out, placement.Unmatched{What: placement.UnmatchedImage, Item: im.Service, Pos: im.Pos})
+		}
+	}
+	return out
+}
+
+// mergeSecretRefs returns the compose secrets, then each credential of
+// declared not already mounted at its target.
+func mergeSecretRefs(compose, declared []manifest.FileRef) []manifest.FileRef {
+	out := compose
+	for _, d := range declared {
+		dup := false
+		for _, s := range compose {
+			dup = dup || (s.Source == d.Source && s.Target == d.Target)
+		}
+		if !dup {
+			out = append(out, d)
 		}
 	}
 	return out

@@ -89,7 +89,7 @@ func Fields() []Field {
 		carried("domainname", ""),
 		carried("entrypoint", ""),
 		carried("env_file", "resolved into environment"),
-		carried("environment", "literal values; secret-looking ones are reported (C2M015)"),
+		carried("environment", "literal values; secret-looking ones are refused (C2M015) unless delivered as credentials or acknowledged"),
 		carried("expose", ""),
 		carried("extends", "resolved by the loader"),
 		not("external_links", "links to containers outside the project; reach them over a shared network"),

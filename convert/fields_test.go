@@ -118,7 +118,8 @@ func TestNotCarriedReported(t *testing.T) {
 		{"top-level", "", "volumes:\n  data:\n    labels: {a: b}\n", "", []string{"C2M007 warning: volume data: field labels is not carried"}},
 		{"top-level acknowledged", "", "volumes:\n  data:\n    labels: {a: b}\n", "acknowledge: [volumes.data.labels]\n", nil},
 		{"profile", "  tools:\n    image: busybox\n    profiles: [tools]\n    links: [web]\n", "", "acknowledge: [tools.links]\n", []string{`C2M019 warning: service "tools": not converted: left out by profiles tools (--profile tools brings it in)`}},
-		{"plaintext", "    environment: {DB_PASSWORD: hunter2}\n", "", "", []string{"C2M015 warning: service \"web\": environment DB_PASSWORD=******** is a literal value"}},
+		{"plaintext", "    environment: {DB_PASSWORD: hunter2}\n", "", "", []string{"C2M015 error: service \"web\": environment DB_PASSWORD=******** is a literal value"}},
+		{"plaintext acknowledged", "    environment: {DB_PASSWORD: hunter2}\n", "", "acknowledge: [web.environment.DB_PASSWORD]\n", []string{"C2M015 warning: service \"web\": environment DB_PASSWORD=******** is a literal value that looks like a secret; acknowledged"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := convertService(t, tc.service, tc.top, tc.decl)

@@ -110,6 +110,15 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 			}
 		}
 	}
+	// Credentials the declarations deliver in place of a variable.
+	declared := map[string][]string{}
+	for name, users := range c.credUsers {
+		declared[name] = users
+		t := "/run/secrets/" + name
+		if !contains(targets[name], t) {
+			targets[name] = append(targets[name], t)
+		}
+	}
 	keys := make([]string, 0, len(targets))
 	for k := range targets {
 		keys = append(keys, k)
@@ -121,7 +130,23 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 		if len(targets[k]) == 1 {
 			r.Target = targets[k][0]
 		}
-		cfg := c.l.Compose.Secrets[k]
+		cfg, composed := c.l.Compose.Secrets[k]
+		if !composed {
+			// Only the declarations name it.
+			var vars []string
+			for _, cr := range c.decl.Credentials {
+				if cr.Name == k && contains(declared[k], cr.Service) {
+					vars = append(vars, cr.Service+"."+cr.Variable)
+					if r.Pos.File == "" {
+						r.Pos = cr.Pos
+					}
+				}
+			}
+			sort.Strings(vars)
+			r.Comment = "supplied: credentials: " + strings.Join(vars, ", ") + " (the value is never read or written)"
+			out = append(out, r)
+			continue
+		}
 		var legacy []string
 		switch {
 		case bool(cfg.External):
@@ -141,6 +166,9 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 		r.Comment = "compose secret"
 		if len(legacy) > 0 {
 			r.Comment += "; legacy: " + strings.Join(legacy, ", ")
+		}
+		if len(declared[k]) > 0 {
+			r.Comment += "; also delivers credentials: of " + quoteList(declared[k])
 		}
 		out = append(out, r)
 	}

@@ -14,7 +14,45 @@ import (
 // the author to fill, each entry with a comment saying where the source is
 // used. module names the module in comments. Nil when missing is empty.
 func Skeleton(module string, missing []Missing) []byte {
-	if len(missing) == 0 {
+	return skeleton(module, missing, nil)
+}
+
+// SecretSuggestion is a secret-looking environment variable the skeleton
+// offers to declare under credentials:, with acknowledge as the
+// alternative.
+type SecretSuggestion struct {
+	Service, Variable string
+	// Credential is the suggested credential name.
+	Credential string
+	// FileEnv is set when the image table says the image reads
+	// VARIABLE_FILE ("postgres table.yaml:905").
+	FileEnv string
+	Image   string
+}
+
+// secretSuggestions returns the secret-looking variables that are neither
+// delivered as credentials nor acknowledged.
+func (c *converter) secretSuggestions() []SecretSuggestion {
+	var out []SecretSuggestion
+	for _, s := range c.secrets {
+		if s.Credential != "" || s.Acknowledged {
+			continue
+		}
+		name := strings.ToLower(s.Service + "_" + s.Variable)
+		name = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
+				return r
+			}
+			return '_'
+		}, name)
+		out = append(out, SecretSuggestion{Service: s.Service, Variable: s.Variable, Credential: name, FileEnv: s.FileEnv, Image: s.Image})
+	}
+	return out
+}
+
+// skeleton is Skeleton with a credentials: section for secrets.
+func skeleton(module string, missing []Missing, secrets []SecretSuggestion) []byte {
+	if len(missing) == 0 && len(secrets) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
@@ -77,6 +115,21 @@ func Skeleton(module string, missing []Missing) []byte {
 		if len(sec.Content) > 0 {
 			addKV(root, section, sec)
 		}
+	}
+	if len(secrets) > 0 {
+		sec := &yaml.Node{Kind: yaml.MappingNode}
+		for _, sg := range secrets {
+			k := plain(sg.Service + "." + sg.Variable)
+			v := plain(sg.Credential)
+			how := fmt.Sprintf("service %q: image %s is not known to read %s_FILE: configure it to read /run/secrets/%s and acknowledge %s.credentials.%s", sg.Service, sg.Image, sg.Variable, sg.Credential, sg.Service, sg.Variable)
+			if sg.FileEnv != "" {
+				how = fmt.Sprintf("service %q: image %s reads %s_FILE (%s)", sg.Service, sg.Image, sg.Variable, sg.FileEnv)
+			}
+			v.LineComment = how + "; or, to carry the value in plaintext knowingly, acknowledge: [" + sg.Service + ".environment." + sg.Variable + "]"
+			sec.Content = append(sec.Content, k, v)
+		}
+		addKV(root, "credentials", sec)
+		root.Content[len(root.Content)-2].HeadComment = "The mesh delivers each credential; put its value there, never in a file of the module."
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

@@ -98,15 +98,23 @@ const (
 	FieldMode   = "mode"
 	FieldIntent = "intent"
 	FieldNote   = "note"
+	// FieldAcknowledgeMode (acknowledge_mode: true) says the entry's mode
+	// is chosen knowingly though it is world-writable without the sticky
+	// bit, or has setuid or setgid on a file (C2M021).
+	FieldAcknowledgeMode = "acknowledge_mode"
 )
+
+// KeyCredentials is the top-level key that maps SERVICE.VARIABLE to the
+// credential the mesh delivers in its place.
+const KeyCredentials = "credentials"
 
 // KeyRoots is the top-level key of the directories, other than the
 // built-in data roots, in which the module may own paths.
 const KeyRoots = "roots"
 
 var (
-	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyLayout, KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images"}
-	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote}
+	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyLayout, KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images", KeyCredentials}
+	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote, FieldAcknowledgeMode}
 )
 
 // Entry is one declaration of a bind source, named volume or anonymous
@@ -129,6 +137,9 @@ type Entry struct {
 	Note string
 	// Pos is the file and line of the key.
 	Pos manifest.Pos
+	// AcknowledgeMode is set by acknowledge_mode: true: the mode is
+	// chosen knowingly though C2M021 would refuse it.
+	AcknowledgeMode bool
 	// Fields records which fields were given, and the position of each
 	// field's key, so callers can tell "mode given" from "mode empty".
 	Fields map[string]manifest.Pos
@@ -140,21 +151,81 @@ func (e *Entry) Has(field string) bool {
 	return ok
 }
 
-// Ack is one item of acknowledge: a compose field knowingly not carried.
+// Ack is one item of acknowledge: a compose field knowingly not carried
+// (SERVICE.FIELD), an environment value knowingly carried in plaintext
+// (SERVICE.environment.VARIABLE), a credential the image table does not
+// say the image reads from a file (SERVICE.credentials.VARIABLE), or a
+// volume option knowingly dropped, or an image's volume knowingly
+// disposable (SERVICE.volumes.TARGET.OPTION, TARGET a container path or
+// *).
 type Ack struct {
 	// Service is a service name, or "*" for every service.
 	Service string
-	// Field is the compose-spec name of a service field, such as "build".
+	// Field is the compose-spec name of a service field, such as "build",
+	// or AckEnvironment, AckCredentials or AckVolumes.
 	Field string
-	Pos   manifest.Pos
+	// Variable is the environment variable of an AckEnvironment or
+	// AckCredentials item.
+	Variable string
+	// Target and Option are the container path (or "*") and the option
+	// of an AckVolumes item.
+	Target, Option string
+	Pos            manifest.Pos
 }
 
-// String returns the item as written, SERVICE.FIELD.
-func (a Ack) String() string { return a.Service + "." + a.Field }
+// The Field of an acknowledge item that names more than a field.
+const (
+	AckEnvironment = "environment"
+	AckCredentials = "credentials"
+	AckVolumes     = "volumes"
+)
+
+// AckOptions are the volume options an acknowledge item may name: the
+// manifest cannot carry them, and dropping them changes no owner or mode
+// (SELinux relabelling, bind propagation, nocopy); and AckDisposable,
+// which says a volume an image declares holds nothing to keep.
+var AckOptions = []string{"z", "Z", "propagation", "nocopy", AckDisposable}
+
+// AckDisposable is the option of SERVICE.volumes.TARGET.disposable: the
+// image's volume at TARGET is disposable, and the manifest mounts a tmpfs
+// there.
+const AckDisposable = "disposable"
+
+// String returns the item as written.
+func (a Ack) String() string {
+	switch {
+	case a.Variable != "":
+		return a.Service + "." + a.Field + "." + a.Variable
+	case a.Option != "":
+		return a.Service + "." + a.Field + "." + a.Target + "." + a.Option
+	}
+	return a.Service + "." + a.Field
+}
 
 // Matches reports whether a acknowledges field of service.
 func (a Ack) Matches(service, field string) bool {
-	return (a.Service == "*" || a.Service == service) && a.Field == field
+	return a.Variable == "" && a.Option == "" && (a.Service == "*" || a.Service == service) && a.Field == field
+}
+
+// MatchesVariable reports whether a is the item SERVICE.KIND.VARIABLE
+// (kind AckEnvironment or AckCredentials) for service and variable.
+func (a Ack) MatchesVariable(kind, service, variable string) bool {
+	return a.Field == kind && a.Variable == variable && (a.Service == "*" || a.Service == service)
+}
+
+// MatchesOption reports whether a acknowledges option at the volume target
+// of service.
+func (a Ack) MatchesOption(service, target, option string) bool {
+	return a.Field == AckVolumes && a.Option == option && (a.Service == "*" || a.Service == service) && (a.Target == "*" || a.Target == target)
+}
+
+// Credential is one item of credentials: an environment variable of a
+// service whose value the mesh delivers as a credential instead.
+type Credential struct {
+	Service, Variable string
+	// Name is the credential's name.
+	Name string
+	Pos  manifest.Pos
 }
 
 // Image is one item of images: the image reference of a service that has
@@ -228,6 +299,23 @@ type File struct {
 	Acknowledge []Ack
 	// Images lists the image references, in file order.
 	Images []Image
+	// Credentials lists the environment variables delivered as
+	// credentials, in file order.
+	Credentials []Credential
+}
+
+// CredentialFor returns the credential declared for variable of service,
+// if any.
+func (f *File) CredentialFor(service, variable string) (Credential, bool) {
+	if f == nil {
+		return Credential{}, false
+	}
+	for _, c := range f.Credentials {
+		if c.Service == service && c.Variable == variable {
+			return c, true
+		}
+	}
+	return Credential{}, false
 }
 
 // HasSettings reports whether f gives compose_files, env_files or
@@ -571,6 +659,8 @@ func (p *parser) file(n *yaml.Node) *File {
 			f.Acknowledge = p.acknowledge(kv.v)
 		case "images":
 			f.Images = p.images(kv.v)
+		case KeyCredentials:
+			f.Credentials = p.credentials(kv.v)
 		}
 	}
 	if !haveVersion {
@@ -770,6 +860,15 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			}
 			continue
 		}
+		if f.key == FieldAcknowledgeMode {
+			if v := resolve(f.v); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool" {
+				e.AcknowledgeMode = v.Value == "true"
+				e.Fields[f.key] = p.pos(f.k)
+			} else {
+				p.errorf(f.v, "%s: want true or false", fw)
+			}
+			continue
+		}
 		if isNull(resolve(f.v)) && f.key != FieldPath {
 			// Given empty, as a skeleton writes it: no value.
 			e.Fields[f.key] = p.pos(f.k)
@@ -810,6 +909,9 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			e.Intent = s
 		case FieldNote:
 			e.Note = s
+		case FieldAcknowledgeMode:
+			p.errorf(f.v, "%s: want true or false", fw)
+			continue
 		}
 		e.Fields[f.key] = p.pos(f.k)
 	}
@@ -825,7 +927,7 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		if section != SectionBinds && section != SectionDirectories {
 			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
 		}
-		for _, fk := range []string{FieldOwner, FieldMode, FieldIntent} {
+		for _, fk := range []string{FieldOwner, FieldMode, FieldIntent, FieldAcknowledgeMode} {
 			if pos, ok := e.Fields[fk]; ok {
 				p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: %s is not allowed on a kind: host entry (the module uses the path but does not own it; only path and note are allowed)", what, fk)})
 			}
@@ -871,9 +973,9 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 		if !ok {
 			continue
 		}
-		svc, field, ok := SplitAck(s)
+		a, ok := ParseAck(s)
 		if !ok {
-			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build)", s)
+			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
 			continue
 		}
 		if first, dup := seen[s]; dup {
@@ -881,7 +983,91 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 			continue
 		}
 		seen[s] = item.Line
-		out = append(out, Ack{Service: svc, Field: field, Pos: p.pos(item)})
+		a.Pos = p.pos(item)
+		out = append(out, a)
+	}
+	return out
+}
+
+// ParseAck parses an acknowledge item: SERVICE.FIELD or *.FIELD,
+// SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, or
+// SERVICE.volumes.TARGET.OPTION (TARGET an absolute, clean container path
+// or *, OPTION one of AckOptions); ok is false when item is none of them.
+// The first ".environment.", ".credentials." or ".volumes." decides the
+// form, so a service name holding one of them cannot be acknowledged by
+// field.
+func ParseAck(item string) (Ack, bool) {
+	for _, kind := range []string{AckEnvironment, AckCredentials} {
+		if svc, v, ok := strings.Cut(item, "."+kind+"."); ok {
+			if (svc != "*" && !ValidService(svc)) || !envRE.MatchString(v) {
+				return Ack{}, false
+			}
+			return Ack{Service: svc, Field: kind, Variable: v}, true
+		}
+	}
+	if svc, rest, ok := strings.Cut(item, "."+AckVolumes+"."); ok {
+		i := strings.LastIndexByte(rest, '.')
+		if i < 0 || (svc != "*" && !ValidService(svc)) {
+			return Ack{}, false
+		}
+		target, opt := rest[:i], rest[i+1:]
+		if (target != "*" && !manifest.ValidPath(target)) || !contains(AckOptions, opt) {
+			return Ack{}, false
+		}
+		return Ack{Service: svc, Field: AckVolumes, Target: target, Option: opt}, true
+	}
+	svc, field, ok := SplitAck(item)
+	if !ok {
+		return Ack{}, false
+	}
+	return Ack{Service: svc, Field: field}, true
+}
+
+// envRE is an environment variable's name as credentials: and acknowledge
+// items write it.
+var envRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// credentialRE is a credential's name.
+var credentialRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// ValidCredential reports whether s is a credential name credentials: may
+// give.
+func ValidCredential(s string) bool { return credentialRE.MatchString(s) }
+
+// SplitCredentialKey splits a credentials: key SERVICE.VARIABLE at its
+// last dot (service names may hold dots, variable names do not).
+func SplitCredentialKey(key string) (service, variable string, ok bool) {
+	i := strings.LastIndexByte(key, '.')
+	if i < 0 {
+		return "", "", false
+	}
+	service, variable = key[:i], key[i+1:]
+	if !ValidService(service) || !envRE.MatchString(variable) {
+		return "", "", false
+	}
+	return service, variable, true
+}
+
+func (p *parser) credentials(n *yaml.Node) []Credential {
+	if isNull(resolve(n)) {
+		return nil
+	}
+	var out []Credential
+	for _, kv := range p.mapping(n, KeyCredentials, nil) {
+		svc, v, ok := SplitCredentialKey(kv.key)
+		if !ok {
+			p.errorf(kv.k, "credentials: %q is not SERVICE.VARIABLE (such as db.POSTGRES_PASSWORD)", kv.key)
+			continue
+		}
+		name, ok := p.str(kv.v, fmt.Sprintf("credentials: %q", kv.key))
+		if !ok {
+			continue
+		}
+		if !ValidCredential(name) {
+			p.errorf(kv.v, "credentials: %q: %q is not a credential name (letters, digits, '.', '_', '-', such as db_password)", kv.key, name)
+			continue
+		}
+		out = append(out, Credential{Service: svc, Variable: v, Name: name, Pos: p.pos(kv.k)})
 	}
 	return out
 }

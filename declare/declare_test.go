@@ -132,8 +132,8 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", []string{"c2m.yaml: empty document"}},
 		{"comments only", "# nothing\n", []string{"c2m.yaml: empty document"}},
 		{"two documents", "version: 1\n---\nversion: 1\n", []string{":2: more than one YAML document"}},
-		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, layout, roots, binds, volumes, anonymous, directories, acknowledge, images)`}},
-		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note)`}},
+		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, layout, roots, binds, volumes, anonymous, directories, acknowledge, images, credentials)`}},
+		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note, acknowledge_mode)`}},
 		{"version missing", "module: mail\n", []string{":1: version missing"}},
 		{"version 2", "version: 2\n", []string{":1: version: unsupported version 2"}},
 		{"version string", "version: \"1\"\n", []string{`:1: version: want the integer 1, got "1"`}},
@@ -483,6 +483,58 @@ func TestLayout(t *testing.T) {
 	for _, bad := range []string{"layout: FHS", "layout: [fhs]", "layout: 1", "layout: \"\""} {
 		if _, err := Parse("c2m.yaml", []byte("version: 1\n"+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c2m.yaml:2: layout: want one of fhs") {
 			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+func TestCredentialsAndAcknowledgeForms(t *testing.T) {
+	f, err := Parse("c2m.yaml", []byte(`version: 1
+credentials:
+  db.POSTGRES_PASSWORD: db_password
+  my.app.API_KEY: api
+acknowledge:
+  - web.build
+  - web.environment.DB_PASSWORD
+  - "*.credentials.TOKEN"
+  - web.volumes./data.z
+  - "*.volumes.*.propagation"
+  - db.volumes./var/lib/postgresql/data.disposable
+binds:
+  ./up: {owner: "0:0", mode: "0777", intent: content, acknowledge_mode: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, ok := f.CredentialFor("my.app", "API_KEY"); !ok || cr.Name != "api" {
+		t.Errorf("CredentialFor(my.app, API_KEY) = %+v, %v", cr, ok)
+	}
+	var got []string
+	for _, a := range f.Acknowledge {
+		got = append(got, a.String())
+	}
+	want := []string{"web.build", "web.environment.DB_PASSWORD", "*.credentials.TOKEN", "web.volumes./data.z", "*.volumes.*.propagation", "db.volumes./var/lib/postgresql/data.disposable"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("acknowledge = %v, want %v", got, want)
+	}
+	a := f.Acknowledge
+	if !a[0].Matches("web", "build") || a[1].Matches("web", "environment") || !a[1].MatchesVariable(AckEnvironment, "web", "DB_PASSWORD") ||
+		!a[2].MatchesVariable(AckCredentials, "any", "TOKEN") || !a[3].MatchesOption("web", "/data", "z") || a[3].MatchesOption("web", "/data", "Z") ||
+		!a[4].MatchesOption("x", "/y", "propagation") || !a[5].MatchesOption("db", "/var/lib/postgresql/data", AckDisposable) {
+		t.Errorf("matching: %+v", a)
+	}
+	if !f.Binds[0].AcknowledgeMode {
+		t.Errorf("acknowledge_mode not read: %+v", f.Binds[0])
+	}
+	for _, bad := range []string{
+		"version: 1\ncredentials:\n  POSTGRES_PASSWORD: x\n",
+		"version: 1\ncredentials:\n  db.POSTGRES_PASSWORD: \"a b\"\n",
+		"version: 1\nacknowledge: [web.volumes./data.U]\n",
+		"version: 1\nacknowledge: [web.volumes.data.z]\n",
+		"version: 1\nacknowledge: [web.environment.A-B]\n",
+		"version: 1\nbinds:\n  ./a: {acknowledge_mode: yes please}\n",
+	} {
+		if _, err := Parse("c2m.yaml", []byte(bad)); err == nil {
+			t.Errorf("Parse(%q): no error", bad)
 		}
 	}
 }

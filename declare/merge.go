@@ -65,12 +65,25 @@ func Merge(ext, side *File) *File {
 			out.Images = append(out.Images, im)
 		}
 	}
+	for _, cr := range side.Credentials {
+		replaced := false
+		for i := range out.Credentials {
+			if out.Credentials[i].Service == cr.Service && out.Credentials[i].Variable == cr.Variable {
+				out.Credentials[i] = cr
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			out.Credentials = append(out.Credentials, cr)
+		}
+	}
 	return out
 }
 
 func (f *File) hasAck(a Ack) bool {
 	for _, b := range f.Acknowledge {
-		if b.Service == a.Service && b.Field == a.Field {
+		if b.String() == a.String() {
 			return true
 		}
 	}
@@ -112,6 +125,7 @@ func clone(f *File) *File {
 	out.Directories = cloneEntries(f.Directories)
 	out.Acknowledge = append([]Ack(nil), f.Acknowledge...)
 	out.Images = append([]Image(nil), f.Images...)
+	out.Credentials = append([]Credential(nil), f.Credentials...)
 	out.Roots = append([]manifest.Root(nil), f.Roots...)
 	out.ComposeFiles = append([]Setting(nil), f.ComposeFiles...)
 	out.EnvFiles = append([]Setting(nil), f.EnvFiles...)

@@ -61,8 +61,106 @@ type Row struct {
 	Source string
 	// Note is free text: why, and caveats.
 	Note string
+	// AcceptedModes are, for a required mode, the other modes the
+	// software accepts (PostgreSQL's 0750 beside 0700).
+	AcceptedModes []string
 	// Line is the row's line in the table file.
 	Line int
+}
+
+// Accepts reports whether the row's software accepts mode: its Mode or
+// one of its AcceptedModes, compared as numbers ("700" is "0700").
+func (r Row) Accepts(mode string) bool {
+	want, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil {
+		return false
+	}
+	for _, m := range append([]string{r.Mode}, r.AcceptedModes...) {
+		if n, err := strconv.ParseUint(m, 8, 32); err == nil && n == want {
+			return true
+		}
+	}
+	return false
+}
+
+// ImageRow states facts of an image as a whole, not of one path: the
+// variables whose VAR_FILE its entrypoint reads (FileEnv), or the VOLUME
+// paths its Dockerfile declares (Volumes), with the source.
+type ImageRow struct {
+	Repository string
+	// Variant is the tag variant the row holds for, unless AnyVariant.
+	Variant    string
+	AnyVariant bool
+	// MinMajor and MaxMajor, when not 0, bound the major versions the
+	// row holds for; a tag without a leading number matches neither.
+	MinMajor, MaxMajor int
+	// FileEnv are the variables VAR whose value the image's entrypoint
+	// reads from the file VAR_FILE names (docker-library's file_env).
+	FileEnv []string
+	// Volumes are the paths the image's Dockerfile declares VOLUME.
+	Volumes []string
+	Source  string
+	Note    string
+	Line    int
+}
+
+// matches reports whether the row holds for the image reference ref.
+func (r ImageRow) matches(ref string) bool {
+	if untaggedDigest(ref) {
+		return false
+	}
+	repo, tag := ParseReference(ref)
+	if repo != r.Repository || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+		return false
+	}
+	if r.MinMajor > 0 || r.MaxMajor > 0 {
+		major, ok := leadingMajor(tag)
+		if !ok || (r.MinMajor > 0 && major < r.MinMajor) || (r.MaxMajor > 0 && major > r.MaxMajor) {
+			return false
+		}
+	}
+	return true
+}
+
+// FileEnv returns the image row saying the image ref reads variable from
+// the file variable_FILE names, and whether there is one.
+func (t *Table) FileEnv(ref, variable string) (ImageRow, bool) {
+	if t == nil {
+		return ImageRow{}, false
+	}
+	for _, r := range t.Images {
+		if r.matches(ref) {
+			for _, v := range r.FileEnv {
+				if v == variable {
+					return r, true
+				}
+			}
+		}
+	}
+	return ImageRow{}, false
+}
+
+// Volume is a VOLUME path of an image, with the row that states it.
+type Volume struct {
+	Path string
+	Row  ImageRow
+}
+
+// Volumes returns the VOLUME paths the image ref declares, as the table
+// knows them, in table order.
+func (t *Table) Volumes(ref string) []Volume {
+	if t == nil {
+		return nil
+	}
+	var out []Volume
+	for _, r := range t.Images {
+		if r.matches(ref) {
+			for _, p := range r.Volumes {
+				out = append(out, Volume{Path: p, Row: r})
+			}
+		}
+	}
+	return out
 }
 
 // The values of Row.ModeBasis.
@@ -76,6 +174,8 @@ type Table struct {
 	// Rows are the rows in file order. No two share repository, variant and
 	// path.
 	Rows []Row
+	// Images are the image rows (file_env:, volumes:) in file order.
+	Images []ImageRow
 }
 
 // Error is a problem with one place in a table file.

@@ -2,6 +2,7 @@ package images
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,6 +44,18 @@ func TestLoadEveryRowHasSource(t *testing.T) {
 		}
 		if r.Owner == "" && r.Mode == "" && r.Intent == "" {
 			t.Errorf("table.yaml:%d: row gives nothing", r.Line)
+		}
+	}
+	// Image rows (file_env:, volumes:) cite their source too.
+	if len(tab.Images) < 10 {
+		t.Fatalf("Load gave %d image rows, want the full table", len(tab.Images))
+	}
+	for _, r := range tab.Images {
+		if !strings.HasPrefix(r.Source, "https://") {
+			t.Errorf("table.yaml:%d: image row %s has no https source", r.Line, r.Repository)
+		}
+		if len(r.FileEnv) == 0 && len(r.Volumes) == 0 {
+			t.Errorf("table.yaml:%d: image row gives nothing", r.Line)
 		}
 	}
 }
@@ -106,7 +119,7 @@ func TestParseGood(t *testing.T) {
 	want := Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory",
 		Owner: "999:999", Mode: "0700", ModeBasis: ModeRequired, Intent: manifest.IntentState,
 		Source: "https://example.org/Dockerfile", Line: 2}
-	if len(tab.Rows) != 1 || tab.Rows[0] != want {
+	if len(tab.Rows) != 1 || !reflect.DeepEqual(tab.Rows[0], want) {
 		t.Fatalf("got %+v, want %+v", tab.Rows, want)
 	}
 }
@@ -263,7 +276,7 @@ func TestMatch(t *testing.T) {
 			continue
 		}
 		if !ok {
-			if r != (Row{}) {
+			if !reflect.DeepEqual(r, Row{}) {
 				t.Errorf("Match(%q, %q) = %+v with ok false", tc.ref, tc.target, r)
 			}
 			continue
@@ -291,5 +304,68 @@ func TestLeadingMajor(t *testing.T) {
 	}
 	if _, err := Parse("t.yaml", []byte("- repository: postgres\n  path: /x\n  kind: directory\n  intent: state\n  max_major: \"17\"\n  source: https://example.org\n")); err == nil {
 		t.Error("a quoted max_major was accepted")
+	}
+}
+
+func TestImageRows(t *testing.T) {
+	tab := load(t)
+	for _, tc := range []struct {
+		ref, variable string
+		ok            bool
+	}{
+		{"postgres:16", "POSTGRES_PASSWORD", true},
+		{"docker.io/library/postgres:16-alpine", "POSTGRES_PASSWORD", true},
+		{"postgres:16", "PGPASSWORD", false},
+		{"mariadb:11", "MARIADB_ROOT_PASSWORD", true},
+		{"mariadb:11", "MYSQL_PASSWORD", true},
+		{"mysql:8.4", "MYSQL_ROOT_PASSWORD", true},
+		{"redis:7", "REDIS_PASSWORD", false},
+		{"example.org/app:1", "POSTGRES_PASSWORD", false},
+		{"postgres@sha256:0123", "POSTGRES_PASSWORD", false},
+	} {
+		if _, ok := tab.FileEnv(tc.ref, tc.variable); ok != tc.ok {
+			t.Errorf("FileEnv(%q, %q) = %v, want %v", tc.ref, tc.variable, ok, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		ref  string
+		want []string
+	}{
+		{"postgres:16", []string{"/var/lib/postgresql/data"}},
+		{"postgres:16-alpine", []string{"/var/lib/postgresql/data"}},
+		{"postgres:18", []string{"/var/lib/postgresql"}},
+		{"postgres:latest", nil},
+		{"mongo:8", []string{"/data/db", "/data/configdb"}},
+		{"redis:7-alpine", []string{"/data"}},
+		{"nginx:1.27", nil},
+	} {
+		var got []string
+		for _, v := range tab.Volumes(tc.ref) {
+			got = append(got, v.Path)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Volumes(%q) = %v, want %v", tc.ref, got, tc.want)
+		}
+	}
+	row, ok := tab.Match("postgres:16", "/var/lib/postgresql/data")
+	if !ok || !row.Accepts("0750") || !row.Accepts("700") || row.Accepts("0755") {
+		t.Errorf("postgres data row accepts: %+v", row)
+	}
+}
+
+func TestImageRowProblems(t *testing.T) {
+	for _, tc := range []struct{ name, row, want string }{
+		{"both", "- repository: postgres\n  file_env: [A]\n  volumes: [/x]\n  source: https://example.org\n", "not both"},
+		{"bad var", "- repository: postgres\n  file_env: [A-B]\n  source: https://example.org\n", "not an environment variable"},
+		{"relative volume", "- repository: postgres\n  volumes: [x]\n  source: https://example.org\n", "absolute and clean"},
+		{"no source", "- repository: postgres\n  volumes: [/x]\n", "https URL"},
+		{"path in image row", "- repository: postgres\n  path: /x\n  volumes: [/x]\n  source: https://example.org\n", "unknown key"},
+		{"empty list", "- repository: postgres\n  volumes: []\n  source: https://example.org\n", "non-empty list"},
+		{"accepted without required", "- repository: postgres\n  path: /x\n  kind: directory\n  mode: \"0700\"\n  mode_basis: recommended\n  accepted_modes: [\"0750\"]\n  source: https://example.org\n", "needs a required mode"},
+	} {
+		_, err := Parse("t.yaml", []byte(tc.row))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -57,6 +57,14 @@ func Parse(name string, data []byte) (*Table, error) {
 	t := &Table{Rows: make([]Row, 0, len(root.Content))}
 	seen := make(map[[3]string]int, len(root.Content))
 	for _, item := range root.Content {
+		if isImageRow(item) {
+			ir, err := parseImageRow(name, item)
+			if err != nil {
+				return nil, err
+			}
+			t.Images = append(t.Images, ir)
+			continue
+		}
 		r, err := parseRow(name, item)
 		if err != nil {
 			return nil, err
@@ -112,6 +120,23 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 				return fail(v.Line, "max_major must be a positive integer")
 			}
 			r.MaxMajor = n
+			continue
+		}
+		if k.Value == "accepted_modes" {
+			if prev, dup := lines[k.Value]; dup {
+				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+			}
+			lines[k.Value] = k.Line
+			list, err := stringList(name, k.Value, v)
+			if err != nil {
+				return Row{}, err
+			}
+			for _, m := range list {
+				if !validMode(m) {
+					return fail(v.Line, "accepted_modes: %q must be 3 or 4 octal digits, such as \"0750\"", m)
+				}
+			}
+			r.AcceptedModes = list
 			continue
 		}
 		dst, ok := fields[k.Value]
@@ -191,6 +216,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	if u, err := url.Parse(r.Source); err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(r.Source, " \t\n") {
 		return fail(at("source"), "source %q must be an https URL", r.Source)
 	}
+	if len(r.AcceptedModes) > 0 && r.ModeBasis != ModeRequired {
+		return fail(at("accepted_modes"), "accepted_modes needs a required mode")
+	}
 	if r.Owner == "" && r.Mode == "" && r.Intent == "" {
 		return fail(r.Line, "row for %s %s gives no owner, mode or intent", r.Repository, r.Path)
 	}
@@ -221,4 +249,132 @@ func validMode(s string) bool {
 		}
 	}
 	return true
+}
+
+// isImageRow reports whether a row's mapping states facts of the image as
+// a whole (file_env:, volumes:) rather than of one in-container path.
+func isImageRow(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; k == "file_env" || k == "volumes" {
+			return true
+		}
+	}
+	return false
+}
+
+// stringList decodes a YAML sequence of non-empty strings.
+func stringList(name, key string, v *yaml.Node) ([]string, error) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return nil, &Error{File: name, Line: v.Line, Msg: key + " must be a non-empty list of strings"}
+	}
+	var out []string
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" || item.Value == "" {
+			return nil, &Error{File: name, Line: item.Line, Msg: key + " must be a non-empty list of strings"}
+		}
+		for _, prev := range out {
+			if prev == item.Value {
+				return nil, &Error{File: name, Line: item.Line, Msg: fmt.Sprintf("%s lists %q twice", key, item.Value)}
+			}
+		}
+		out = append(out, item.Value)
+	}
+	return out, nil
+}
+
+// parseImageRow decodes and validates an image row: repository, an
+// optional variant (left out: every variant), optional min_major and
+// max_major, file_env (the variables whose VAR_FILE the image's entrypoint
+// reads) or volumes (the VOLUME paths of its Dockerfile), one of the two,
+// source and note.
+func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
+	fail := func(line int, format string, args ...any) (ImageRow, error) {
+		return ImageRow{}, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	r := ImageRow{Line: n.Line, AnyVariant: true}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if prev, dup := lines[k.Value]; dup {
+			return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+		}
+		lines[k.Value] = k.Line
+		switch k.Value {
+		case "repository", "variant", "source", "note":
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+				return fail(v.Line, "%s must be a string", k.Value)
+			}
+			switch k.Value {
+			case "repository":
+				r.Repository = v.Value
+			case "variant":
+				r.Variant, r.AnyVariant = v.Value, false
+			case "source":
+				r.Source = v.Value
+			default:
+				r.Note = v.Value
+			}
+		case "min_major", "max_major":
+			n, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || err != nil || n < 1 {
+				return fail(v.Line, "%s must be a positive integer", k.Value)
+			}
+			if k.Value == "min_major" {
+				r.MinMajor = n
+			} else {
+				r.MaxMajor = n
+			}
+		case "file_env", "volumes":
+			list, err := stringList(name, k.Value, v)
+			if err != nil {
+				return ImageRow{}, err
+			}
+			if k.Value == "file_env" {
+				for _, e := range list {
+					if !envName(e) {
+						return fail(v.Line, "file_env: %q is not an environment variable name", e)
+					}
+				}
+				r.FileEnv = list
+			} else {
+				for _, p := range list {
+					if !path.IsAbs(p) || path.Clean(p) != p {
+						return fail(v.Line, "volumes: %q must be absolute and clean", p)
+					}
+				}
+				r.Volumes = list
+			}
+		default:
+			return fail(k.Line, "unknown key %q in an image row (repository, variant, min_major, max_major, file_env or volumes, source, note)", k.Value)
+		}
+	}
+	if r.FileEnv != nil && r.Volumes != nil {
+		return fail(r.Line, "an image row gives file_env or volumes, not both: each has its own source")
+	}
+	if repo, tag := ParseReference(r.Repository); r.Repository == "" || repo != r.Repository || tag != "latest" || strings.ContainsAny(r.Repository, "@ \t") {
+		return fail(r.Line, "repository %q is not a normalised repository without tag", r.Repository)
+	}
+	if !r.AnyVariant && r.Variant != "" && !isVariant(r.Variant) {
+		return fail(lines["variant"], "unknown variant %q (want \"\" or one of %s)", r.Variant, strings.Join(Variants(), ", "))
+	}
+	if u, err := url.Parse(r.Source); err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(r.Source, " \t\n") {
+		return fail(r.Line, "row for %s: source %q must be an https URL", r.Repository, r.Source)
+	}
+	return r, nil
+}
+
+// envName reports whether s is an environment variable name.
+func envName(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
 }

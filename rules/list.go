@@ -260,7 +260,8 @@ compose file (${VAR:-default}).`,
 		{
 			ID:           "C2M015",
 			Title:        "an environment value that looks like a plaintext secret",
-			Severity:     Warning,
+			Severity:     Error,
+			Also:         Warning,
 			Check:        checkPlaintextSecret,
 			CheckProject: checkComposeSecret,
 			SkipBuilt:    true,
@@ -269,15 +270,28 @@ key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
 dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
 path such as a *_FILE reference under /run/secrets, not a number or a
 boolean. Names that end in a word saying they hold something else
-(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. A manifest is
-committed and read widely; the value travels with it. Reports show the
-value masked, never the value; the manifest still carries it, because
-dropping it would break the service.
+(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. The value is
+judged after interpolation, wherever it came from: the compose file,
+.env, an env_file or the environment. A manifest is committed and read
+widely, so it never carries such a value in plaintext: convert refuses
+the module (and leaves the value out of everything it reports; reports
+show it masked), and check reports it in a manifest as an error.
 
-Deliver the value as a credential instead: a compose secret (secrets:
-on the service, and the software's *_FILE variable pointing at
-/run/secrets/NAME), which the manifest lists as a credential whose
-content it never holds.`,
+A variable named under credentials: is delivered as a credential the
+mesh provides (the manifest's credential resource; its content is never
+read or written) and mounted at /run/secrets/NAME. Where the image table
+says the image reads VARIABLE_FILE (postgres, mysql, mariadb, mongo,
+nextcloud, … with the entrypoint as source), the container gets
+VARIABLE_FILE=/run/secrets/NAME; for another image that is an error,
+since the service would start without the variable, until acknowledge
+names SERVICE.credentials.VARIABLE (then VARIABLE_FILE is set anyway:
+a warning). acknowledge may instead name SERVICE.environment.VARIABLE to
+carry the value knowingly: the container's comment says so, and convert
+and check report it as a warning.
+
+Declare the variable under credentials: as SERVICE.VARIABLE: NAME (the
+refusal's skeleton suggests one), or, to carry it knowingly, list
+SERVICE.environment.VARIABLE under acknowledge:.`,
 		},
 		{
 			ID:           "C2M016",
@@ -346,6 +360,25 @@ Move the container below the containers its depends_on names (convert
 writes them in dependency order by itself; regenerate the manifest).`,
 		},
 		{
+			ID:       "C2M021",
+			Title:    "a declared mode nobody should choose",
+			Severity: Error,
+			Also:     Warning,
+			Check:    checkUnsafeMode,
+			Doc: `A declared directory writable by everyone without the sticky bit
+(0777, 0757) lets anyone on the host delete or replace what the module
+keeps there; a declared file writable by everyone lets anyone change
+what the module reads; a file with setuid or setgid (4755, 2755) runs
+with its owner's or group's rights for whoever starts it. A shared
+directory keeps the sticky bit (1777, as /tmp does); a setgid directory
+(2775) is fine.
+
+Choose a mode that gives the others nothing to write (0750, 0755,
+1777 for a shared drop box), or, when the mode is meant, set
+acknowledge_mode: true on the declaration (then it is a warning, and
+the manifest's comment says so).`,
+		},
+		{
 			ID:            "C2M022",
 			Title:         "a change drops or strands state",
 			Severity:      Error,
@@ -378,11 +411,27 @@ Keep the declaration as it was; or, when the change is meant, move the
 data with a migration plan (compose2manifest plan) and give check the
 plan, or remove the data knowingly before the change is applied.`,
 		},
+		{
+			ID:       "C2M023",
+			Title:    "a declared mode or owner contradicts what the image requires",
+			Severity: Error,
+			Check:    checkImageRequirement,
+			Doc: `The image table has a row for the container's image and the mount's
+target whose mode is required: the software refuses to run otherwise
+(PostgreSQL's data directory must be 0700 or 0750 and owned by the
+server's user, 999:999 on the Debian image and 70:70 on Alpine). A
+declaration that says another mode, or another numeric owner while the
+container runs as the image's user, gives a module that never starts.
+check finds the row itself from the container's image and the mount's
+target; it does not trust the declaration's comment.
+
+Declare the mode and owner the row names (convert produces them when
+the declaration leaves them out), or run the container as the owner you
+declare (user:).`,
+		},
 	}
 }
 
-// checkStartOrder is C2M020: a container whose depends_on names a
-// container of the module written after it.
 func checkStartOrder(p *Pass) {
 	at := map[string]int{}
 	cs := p.Module.Containers()
@@ -867,7 +916,11 @@ func checkPlaintextSecret(p *Pass) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
-				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; deliver it as a credential", k, Mask(v))
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
+				if hasNote(c.Comment, AckPlaintextNote(k)) {
+					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
+					d.Severity = Warning
+				}
 				d.Service = c.Container.Name
 				p.Report(d)
 			}

@@ -34,7 +34,74 @@ type ProjectPass struct {
 	NotCarried []placement.Field
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
-	Report    func(Diagnostic)
+	// Secrets are the environment variables of the converted services
+	// that look like plaintext secrets or that credentials: delivers, in
+	// service and variable order.
+	Secrets []EnvSecret
+	Report  func(Diagnostic)
+}
+
+// EnvSecret is an environment variable convert judged for C2M015: a
+// literal value that looks like a secret (LooksLikeSecret), or a variable
+// the declarations' credentials: deliver as a credential.
+type EnvSecret struct {
+	Service, Variable string
+	// Image is the service's image.
+	Image string
+	// Credential is the credential credentials: names for it, with the
+	// position of that item; "" when none.
+	Credential    string
+	CredentialPos manifest.Pos
+	// FileEnv names the image table row saying the image reads
+	// VARIABLE_FILE ("postgres table.yaml:905"); "" when the table does
+	// not say so.
+	FileEnv string
+	// Acknowledged is set when acknowledge names
+	// SERVICE.environment.VARIABLE (no credential: the value is carried)
+	// or SERVICE.credentials.VARIABLE (a credential the table does not
+	// say the image reads from a file).
+	Acknowledged bool
+}
+
+// The phrases convert writes in a container's comment for what was
+// acknowledged, which check reads back (it trusts the comment, as it
+// trusts provenance comments).
+const (
+	ackPlaintext  = "acknowledged: plaintext environment "
+	ackCredential = "acknowledged: credential file for "
+)
+
+// AckPlaintextNote is the container comment's note that variable is
+// carried in plaintext because acknowledge says so.
+func AckPlaintextNote(variable string) string { return ackPlaintext + variable }
+
+// AckCredentialNote is the container comment's note that variable's
+// credential is named by VARIABLE_FILE though the image table does not say
+// the image reads it.
+func AckCredentialNote(variable string) string { return ackCredential + variable }
+
+// commentNotes returns the notes of a comment written "a; b; c".
+func commentNotes(comment string) []string {
+	if i := strings.Index(comment, " #"); i >= 0 {
+		comment = comment[:i] // a further comment on the line
+	}
+	var out []string
+	for _, n := range strings.Split(comment, ";") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// hasNote reports whether comment holds the note.
+func hasNote(comment, note string) bool {
+	for _, n := range commentNotes(comment) {
+		if n == note {
+			return true
+		}
+	}
+	return false
 }
 
 // RunProject runs every rule of list with a CheckProject over p and
@@ -391,26 +458,51 @@ func checkUnsetEnvironment(p *ProjectPass) {
 }
 
 // checkComposeSecret is C2M015 in convert, at the compose file's (or
-// env_file's) line: a literal value of a secret-looking name.
+// env_file's) line: a literal value of a secret-looking name that no
+// credential delivers (an error, left out of the manifest; a warning when
+// acknowledged, and carried), and a credential for an image the table
+// does not say reads VARIABLE_FILE (an error, unless acknowledged).
 func checkComposeSecret(p *ProjectPass) {
-	for _, svc := range p.services() {
-		defs := p.Project.ServiceDefs(svc.Name)
-		for _, k := range sortedKeys(svc.Environment) {
-			v := svc.Environment[k]
-			if v == nil || !LooksLikeSecret(k, *v) {
-				continue
+	for _, sec := range p.Secrets {
+		pos := p.envPos(sec.Service, sec.Variable)
+		d := Diagnostic{File: pos.File, Line: pos.Line, Service: sec.Service}
+		switch {
+		case sec.Credential != "" && sec.FileEnv != "":
+			continue
+		case sec.Credential != "" && sec.Acknowledged:
+			d.Severity = Warning
+			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
+		case sec.Credential != "":
+			d.File, d.Line = sec.CredentialPos.File, sec.CredentialPos.Line
+			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s, but the image table does not say image %s reads %s_FILE, so the service would start without %s; configure the software to read /run/secrets/%s, and acknowledge %s.credentials.%s to set %s_FILE anyway", sec.Variable, sec.Credential, sec.Credential, sec.Image, sec.Variable, sec.Variable, sec.Credential, sec.Service, sec.Variable, sec.Variable)
+		case sec.Acknowledged:
+			d.Severity = Warning
+			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
+		default:
+			via := "a credential"
+			if sec.FileEnv != "" {
+				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
-			pos := manifest.Pos{}
-			for i := len(defs) - 1; i >= 0 && pos.File == ""; i-- {
-				pos, _ = defs[i].EnvPos(k)
-			}
-			if pos.File == "" {
-				pos = p.Project.EnvFilePos(svc, k, envPos(defs, p.servicePos(svc.Name, "")))
-			}
-			p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name,
-				Message: fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; the manifest carries it as written", k, Mask(*v))})
+			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s.%s: NAME), or acknowledge %s.environment.%s to carry it knowingly", sec.Variable, Mask(""), via, sec.Service, sec.Variable, sec.Service, sec.Variable)
+		}
+		p.Report(d)
+	}
+}
+
+// envPos returns where variable of service gets its value: the compose
+// file's line, else the env_file's, else the service's environment:.
+func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
+	defs := p.Project.ServiceDefs(service)
+	pos := manifest.Pos{}
+	for i := len(defs) - 1; i >= 0 && pos.File == ""; i-- {
+		pos, _ = defs[i].EnvPos(variable)
+	}
+	if pos.File == "" && p.Project.Compose != nil {
+		if svc, ok := p.Project.Compose.Services[service]; ok {
+			pos = p.Project.EnvFilePos(svc, variable, envPos(defs, p.servicePos(service, "")))
 		}
 	}
+	return pos
 }
 
 // sortedKeys returns the keys of m, sorted.

@@ -49,7 +49,7 @@ func TestCheckPlaintextSecret(t *testing.T) {
 		t.Fatalf("got %d diagnostics %v, want 1", len(ds), ds)
 	}
 	d := ds[0]
-	if d.Rule != "C2M015" || d.Severity != Warning || d.Line != 9 || d.Service != "db" || !strings.Contains(d.Message, "DB_PASSWORD=********") || strings.Contains(d.Message, "hunter2") {
+	if d.Rule != "C2M015" || d.Severity != Error || d.Line != 9 || d.Service != "db" || !strings.Contains(d.Message, "DB_PASSWORD=********") || strings.Contains(d.Message, "hunter2") {
 		t.Errorf("diagnostic = %+v", d)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,7 +105,8 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	var prog *batch.Progress
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !isDumb(e.environ) {
+	// No progress line on a terminal that says TERM=dumb.
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !slices.Contains(e.environ, "TERM=dumb") {
 		prog = batch.NewProgress(e.stderr)
 		cfg.Progress = prog.Update
 	}
@@ -233,10 +235,4 @@ func lookupEnv(environ []string, name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// isDumb reports whether TERM=dumb: no progress line is drawn then.
-func isDumb(environ []string) bool {
-	term, _ := lookupEnv(environ, "TERM")
-	return term == "dumb"
 }

@@ -164,6 +164,12 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	name := res.Module.Module + ".yaml"
+	if !cf.force {
+		if other := atomicfile.OtherProject(filepath.Join(dir, name), res.Manifest); other != "" {
+			return "", fmt.Errorf("%s was generated from %s, another project than this one (%s); not overwriting it (use --force, or give this module another name with module: or -p)",
+				filepath.ToSlash(filepath.Join(cf.output, name)), other, atomicfile.From(res.Manifest))
+		}
+	}
 	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
 		return "", err
 	}

@@ -25,8 +25,7 @@ func runVersion(e *env, args []string) int {
 
 // reportTool names this build in the JSON reports and SARIF.
 func reportTool() *report.Tool {
-	in := version.Get()
-	return &report.Tool{Name: "compose2manifest", Version: in.Version, Revision: in.Revision}
+	return &report.Tool{Name: "compose2manifest", Version: version.Get().Version, Revision: version.Get().Revision}
 }
 
 // runSchema prints one of the embedded JSON Schemas.

@@ -1,3 +1,0 @@
-package main
-
-// Subcommands not built yet. Each moves to its own file when built.

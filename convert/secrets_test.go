@@ -1,0 +1,117 @@
+package convert
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExampleSecretsNeverInManifest converts the README example with
+// passwords in its .env: refused while they would be plaintext (and no
+// report, skeleton or candidate shows them), converted once they are
+// declared as credentials, and then no value of the .env appears in the
+// manifest.
+func TestExampleSecretsNeverInManifest(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../testdata/example/mail")); err != nil {
+		t.Fatal(err)
+	}
+	compose := filepath.Join(dir, "compose.yaml")
+	data, err := os.ReadFile(compose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), "      POSTGRES_USER: mail\n", "      POSTGRES_USER: mail\n      POSTGRES_PASSWORD: ${DB_PASSWORD}\n", 1)
+	s = strings.Replace(s, "      MYHOSTNAME: ${MAIL_HOSTNAME:-mail.example.org}\n", "      MYHOSTNAME: ${MAIL_HOSTNAME:-mail.example.org}\n      RELAY_PASSWORD: ${RELAY_PASSWORD}\n", 1)
+	if s == string(data) {
+		t.Fatal("the example's compose file changed; adapt the test")
+	}
+	writeFile(t, compose, s)
+	writeFile(t, filepath.Join(dir, ".env"), "DB_PASSWORD=Tr0ub4dor&3-db\nRELAY_PASSWORD=correct-horse-relay\n")
+	values := envValues(t, filepath.Join(dir, ".env"))
+
+	opts := Options{ConfigFiles: []string{compose}, Environ: []string{}}
+	res, err := Convert(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Refused {
+		t.Fatalf("status %s, want refused: plaintext passwords", res.Status)
+	}
+	report, _ := json.Marshal(struct {
+		D any
+		S string
+		C any
+	}{res.Diagnostics, string(res.Skeleton), res.Candidate})
+	for _, v := range values {
+		if strings.Contains(string(report), v) {
+			t.Errorf("the refusal shows the value %q", v)
+		}
+	}
+	for _, want := range []string{"db.POSTGRES_PASSWORD: db_postgres_password", "postfix.RELAY_PASSWORD: postfix_relay_password", "acknowledge: [db.environment.POSTGRES_PASSWORD]"} {
+		if !strings.Contains(string(res.Skeleton), want) {
+			t.Errorf("skeleton lacks %q:\n%s", want, res.Skeleton)
+		}
+	}
+
+	decl := filepath.Join(dir, DeclarationsFile)
+	orig, err := os.ReadFile(decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, decl, string(orig)+"credentials:\n  db.POSTGRES_PASSWORD: mail_db_password\n  postfix.RELAY_PASSWORD: mail_relay_password\nacknowledge:\n  - postfix.credentials.RELAY_PASSWORD\n")
+	res, err = Convert(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Converted {
+		t.Fatalf("status %s: %v", res.Status, res.Diagnostics)
+	}
+	for _, v := range values {
+		if strings.Contains(string(res.Manifest), v) {
+			t.Errorf("the manifest carries the .env value %q:\n%s", v, res.Manifest)
+		}
+	}
+	for _, want := range []string{
+		"- credential: mail_db_password",
+		"POSTGRES_PASSWORD_FILE: /run/secrets/mail_db_password",
+		"RELAY_PASSWORD_FILE: /run/secrets/mail_relay_password",
+		"- source: mail_db_password\n        target: /run/secrets/mail_db_password",
+	} {
+		if !strings.Contains(string(res.Manifest), want) {
+			t.Errorf("manifest lacks %q:\n%s", want, res.Manifest)
+		}
+	}
+	if strings.Contains(string(res.Manifest), "POSTGRES_PASSWORD:") {
+		t.Errorf("manifest still sets POSTGRES_PASSWORD:\n%s", res.Manifest)
+	}
+}
+
+func writeFile(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// envValues returns the values of an env file's KEY=VALUE lines.
+func envValues(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if _, v, ok := strings.Cut(sc.Text(), "="); ok && v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// ackMode is the note convert writes in a declaration's comment when the
+// declarations acknowledge its mode (acknowledge_mode: true).
+const ackMode = "acknowledged: mode "
+
+// AckModeNote is the declaration comment's note that its mode was chosen
+// knowingly (acknowledge_mode: true).
+func AckModeNote(mode string) string { return ackMode + mode }
+
+// UnsafeMode says why a declared mode is one nobody should choose, or "":
+// a directory writable by everyone without the sticky bit (anyone may
+// delete or replace what others put there), a file writable by everyone,
+// or a file with setuid or setgid (run with the owner's rights).
+func UnsafeMode(kind manifest.Kind, mode string) string {
+	n, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil || !manifest.ValidMode(mode) {
+		return ""
+	}
+	switch {
+	case kind == manifest.KindDirectory && n&0o002 != 0 && n&0o1000 == 0:
+		return "writable by everyone without the sticky bit: anyone on the host may delete or replace what the module keeps there"
+	case kind == manifest.KindFile && n&0o002 != 0:
+		return "a file writable by everyone: anyone on the host may change what the module reads"
+	case kind == manifest.KindFile && n&0o6000 != 0:
+		return "a file with setuid or setgid: whoever runs it gets its owner's or group's rights"
+	}
+	return ""
+}
+
+// checkUnsafeMode is C2M021.
+func checkUnsafeMode(p *Pass) {
+	for _, r := range p.Module.Declared() {
+		if r.Kind == manifest.KindHost {
+			continue
+		}
+		why := UnsafeMode(r.Kind, r.Mode)
+		if why == "" {
+			continue
+		}
+		if hasNote(r.Comment, AckModeNote(r.Mode)) {
+			d := Diag(r, "%s %s: mode %s is %s; acknowledged", r.Kind, r.Path, r.Mode, why)
+			d.Severity = Warning
+			p.Report(d)
+			continue
+		}
+		p.Report(Diag(r, "%s %s: mode %s is %s", r.Kind, r.Path, r.Mode, why))
+	}
+}
+
+// imageTable is the built-in image table, parsed once: the rules only
+// read it.
+var imageTable = sync.OnceValues(images.Load)
+
+// checkImageRequirement is C2M023: a declared path a container mounts
+// where the image table has a row with a required mode, whose declared
+// mode the software does not accept or whose owner is not the user the
+// image's process runs as. The row is found from the container's image
+// and the mount's target, not from the declaration's comment.
+func checkImageRequirement(p *Pass) {
+	table, err := imageTable()
+	if err != nil {
+		return
+	}
+	declared := map[string]*manifest.Resource{}
+	for _, r := range p.Module.Declared() {
+		declared[r.Path] = r
+	}
+	for _, c := range p.Module.Containers() {
+		for _, v := range c.Container.Volumes {
+			r := declared[v.Source]
+			if r == nil || r.Kind == manifest.KindHost {
+				continue
+			}
+			row, ok := table.Match(c.Container.Image, v.Target)
+			if !ok || row.ModeBasis != images.ModeRequired || row.Mode == "" {
+				continue
+			}
+			where := fmt.Sprintf("image %s (%s:%d, %s)", row.Repository, images.TableFile, row.Line, row.Source)
+			if manifest.ValidMode(r.Mode) && !row.Accepts(r.Mode) {
+				modes := strings.Join(append([]string{row.Mode}, row.AcceptedModes...), " or ")
+				d := Diag(r, "%s %s is mounted at %s by container %s, and %s requires mode %s there, not %s: the software refuses to run otherwise", r.Kind, r.Path, v.Target, c.Container.Name, where, modes, r.Mode)
+				d.Service = c.Container.Name
+				p.Report(d)
+			}
+			if row.Owner != "" && manifest.ValidOwner(r.Owner) && r.Owner != row.Owner && numericOwner(r.Owner) && !otherUser(c.Container.User, row.Owner) {
+				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, row.Owner, r.Owner)
+				d.Service = c.Container.Name
+				p.Report(d)
+			}
+		}
+	}
+}
+
+// numericOwner reports whether owner is "UID:GID" in digits.
+func numericOwner(owner string) bool {
+	u, g, ok := strings.Cut(owner, ":")
+	_, e1 := strconv.ParseUint(u, 10, 32)
+	_, e2 := strconv.ParseUint(g, 10, 32)
+	return ok && e1 == nil && e2 == nil
+}
+
+// otherUser reports whether a container's user: runs its process as
+// someone other than owner's uid: the image's user is not who writes.
+func otherUser(user, owner string) bool {
+	if user == "" {
+		return false
+	}
+	uid, _, _ := strings.Cut(user, ":")
+	ouid, _, _ := strings.Cut(owner, ":")
+	return uid != ouid
+}
