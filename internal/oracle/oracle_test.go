@@ -511,6 +511,9 @@ func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Cont
 			if ok {
 				d.errorf(name, "environment", "%s: no value in docker compose, %q in the manifest", k, got)
 			}
+		case !ok && strings.HasPrefix(ct.Environment[k+"_FILE"], "/run/secrets/"):
+			// Delivered as a credential (credentials:): the value is
+			// the mesh's to give, in the file VAR_FILE names.
 		case !ok:
 			if !mentions(diags, name, "", k) {
 				d.errorf(name, "environment", "%s=%q in docker compose, missing from the manifest and no diagnostic names it", k, unescape(*v))
@@ -520,6 +523,9 @@ func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Cont
 		}
 	}
 	for _, k := range sortedKeys(ct.Environment) {
+		if base, isFile := strings.CutSuffix(k, "_FILE"); isFile && strings.HasPrefix(ct.Environment[k], "/run/secrets/") && svc.Environment[base] != nil {
+			continue // the credential standing for base
+		}
 		if _, ok := svc.Environment[k]; !ok {
 			d.errorf(name, "environment", "%s=%q in the manifest, not in docker compose", k, ct.Environment[k])
 		}
