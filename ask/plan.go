@@ -196,7 +196,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
 func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && it.Missing.Complete()
+	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Complete()
 }
 
 // matchRow returns the first image table row a mount matches.

@@ -429,6 +429,24 @@ Declare the mode and owner the row names (convert produces them when
 the declaration leaves them out), or run the container as the owner you
 declare (user:).`,
 		},
+		{
+			ID:           "C2M024",
+			Title:        "a VOLUME the image declares that no volume mounts",
+			Severity:     Error,
+			CheckProject: checkImageVolume,
+			Doc: `The image's Dockerfile declares a VOLUME at a path (the image table's
+volumes: rows, each citing the Dockerfile) and no bind, volume or tmpfs
+of the service mounts that path or a directory above it. The runtime
+would create an anonymous volume there for each new container: data
+outside every declaration, which no backup takes and which a recreated
+container loses.
+
+Declare it under anonymous: as "SERVICE:PATH" with its owner, mode and
+intent (convert produces them from the image table where a row has them,
+and mounts the declared directory at PATH), or, when its contents may be
+lost, acknowledge SERVICE.volumes.PATH.disposable and the manifest mounts
+a tmpfs there.`,
+		},
 	}
 }
 

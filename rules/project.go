@@ -38,7 +38,23 @@ type ProjectPass struct {
 	// that look like plaintext secrets or that credentials: delivers, in
 	// service and variable order.
 	Secrets []EnvSecret
-	Report  func(Diagnostic)
+	// ImageVolumes are the VOLUME paths the services' images declare
+	// (the image table's volumes: rows) that no mount of the service
+	// covers and no declaration or acknowledgement settles, in service
+	// order.
+	ImageVolumes []ImageVolume
+	Report       func(Diagnostic)
+}
+
+// ImageVolume is a VOLUME path of a service's image that nothing mounts:
+// the runtime would create an anonymous volume there (C2M024).
+type ImageVolume struct {
+	Service, Image, Path string
+	// Row names the image table row ("postgres table.yaml:895") and
+	// Source its source URL.
+	Row, Source string
+	// Pos is the service's image: (or the service's definition).
+	Pos manifest.Pos
 }
 
 // EnvSecret is an environment variable convert judged for C2M015: a
@@ -61,6 +77,24 @@ type EnvSecret struct {
 	// or SERVICE.credentials.VARIABLE (a credential the table does not
 	// say the image reads from a file).
 	Acknowledged bool
+}
+
+// AckDisposableNote is the container comment's note that the image's
+// VOLUME at target is a tmpfs because acknowledge names
+// SERVICE.volumes.TARGET.disposable.
+func AckDisposableNote(target string) string {
+	return "acknowledged: image VOLUME " + target + " disposable, mounted as a tmpfs"
+}
+
+// checkImageVolume is C2M024: a VOLUME path of the image that no mount
+// covers, which the runtime would make an anonymous volume.
+func checkImageVolume(p *ProjectPass) {
+	for _, v := range p.ImageVolumes {
+		key := declare.AnonymousKey(v.Service, v.Path)
+		p.Report(Diagnostic{File: v.Pos.File, Line: v.Pos.Line, Service: v.Service, Target: v.Path,
+			Message: fmt.Sprintf("image %s declares VOLUME %s (%s, %s) and no volume of the service mounts it: the runtime would create an anonymous volume there, data outside every declaration; declare it under anonymous: (%q: {owner, mode, intent}) or acknowledge %s.volumes.%s.disposable to mount a tmpfs",
+				v.Image, v.Path, v.Row, v.Source, key, v.Service, v.Path)})
+	}
 }
 
 // The phrases convert writes in a container's comment for what was
