@@ -456,6 +456,7 @@ func (c *converter) build() *manifest.Module {
 		users[name] = svc.User
 	}
 	c.mounts = mounts
+	c.acknowledgedOptions(mounts)
 	// Services left out by profiles still count when matching declaration
 	// keys: a key for them is not a typo.
 	for _, name := range sortedKeys(p.DisabledServices) {
@@ -467,6 +468,7 @@ func (c *converter) build() *manifest.Module {
 			ms = append(ms, project.Mount{Service: name, Kind: project.Anonymous, Target: v.Path})
 			c.disposable(name, v.Path)
 		}
+		c.acknowledgedOptions(ms)
 		for _, s := range groupSources(ms) {
 			c.match.lookup(s.Section, s.Key)
 		}

@@ -138,3 +138,15 @@ func (c *converter) offerImageVolume(s *placement.Placement, users map[string]st
 	c.addMissingResource(s, r, fmt.Sprintf("image VOLUME %s that no volume mounts: declare it, or acknowledge %s.volumes.%s.disposable", s.First().Target, s.First().Service, s.First().Target))
 	c.missing[len(c.missing)-1].imageVolume = true
 }
+
+// acknowledgedOptions records as used each acknowledge item that drops a
+// volume option of ms (C2M012 then warns instead of refusing).
+func (c *converter) acknowledgedOptions(ms []project.Mount) {
+	for _, m := range ms {
+		for _, o := range m.Options {
+			if name := declare.OptionName(o); name != "" {
+				c.acknowledgedOption(m.Service, m.Target, name)
+			}
+		}
+	}
+}

@@ -218,8 +218,14 @@ octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
 integer as decimal, so 755 is octal 1363, and the manifest carries that
 ("1363") because it is what docker compose applies.
 
+An option that changes no owner or mode (z, Z, bind propagation, nocopy)
+acknowledged under acknowledge: is a warning: the manifest drops it
+knowingly.
+
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead. Write a tmpfs mode in octal
+declaration's owner and mode instead; or, for z, Z, propagation and
+nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
+*.volumes.*.OPTION) to drop it knowingly. Write a tmpfs mode in octal
 (mode: 0o755; docker compose refuses a quoted "0755").`,
 		},
 		{

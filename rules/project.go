@@ -193,8 +193,9 @@ func checkUnsupportedMount(p *ProjectPass) {
 }
 
 // checkMountOptions is C2M012: volume options the manifest cannot carry,
-// and, as warnings, create_host_path: false and a long-syntax tmpfs mode
-// written as an integer that reads as octal too.
+// and, as warnings, an option acknowledge drops knowingly,
+// create_host_path: false and a long-syntax tmpfs mode written as an
+// integer that reads as octal too.
 func checkMountOptions(p *ProjectPass) {
 	for _, m := range p.Mounts {
 		if m.NoCreate {
@@ -203,7 +204,17 @@ func checkMountOptions(p *ProjectPass) {
 			p.Report(d)
 		}
 		for _, o := range m.Options {
-			p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+			name := declare.OptionName(o)
+			switch {
+			case p.Declarations.AcknowledgesOption(m.Service, m.Target, name):
+				d := mountDiag(m, "volume option %q acknowledged: not carried by the manifest (acknowledge %s.volumes.%s.%s)", o, m.Service, m.Target, name)
+				d.Severity = Warning
+				p.Report(d)
+			case name != "":
+				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name))
+			default:
+				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+			}
 		}
 		if m.DecimalMode != "" && m.Tmpfs != nil {
 			d := mountDiag(m, "tmpfs at %s: mode: %s is a YAML integer, which docker compose reads as decimal %s, that is octal %s (the manifest carries mode %q, what docker compose applies), not octal %s; write mode: 0o%s for octal %s, or mode: 0o%s to keep what docker compose applies today",
