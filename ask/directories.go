@@ -24,6 +24,10 @@ type Directory struct {
 	// Owner, Mode and Intent are the suggestions for each field; none of
 	// them is evidence.
 	Owner, Mode, Intent Suggestion
+	// Host says why the module may not own the directory (rules.Ownable,
+	// C2M006: /etc/cron.d, a system subtree, outside its roots); "" when
+	// it may. Such a directory is offered as kind: host, never owned.
+	Host string
 }
 
 // NewDirectories returns the directories to offer: ancestors is convert's
@@ -37,13 +41,30 @@ type Directory struct {
 //     its own, and 0755 is what the host would create it with anyway.
 //
 // A directory with a declared file below it gets no mode suggestion.
+//
+// A directory the module may not own (rules.Ownable over m's module name
+// and roots, as check judges it) is offered as kind: host instead.
 func NewDirectories(ancestors []string, m *manifest.Module) []Directory {
-	return newDirectories(ancestors, m, false)
+	var module string
+	var roots []string
+	if m != nil {
+		module = m.Module
+		for _, r := range m.Roots {
+			roots = append(roots, r.Path)
+		}
+	}
+	return newDirectories(ancestors, m, false, func(p string) string {
+		if why, ok := rules.Ownable(p, module, roots); !ok {
+			return why
+		}
+		return ""
+	})
 }
 
 // newDirectories is NewDirectories; predicted says the paths below are
-// where sources would land, with the values known so far.
-func newDirectories(ancestors []string, m *manifest.Module, predicted bool) []Directory {
+// where sources would land, with the values known so far; host says why
+// the module may not own a path ("" when it may).
+func newDirectories(ancestors []string, m *manifest.Module, predicted bool, host func(string) string) []Directory {
 	var declared []manifest.Resource
 	if m != nil {
 		for _, r := range m.Declared() {
@@ -65,7 +86,9 @@ func newDirectories(ancestors []string, m *manifest.Module, predicted bool) []Di
 				d.Undeclared = append(d.Undeclared, u)
 			}
 		}
-		d.suggest(predicted)
+		if d.Host = host(a); d.Host == "" {
+			d.suggest(predicted)
+		}
 		out = append(out, d)
 	}
 	return out
@@ -157,7 +180,9 @@ func (p *Plan) PredictDirectories(m *manifest.Module) []Directory {
 		all.Resources = append(all.Resources, r)
 	}
 	// Owners and intents known so far, the author may still change.
-	return newDirectories(rules.UndeclaredAncestors(all), all, true)
+	return newDirectories(rules.UndeclaredAncestors(all), all, true, func(at string) string {
+		return p.ownable(at, p.HostProjectDirectory, p.VolumeRoot)
+	})
 }
 
 func first(a, b string) string {
@@ -212,7 +237,11 @@ func (s *Session) RunDirectories(dirs []Directory) ([]Answer, error) {
 		if len(d.Undeclared) > 0 {
 			s.printf("  also undeclared below it (asked after it): %s\n", strings.Join(d.Undeclared, ", "))
 		}
-		ans, ok, err := s.directory(d)
+		ask := s.directory
+		if d.Host != "" {
+			ask = s.hostDirectory
+		}
+		ans, ok, err := ask(d)
 		if err != nil {
 			return nil, err
 		}
@@ -283,6 +312,31 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 	return Answer{Section: declare.SectionDirectories, Key: d.Path, Entry: e, Final: final, Write: true}, true, nil
 }
 
+// hostDirectory offers a directory the module may not own as kind: host
+// (used, never created or changed); ok is false when it is skipped.
+func (s *Session) hostDirectory(d *Directory) (Answer, bool, error) {
+	s.printf("  the module may not own it: %s (C2M006); declare it kind: host, a directory the module uses\n  and never creates or changes (its owner and mode stay the host's)\n", d.Host)
+	kind, err := s.ask(question{
+		label: "kind (host; - skips this directory)",
+		help:  "host: the module uses the directory and never creates or changes it; - leaves it undeclared (convert keeps warning C2M011)",
+		sugg:  Suggestion{Value: string(declare.KindHost), From: "the module may not own " + d.Path + ": " + d.Host},
+		dash:  true,
+		check: func(v string) error {
+			if v != string(declare.KindHost) {
+				return fmt.Errorf("kind %q: the module may not own %s (%s, C2M006): only host, or - to skip", v, d.Path, d.Host)
+			}
+			return nil
+		},
+	})
+	if err != nil || kind == "" {
+		return Answer{}, false, err
+	}
+	e := declare.Entry{Key: d.Path, Kind: declare.KindHost}
+	final := e
+	final.Path = d.Path
+	return Answer{Section: declare.SectionDirectories, Key: d.Path, Entry: e, Final: final, Write: true}, true, nil
+}
+
 // directoryLines is the commented directories: block of the skeleton:
 // optional, so commented out, with the suggestions as comments.
 func directoryLines(dirs []Directory) []string {
@@ -312,6 +366,11 @@ func directoryLines(dirs []Directory) []string {
 			if f.s.Value != "" {
 				out = append(out, fmt.Sprintf("#   # %s %s? — %s", f.name, f.s.Value, f.s.Why()))
 			}
+		}
+		if d.Host != "" {
+			out = append(out, fmt.Sprintf("#   # the module may not own it: %s (C2M006)", d.Host))
+			out = append(out, fmt.Sprintf("#   %s: {kind: host}", d.Path))
+			continue
 		}
 		out = append(out, fmt.Sprintf("#   %s: {owner: \"\", mode: \"\", intent: \"\"}", d.Path))
 	}

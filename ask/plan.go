@@ -92,6 +92,27 @@ type Plan struct {
 	// sources and directories (TakePaths): a relocation there would
 	// declare one path twice (C2M005).
 	Taken []TakenPath
+	// Roots are the directories the declarations name under roots:,
+	// where the module may own paths besides the data roots, /etc/MODULE,
+	// host_project_directory and VOLUME_ROOT/MODULE (C2M006).
+	Roots []string
+}
+
+// ownable reports why the module may not own the host path at (C2M006),
+// judged by rules.Ownable as convert judges it, with the settings known
+// or answered; "" when it may.
+func (p *Plan) ownable(at, hostDir, volumeRoot string) string {
+	roots := append([]string(nil), p.Roots...)
+	if hostDir != "" {
+		roots = append(roots, hostDir)
+	}
+	if volumeRoot != "" {
+		roots = append(roots, path.Join(volumeRoot, p.Module))
+	}
+	if why, ok := rules.Ownable(at, p.Module, roots); !ok {
+		return why
+	}
+	return ""
 }
 
 // TakenPath is a host path declared already, and what declares it.
@@ -196,7 +217,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
 func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && it.Missing.Complete()
+	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Complete()
 }
 
 // matchRow returns the first image table row a mount matches.

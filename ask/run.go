@@ -165,6 +165,16 @@ func Run(ctx context.Context, cfg Config) Outcome {
 			if plan.VolumeRoot == "" {
 				plan.VolumeRoot = f.VolumeRoot
 			}
+			for _, rt := range f.Roots {
+				plan.Roots = append(plan.Roots, rt.Path)
+			}
+		}
+	}
+	// The module's roots as convert recorded them (roots: of the sidecar
+	// and of x-compose2manifest, host_project_directory), for C2M006.
+	if m := resultModule(res); m != nil {
+		for _, rt := range m.Roots {
+			plan.Roots = append(plan.Roots, rt.Path)
 		}
 	}
 

@@ -294,6 +294,11 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			if err := checkPath(v); err != nil {
 				return err
 			}
+			if kind != declare.KindHost {
+				if why := p.ownable(v, hostDir, volumeRoot); why != "" {
+					return fmt.Errorf("path %s: %s, and convert refuses a module that owns it (C2M006); a module may own paths below /srv, /opt, /var/lib, /var/cache, /var/log, /var/spool and /run (less the host's own there), in /etc/%s, and in its roots", v, why, p.Module)
+				}
+			}
 			if who := takenBy(v); who != "" {
 				return fmt.Errorf("path %s: %s lands there already, and convert refuses a path declared twice (C2M005)", v, who)
 			}

@@ -18,7 +18,7 @@ func TestRunPicksFilesAsCompose(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"good/docker-compose.yml":           "name: right\nservices:\n  a:\n    image: nginx:1.27\n",
-		"good/docker-compose.override.yaml": "services:\n  b:\n    image: redis:7\n",
+		"good/docker-compose.override.yaml": "services:\n  b:\n    image: busybox:1\n",
 		"good/docker-compose.yaml":          "name: wrong\nservices:\n  c:\n    image: busybox:1\n",
 		// Fails to load (ports: 5 is not a list): its name is still
 		// known, from the file compose reads.

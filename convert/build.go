@@ -414,6 +414,12 @@ type converter struct {
 	// credUsers maps a declared credential's name to the services it is
 	// delivered to.
 	credUsers map[string][]string
+	// disposed holds, per service, the notes of the image VOLUME paths
+	// acknowledged disposable (mounted as a tmpfs).
+	disposed map[string][]string
+	// imageVolumeFacts are the image VOLUME paths nothing settles
+	// (C2M024).
+	imageVolumeFacts []rules.ImageVolume
 }
 
 // missing is a source whose declaration is missing or incomplete, for the
@@ -422,6 +428,8 @@ type missing struct {
 	src    *placement.Placement
 	entry  declare.Entry // values known so far
 	reason string
+	// imageVolume is set for an image VOLUME nothing mounts (C2M024).
+	imageVolume bool
 }
 
 // build converts the loaded project into a module.
@@ -434,21 +442,33 @@ func (c *converter) build() *manifest.Module {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	var mounts []project.Mount
+	var mounts, imageOnly []project.Mount
 	byService := map[string][]project.Mount{}
 	users := map[string]string{}
 	for _, name := range names {
 		svc := p.Services[name]
 		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
+		added, undeclared := c.imageVolumes(svc, ms)
+		ms = append(ms, added...)
+		imageOnly = append(imageOnly, undeclared...)
 		mounts = append(mounts, ms...)
 		byService[name] = ms
 		users[name] = svc.User
 	}
 	c.mounts = mounts
+	c.acknowledgedOptions(mounts)
 	// Services left out by profiles still count when matching declaration
 	// keys: a key for them is not a typo.
 	for _, name := range sortedKeys(p.DisabledServices) {
-		ms := append(c.l.Mounts(p.DisabledServices[name]), c.l.ConfigMounts(p.DisabledServices[name], configTarget)...)
+		svc := p.DisabledServices[name]
+		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
+		for _, v := range c.uncoveredVolumes(svc, ms) {
+			// An image VOLUME of a service left out: its declaration or
+			// acknowledgement is not a typo either.
+			ms = append(ms, project.Mount{Service: name, Kind: project.Anonymous, Target: v.Path})
+			c.disposable(name, v.Path)
+		}
+		c.acknowledgedOptions(ms)
 		for _, s := range groupSources(ms) {
 			c.match.lookup(s.Section, s.Key)
 		}
@@ -462,6 +482,9 @@ func (c *converter) build() *manifest.Module {
 			m.Resources = append(m.Resources, *r)
 			hostPaths[s.Section+"\x00"+s.Key] = r.Path
 		}
+	}
+	for _, s := range groupSources(imageOnly) {
+		c.offerImageVolume(s, users)
 	}
 	if c.decl != nil {
 		for _, e := range c.decl.Directories {
@@ -1018,7 +1041,8 @@ func builtRules() []*rules.Rule {
 
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
-	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets}
+	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
+		ImageVolumes: c.imageVolumeFacts}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)
 	}

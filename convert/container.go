@@ -171,6 +171,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	// build: is not carried; with no image it is refused above (C2M016),
 	// and an image named in the declarations stands for it.
 	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
+	notes = append(notes, c.disposed[svc.Name]...)
 	comment := pos.String()
 	if len(notes) > 0 {
 		comment = strings.Join(append([]string{comment}, notes...), "; ")

@@ -44,6 +44,10 @@ type Missing struct {
 	// NeedsHostProjectDirectory and NeedsVolumeRoot report whether the
 	// source is placed by those settings and they are unset.
 	NeedsHostProjectDirectory, NeedsVolumeRoot bool
+	// NeedsEntry reports that the source exists only once declared: a
+	// VOLUME the image declares that no volume mounts (C2M024). Its entry
+	// is offered even when every value is known.
+	NeedsEntry bool
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -72,6 +76,7 @@ func (c *converter) missingList() []Missing {
 			Reason:      m.reason,
 			NeedsKind:   m.src.KindUnknown != "",
 			LinkOutside: m.src.LinkOutside,
+			NeedsEntry:  m.imageVolume,
 		}
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key

@@ -79,7 +79,7 @@ func skeleton(module string, missing []Missing, secrets []SecretSuggestion) []by
 			if m.Section != section {
 				continue
 			}
-			if !m.NeedsPath && m.Complete() {
+			if !m.NeedsPath && !m.NeedsEntry && m.Complete() {
 				continue // every value is known; only its location is missing
 			}
 			e := m.Known

@@ -186,6 +186,43 @@ const (
 // which says a volume an image declares holds nothing to keep.
 var AckOptions = []string{"z", "Z", "propagation", "nocopy", AckDisposable}
 
+// OptionName returns the AckOptions name of a volume option as
+// project.Mount.Options writes it ("z", "selinux: Z", "rshared",
+// "propagation: rslave", "propagation=shared", "nocopy"), or "" for an
+// option no acknowledge item may drop (:U, subpath, consistency, …).
+func OptionName(written string) string {
+	v := written
+	for _, prefix := range []string{"selinux: ", "propagation: ", "propagation="} {
+		if strings.HasPrefix(written, prefix) {
+			if prefix != "selinux: " {
+				return "propagation"
+			}
+			v = strings.TrimPrefix(written, prefix)
+		}
+	}
+	switch v {
+	case "z", "Z", "nocopy":
+		return v
+	case "shared", "rshared", "slave", "rslave", "private", "rprivate":
+		return "propagation"
+	}
+	return ""
+}
+
+// AcknowledgesOption reports whether f acknowledges dropping option (an
+// AckOptions name) at target of service; false for a nil f.
+func (f *File) AcknowledgesOption(service, target, option string) bool {
+	if f == nil || option == "" {
+		return false
+	}
+	for _, a := range f.Acknowledge {
+		if a.MatchesOption(service, target, option) {
+			return true
+		}
+	}
+	return false
+}
+
 // AckDisposable is the option of SERVICE.volumes.TARGET.disposable: the
 // image's volume at TARGET is disposable, and the manifest mounts a tmpfs
 // there.

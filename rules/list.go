@@ -218,8 +218,14 @@ octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
 integer as decimal, so 755 is octal 1363, and the manifest carries that
 ("1363") because it is what docker compose applies.
 
+An option that changes no owner or mode (z, Z, bind propagation, nocopy)
+acknowledged under acknowledge: is a warning: the manifest drops it
+knowingly.
+
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead. Write a tmpfs mode in octal
+declaration's owner and mode instead; or, for z, Z, propagation and
+nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
+*.volumes.*.OPTION) to drop it knowingly. Write a tmpfs mode in octal
 (mode: 0o755; docker compose refuses a quoted "0755").`,
 		},
 		{
@@ -428,6 +434,24 @@ target; it does not trust the declaration's comment.
 Declare the mode and owner the row names (convert produces them when
 the declaration leaves them out), or run the container as the owner you
 declare (user:).`,
+		},
+		{
+			ID:           "C2M024",
+			Title:        "a VOLUME the image declares that no volume mounts",
+			Severity:     Error,
+			CheckProject: checkImageVolume,
+			Doc: `The image's Dockerfile declares a VOLUME at a path (the image table's
+volumes: rows, each citing the Dockerfile) and no bind, volume or tmpfs
+of the service mounts that path or a directory above it. The runtime
+would create an anonymous volume there for each new container: data
+outside every declaration, which no backup takes and which a recreated
+container loses.
+
+Declare it under anonymous: as "SERVICE:PATH" with its owner, mode and
+intent (convert produces them from the image table where a row has them,
+and mounts the declared directory at PATH), or, when its contents may be
+lost, acknowledge SERVICE.volumes.PATH.disposable and the manifest mounts
+a tmpfs there.`,
 		},
 	}
 }

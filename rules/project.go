@@ -38,7 +38,23 @@ type ProjectPass struct {
 	// that look like plaintext secrets or that credentials: delivers, in
 	// service and variable order.
 	Secrets []EnvSecret
-	Report  func(Diagnostic)
+	// ImageVolumes are the VOLUME paths the services' images declare
+	// (the image table's volumes: rows) that no mount of the service
+	// covers and no declaration or acknowledgement settles, in service
+	// order.
+	ImageVolumes []ImageVolume
+	Report       func(Diagnostic)
+}
+
+// ImageVolume is a VOLUME path of a service's image that nothing mounts:
+// the runtime would create an anonymous volume there (C2M024).
+type ImageVolume struct {
+	Service, Image, Path string
+	// Row names the image table row ("postgres table.yaml:895") and
+	// Source its source URL.
+	Row, Source string
+	// Pos is the service's image: (or the service's definition).
+	Pos manifest.Pos
 }
 
 // EnvSecret is an environment variable convert judged for C2M015: a
@@ -61,6 +77,24 @@ type EnvSecret struct {
 	// or SERVICE.credentials.VARIABLE (a credential the table does not
 	// say the image reads from a file).
 	Acknowledged bool
+}
+
+// AckDisposableNote is the container comment's note that the image's
+// VOLUME at target is a tmpfs because acknowledge names
+// SERVICE.volumes.TARGET.disposable.
+func AckDisposableNote(target string) string {
+	return "acknowledged: image VOLUME " + target + " disposable, mounted as a tmpfs"
+}
+
+// checkImageVolume is C2M024: a VOLUME path of the image that no mount
+// covers, which the runtime would make an anonymous volume.
+func checkImageVolume(p *ProjectPass) {
+	for _, v := range p.ImageVolumes {
+		key := declare.AnonymousKey(v.Service, v.Path)
+		p.Report(Diagnostic{File: v.Pos.File, Line: v.Pos.Line, Service: v.Service, Target: v.Path,
+			Message: fmt.Sprintf("image %s declares VOLUME %s (%s, %s) and no volume of the service mounts it: the runtime would create an anonymous volume there, data outside every declaration; declare it under anonymous: (%q: {owner, mode, intent}) or acknowledge %s.volumes.%s.disposable to mount a tmpfs",
+				v.Image, v.Path, v.Row, v.Source, key, v.Service, v.Path)})
+	}
 }
 
 // The phrases convert writes in a container's comment for what was
@@ -159,8 +193,9 @@ func checkUnsupportedMount(p *ProjectPass) {
 }
 
 // checkMountOptions is C2M012: volume options the manifest cannot carry,
-// and, as warnings, create_host_path: false and a long-syntax tmpfs mode
-// written as an integer that reads as octal too.
+// and, as warnings, an option acknowledge drops knowingly,
+// create_host_path: false and a long-syntax tmpfs mode written as an
+// integer that reads as octal too.
 func checkMountOptions(p *ProjectPass) {
 	for _, m := range p.Mounts {
 		if m.NoCreate {
@@ -169,7 +204,17 @@ func checkMountOptions(p *ProjectPass) {
 			p.Report(d)
 		}
 		for _, o := range m.Options {
-			p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+			name := declare.OptionName(o)
+			switch {
+			case p.Declarations.AcknowledgesOption(m.Service, m.Target, name):
+				d := mountDiag(m, "volume option %q acknowledged: not carried by the manifest (acknowledge %s.volumes.%s.%s)", o, m.Service, m.Target, name)
+				d.Severity = Warning
+				p.Report(d)
+			case name != "":
+				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name))
+			default:
+				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
+			}
 		}
 		if m.DecimalMode != "" && m.Tmpfs != nil {
 			d := mountDiag(m, "tmpfs at %s: mode: %s is a YAML integer, which docker compose reads as decimal %s, that is octal %s (the manifest carries mode %q, what docker compose applies), not octal %s; write mode: 0o%s for octal %s, or mode: 0o%s to keep what docker compose applies today",
