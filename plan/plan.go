@@ -21,8 +21,15 @@ const Version = 1
 
 // Plan is every move of one run.
 type Plan struct {
-	Version int    `json:"version"`
-	Moves   []Move `json:"moves"`
+	Version int `json:"version"`
+	// Project is the compose project name the legacy containers carry.
+	Project string `json:"project,omitempty"`
+	// Directories are the declared directories above the targets, parent
+	// first, created before the moves.
+	Directories []Directory `json:"directories,omitempty"`
+	Moves       []Move      `json:"moves"`
+	// Unlocated are the declared paths whose data the plan cannot find.
+	Unlocated []Unlocated `json:"unlocated,omitempty"`
 }
 
 // Move is the data of one declared path: copied from From to To.
