@@ -88,6 +88,9 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 				p.Unlocated = append(p.Unlocated, Unlocated{Module: m.Module, To: r.Path, Legacy: r.Origin.Legacy, Find: find})
 				continue
 			}
+			if manifest.IsAncestor(from, r.Path) || manifest.IsAncestor(r.Path, from) {
+				return nil, fmt.Errorf("%s would be copied into itself: %s and %s are one inside the other; declare another path", r.Origin.Legacy, from, r.Path)
+			}
 			p.Moves = append(p.Moves, Move{Module: m.Module, From: from, To: r.Path, Kind: r.Kind,
 				Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: r.Origin.Legacy})
 		}

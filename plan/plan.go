@@ -78,6 +78,11 @@ func Read(path string) (*Plan, error) {
 			return nil, fmt.Errorf("%s: move %d: from and to must be absolute, clean paths", path, i+1)
 		}
 	}
+	for i, d := range p.Directories {
+		if !manifest.ValidPath(d.Path) {
+			return nil, fmt.Errorf("%s: directory %d: the path must be absolute and clean", path, i+1)
+		}
+	}
 	return &p, nil
 }
 

@@ -134,11 +134,11 @@ directory() {
 	attrs "$1" "$2" "$3" "$4"
 }
 
-# verify SRC DST FILTER SHOWN: the copy matches its source, or stop. FILTER
-# leaves out the line of the target itself, whose owner and mode are the
-# manifest's, not the source's.
+# differences SRC DST FILTER: what rsync would change to make DST match
+# SRC, checksums compared. FILTER leaves out the line of the target itself,
+# whose owner and mode are the manifest's, not the source's.
 differences() {
-	out=$($RSYNC --dry-run --checksum --itemize-changes -- "$1" "$2") || die "rsync --dry-run failed for $4"
+	out=$($RSYNC --dry-run --checksum --itemize-changes -- "$1" "$2") || return 1
 	printf '%s\n' "$out" | grep -v -e "$3" -e '^$' || true
 }
 
@@ -149,7 +149,7 @@ copy_directory() {
 	fi
 	directory "$2" "$3" "$4" "$5"
 	if [ -n "$(ls -A -- "$2")" ]; then
-		diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$' "$5")
+		diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
 		if [ -n "$diff" ]; then
 			say "$5: the target is not empty and differs from the source; not copying into it:"
 			printf '%s\n' "$diff" | head -n 20
@@ -162,7 +162,7 @@ copy_directory() {
 	$RSYNC -- "$1/" "$2/" || die "$5: rsync failed"
 	changed=1
 	attrs "$2" "$3" "$4" "$5"
-	diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$' "$5")
+	diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
 	if [ -n "$diff" ]; then
 		printf '%s\n' "$diff" | head -n 20
 		die "$5: the copy differs from the source"
@@ -176,7 +176,7 @@ copy_file() {
 		die "$5: the source is not a regular file"
 	fi
 	if [ -e "$2" ] || [ -L "$2" ]; then
-		diff=$(differences "$1" "$2" '^\.f\.\.\.' "$5")
+		diff=$(differences "$1" "$2" '^\.f\.\.\.') || die "$5: rsync --dry-run --checksum failed"
 		if [ -n "$diff" ]; then
 			say "$5: the target exists and differs from the source; not copying over it:"
 			printf '%s\n' "$diff"
@@ -190,7 +190,7 @@ copy_file() {
 	$RSYNC -- "$1" "$2" || die "$5: rsync failed"
 	changed=1
 	attrs "$2" "$3" "$4" "$5"
-	diff=$(differences "$1" "$2" '^\.f\.\.\.' "$5")
+	diff=$(differences "$1" "$2" '^\.f\.\.\.') || die "$5: rsync --dry-run --checksum failed"
 	if [ -n "$diff" ]; then
 		printf '%s\n' "$diff"
 		die "$5: the copy differs from the source"

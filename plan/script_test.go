@@ -241,6 +241,15 @@ func TestScriptCopies(t *testing.T) {
 		t.Errorf("the refused target was copied into")
 	}
 
+	// Data the plan could not locate: the rest is done, then the script
+	// fails saying what was not copied.
+	u := *p
+	u.Unlocated = []Unlocated{{Module: "m", To: filepath.Join(target, "cache"), Legacy: "anonymous Docker volume of service web", Find: "find it with docker container inspect"}}
+	out, code = runScript(t, &u, tmp, "")
+	if code == 0 || !strings.Contains(out, "not copied: anonymous Docker volume of service web") || !strings.Contains(out, "already matches") {
+		t.Errorf("an unlocated volume: exit %d, want the others checked and a refusal:\n%s", code, out)
+	}
+
 	if got := listing(t, legacy, true, true); got != before {
 		t.Errorf("the source changed:\n got: %s\nwant: %s", got, before)
 	}
