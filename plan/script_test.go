@@ -250,6 +250,32 @@ func TestScriptCopies(t *testing.T) {
 		t.Errorf("an unlocated volume: exit %d, want the others checked and a refusal:\n%s", code, out)
 	}
 
+	// Where docker is not installed, the script says it skips the check.
+	bare := filepath.Join(tmp, "bare")
+	if err := os.Mkdir(bare, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"rsync", "stat", "date", "ls", "grep", "head", "mkdir", "chown", "chmod"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bare, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var script bytes.Buffer
+	if err := WriteScript(&script, p); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, "-c", script.String())
+	cmd.Dir, cmd.Env = tmp, []string{"PATH=" + bare, "C2M_PLAN_LOG=" + filepath.Join(tmp, "plan.log")}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "docker is not installed here: not checking") {
+		t.Errorf("without docker: %v, want the check skipped, saying so:\n%s", err, out)
+	}
+
 	if got := listing(t, legacy, true, true); got != before {
 		t.Errorf("the source changed:\n got: %s\nwant: %s", got, before)
 	}
