@@ -21,8 +21,15 @@ const Version = 1
 
 // Plan is every move of one run.
 type Plan struct {
-	Version int    `json:"version"`
-	Moves   []Move `json:"moves"`
+	Version int `json:"version"`
+	// Project is the compose project name the legacy containers carry.
+	Project string `json:"project,omitempty"`
+	// Directories are the declared directories above the targets, parent
+	// first, created before the moves.
+	Directories []Directory `json:"directories,omitempty"`
+	Moves       []Move      `json:"moves"`
+	// Unlocated are the declared paths whose data the plan cannot find.
+	Unlocated []Unlocated `json:"unlocated,omitempty"`
 }
 
 // Move is the data of one declared path: copied from From to To.
@@ -69,6 +76,11 @@ func Read(path string) (*Plan, error) {
 	for i, m := range p.Moves {
 		if !manifest.ValidPath(m.From) || !manifest.ValidPath(m.To) {
 			return nil, fmt.Errorf("%s: move %d: from and to must be absolute, clean paths", path, i+1)
+		}
+	}
+	for i, d := range p.Directories {
+		if !manifest.ValidPath(d.Path) {
+			return nil, fmt.Errorf("%s: directory %d: the path must be absolute and clean", path, i+1)
 		}
 	}
 	return &p, nil

@@ -15,17 +15,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const checkAbout = `Check module manifests: decode each strictly, run every rule over each, and
-run the rules that compare modules over all of them together. A DIR stands
-for every *.yaml and *.yml file directly in it (not in its subdirectories,
-and not files whose name starts with "."); each must be a manifest.
-
-Exit status: 0 clean (warnings allowed), 1 findings, 2 bad usage or a
-manifest that cannot be read or decoded.
-
-flags:
-`
-
 // checkFormats are the values of check --format.
 var checkFormats = []string{"text", "json", "sarif", "github"}
 
@@ -44,7 +33,7 @@ func runCheck(e *env, args []string) int {
 	previousDir := fl.String("previous", "", "also hold the manifests against the manifests in `OLD_DIR` (a file or directory): a change that drops state is C2M022")
 	previousRev := fl.String("previous-rev", "", "as --previous, with the manifests as they were at git revision `REV` (git show REV:PATH)")
 	planFile := fl.String("plan", "", "with --previous or --previous-rev: the migration plan `FILE` (compose2manifest plan --format json) whose moves are meant")
-	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
+	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: check.About, positional: true}, args); !ok {
 		return code
 	}
 	if !slices.Contains(checkFormats, *format) {

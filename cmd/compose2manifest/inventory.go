@@ -11,25 +11,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const inventoryAbout = `List every path the manifests declare, across modules: module, kind,
-intent, owner, mode, and whether it is backed up (state and content are;
-config is not, the module's repo is its backup; cache, runtime and host
-paths are not; logs by policy). A DIR stands for the *.yaml and *.yml
-files directly in it, as for check. The manifests are read, not judged:
-run check for that.
-
---backup prints the paths to back up, one a line (NUL-terminated with -0),
-a path inside another left out, for restic backup --files-from-verbatim
-FILE (--files-from-raw with -0) and borg create --paths-from-stdin.
---exclude-caches prints the cache
-directories, where a CACHEDIR.TAG makes restic, borg and tar
-(--exclude-caches) leave them out of the backup of their parent.
-
-Exit status: 0, or 2 for bad usage or a manifest that cannot be read.
-
-flags:
-`
-
 // inventoryFormats are the values of inventory --format.
 var inventoryFormats = []string{"text", "json"}
 
@@ -40,7 +21,7 @@ func runInventory(e *env, args []string) int {
 	logs := fl.Bool("logs", false, "with --backup: back up logs too (the site's policy)")
 	caches := fl.Bool("exclude-caches", false, "print only the cache directories (for CACHEDIR.TAG)")
 	nul := fl.BoolP("null", "0", false, "with --backup or --exclude-caches: end each path with NUL, not a newline")
-	u := cmdUsage{name: "inventory", synopsis: "inventory [flags] MANIFEST|DIR...", about: inventoryAbout, positional: true}
+	u := cmdUsage{name: "inventory", synopsis: "inventory [flags] MANIFEST|DIR...", about: inventory.About, positional: true}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}

@@ -1,0 +1,154 @@
+package plan
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// Directory is a declared directory above a move's target, created with
+// its declared owner and mode before the data is copied in.
+type Directory struct {
+	Module string `json:"module"`
+	Path   string `json:"path"`
+	Owner  string `json:"owner"`
+	Mode   string `json:"mode"`
+}
+
+// Unlocated is a declared path whose data lives somewhere the plan
+// cannot name: an anonymous volume without --anonymous, a bind in the
+// legacy host's home. The script refuses to copy it.
+type Unlocated struct {
+	Module string `json:"module"`
+	To     string `json:"to"`
+	Legacy string `json:"legacy"`
+	// Find says how to find where the data is.
+	Find string `json:"find"`
+}
+
+// Options say where the legacy host keeps what the manifest's origins
+// name.
+type Options struct {
+	// Project is the compose project name the legacy containers carry.
+	Project string
+	// LegacyProjectDirectory is the project's checkout on the legacy
+	// host: relocated relative binds are under it.
+	LegacyProjectDirectory string
+	// DockerRoot is the legacy host's Docker data root (/var/lib/docker).
+	DockerRoot string
+	// Anonymous maps "SERVICE:TARGET" to the anonymous volume's Docker ID.
+	Anonymous map[string]string
+}
+
+// DefaultDockerRoot is Docker's data root unless configured otherwise.
+const DefaultDockerRoot = "/var/lib/docker"
+
+// ParseAnonymous reads --anonymous SERVICE:TARGET=VOLUME_ID.
+func ParseAnonymous(s string) (key, id string, err error) {
+	key, id, ok := strings.Cut(s, "=")
+	svc, target, ok2 := strings.Cut(key, ":")
+	if !ok || !ok2 || svc == "" || !manifest.ValidPath(target) || id == "" || strings.ContainsAny(id, "/\x00") || id == "." || id == ".." {
+		return "", "", fmt.Errorf("--anonymous %q: want SERVICE:TARGET=VOLUME_ID (an absolute target, a volume ID without /)", s)
+	}
+	return svc + ":" + target, id, nil
+}
+
+// Of is the plan of the modules: every declared directory or file whose
+// origin says its data lives elsewhere today, in the manifests' order
+// (parent first), with the declared directories above each target.
+func Of(mods []*manifest.Module, o Options) (*Plan, error) {
+	if o.DockerRoot == "" {
+		o.DockerRoot = DefaultDockerRoot
+	}
+	if !manifest.ValidPath(o.DockerRoot) || !path.IsAbs(o.LegacyProjectDirectory) {
+		return nil, fmt.Errorf("the docker root and the legacy project directory must be absolute, clean paths")
+	}
+	p := &Plan{Version: Version, Project: o.Project, Moves: []Move{}}
+	used := map[string]bool{}
+	for _, m := range mods {
+		seen := map[string]bool{}
+		for _, r := range m.Resources {
+			if (r.Kind != manifest.KindDirectory && r.Kind != manifest.KindFile) || r.Origin == nil || r.Origin.Legacy == "" {
+				continue
+			}
+			from, find := o.legacyPath(m, r, used)
+			if from == r.Path {
+				continue
+			}
+			for _, d := range m.Resources {
+				if d.Kind == manifest.KindDirectory && manifest.IsAncestor(d.Path, r.Path) && !seen[d.Path] {
+					seen[d.Path] = true
+					p.Directories = append(p.Directories, Directory{Module: m.Module, Path: d.Path, Owner: d.Owner, Mode: d.Mode})
+				}
+			}
+			if from == "" {
+				p.Unlocated = append(p.Unlocated, Unlocated{Module: m.Module, To: r.Path, Legacy: r.Origin.Legacy, Find: find})
+				continue
+			}
+			if manifest.IsAncestor(from, r.Path) || manifest.IsAncestor(r.Path, from) {
+				return nil, fmt.Errorf("%s would be copied into itself: %s and %s are one inside the other; declare another path", r.Origin.Legacy, from, r.Path)
+			}
+			p.Moves = append(p.Moves, Move{Module: m.Module, From: from, To: r.Path, Kind: r.Kind,
+				Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: r.Origin.Legacy})
+		}
+	}
+	// Parents first across modules too.
+	sort.SliceStable(p.Directories, func(i, j int) bool { return p.Directories[i].Path < p.Directories[j].Path })
+	var unused []string
+	for k := range o.Anonymous {
+		if !used[k] {
+			unused = append(unused, k)
+		}
+	}
+	if len(unused) > 0 {
+		sort.Strings(unused)
+		return nil, fmt.Errorf("--anonymous %s: no anonymous volume of the project is mounted there", strings.Join(unused, ", "))
+	}
+	return p, nil
+}
+
+// legacyPath is where r's data lives on the legacy host, or "" and how
+// to find it.
+func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[string]bool) (from, find string) {
+	legacy := r.Origin.Legacy
+	switch {
+	case strings.HasPrefix(legacy, "Docker volume "):
+		return path.Join(o.DockerRoot, "volumes", strings.TrimPrefix(legacy, "Docker volume "), "_data"), ""
+	case strings.HasPrefix(legacy, "bind "):
+		src := strings.TrimPrefix(legacy, "bind ")
+		switch {
+		case strings.HasPrefix(src, "~"):
+			return "", "the bind source is in the legacy host's home: copy it by hand"
+		case path.IsAbs(src):
+			return path.Clean(src), ""
+		}
+		return path.Join(o.LegacyProjectDirectory, src), ""
+	case strings.HasPrefix(legacy, "anonymous Docker volume of service "):
+		service := strings.TrimPrefix(legacy, "anonymous Docker volume of service ")
+		target := mountTarget(m, service, r.Path)
+		key := service + ":" + target
+		if id, ok := o.Anonymous[key]; ok && target != "" {
+			used[key] = true
+			return path.Join(o.DockerRoot, "volumes", id, "_data"), ""
+		}
+		return "", fmt.Sprintf("find it with docker container inspect (the Mounts entry with Destination %s of the %s container of project %s), then give --anonymous %s=VOLUME_ID", target, service, o.Project, key)
+	}
+	return "", "compose2manifest does not know where " + legacy + " is"
+}
+
+// mountTarget is where service mounts p in its container.
+func mountTarget(m *manifest.Module, service, p string) string {
+	for _, r := range m.Resources {
+		if r.Kind == manifest.KindContainer && r.Container != nil && r.Container.Name == service {
+			for _, v := range r.Container.Volumes {
+				if v.Source == p {
+					return v.Target
+				}
+			}
+		}
+	}
+	return ""
+}

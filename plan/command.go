@@ -1,0 +1,103 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
+)
+
+// About is compose2manifest plan's help text.
+const About = `Convert the project as convert does and print the migration plan: every
+declared path whose data lives elsewhere today (a relocated bind, under
+--legacy-project-directory; a named volume, under DOCKER_ROOT/volumes;
+an anonymous volume named with --anonymous) and the declared path it goes
+to. A refused project is an error: the plan needs the whole manifest.
+
+--format sh (the default) prints a POSIX shell script to review and run
+as root on the legacy host: it stops while the project's containers run,
+creates each target with its declared owner and mode, copies with rsync
+-aHAXS --numeric-ids, verifies with rsync --dry-run --checksum, never
+changes a source, refuses a non-empty target that differs, and logs to
+$C2M_PLAN_LOG (default ./compose2manifest-plan.log). --format json prints
+the plan check --plan reads.
+
+Exit status: 0, 1 refused, 2 bad usage or a project that does not load.
+
+flags:
+`
+
+// Config is one run of compose2manifest plan.
+type Config struct {
+	Convert convert.Options
+	Options Options
+	// Anonymous are the --anonymous SERVICE:TARGET=VOLUME_ID values.
+	Anonymous []string
+	// Format is sh or json.
+	Format string
+}
+
+// Failure is why a plan was not printed: a message, hints, and the exit
+// status (1 refused, 2 bad usage or unreadable input).
+type Failure struct {
+	Msg   string
+	Hints []string
+	Code  int
+}
+
+func (f *Failure) Error() string { return f.Msg }
+
+// Command converts the project of c and writes its plan to w.
+func Command(c Config, w io.Writer) *Failure {
+	if c.Format != "sh" && c.Format != "json" {
+		return &Failure{Msg: fmt.Sprintf("plan: --format %q: want sh or json", c.Format), Code: 2}
+	}
+	c.Options.Anonymous = map[string]string{}
+	for _, a := range c.Anonymous {
+		k, id, err := ParseAnonymous(a)
+		if err != nil {
+			return &Failure{Msg: "plan: " + err.Error(), Code: 2}
+		}
+		c.Options.Anonymous[k] = id
+	}
+	res, err := convert.Convert(context.Background(), c.Convert)
+	if res == nil || res.Status != convert.Converted {
+		f := &Failure{Msg: "plan: the project does not load", Code: 2,
+			Hints: []string{"run compose2manifest convert with the same flags to see why"}}
+		if err != nil {
+			f.Msg = "plan: " + err.Error()
+		}
+		if res != nil && res.Status == convert.Refused {
+			f.Msg, f.Code = fmt.Sprintf("plan: the project is refused (%s): a plan needs the whole manifest", report.CountErrors(res.Diagnostics)), 1
+		}
+		return f
+	}
+	c.Options.Project = res.ProjectName
+	if c.Options.LegacyProjectDirectory == "" {
+		c.Options.LegacyProjectDirectory = res.ProjectDirectory
+	}
+	p, err := Of([]*manifest.Module{res.Module}, c.Options)
+	if err != nil {
+		return &Failure{Msg: "plan: " + err.Error(), Code: 2}
+	}
+	if c.Format == "json" {
+		err = WriteJSON(w, p)
+	} else {
+		err = WriteScript(w, p)
+	}
+	if err != nil {
+		return &Failure{Msg: "plan: " + err.Error(), Code: 2}
+	}
+	return nil
+}
+
+// WriteJSON writes p as check --plan reads it.
+func WriteJSON(w io.Writer, p *Plan) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(p)
+}

@@ -1,0 +1,282 @@
+//go:build linux
+
+package plan
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+)
+
+// legacyTree writes a source tree with what a copy tends to lose: odd
+// names, links, a sparse file, restrictive modes, owners that exist
+// nowhere (as root), an xattr (with setfattr).
+func legacyTree(t *testing.T, dir string) {
+	t.Helper()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "sub dir", "deeper"), 0o755))
+	files := map[string]string{
+		"a file with spaces":       "spaces\n",
+		"new\nline":                "newline\n",
+		"bad\xff\xfe bytes":        "not UTF-8\n",
+		"quote'd \"and\" $x `y` *": "shell\n",
+		"sub dir/deeper/secret":    "secret\n",
+		"-leading dash":            "dash\n",
+	}
+	for name, content := range files {
+		must(os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	must(os.Chmod(filepath.Join(dir, "sub dir/deeper/secret"), 0o600))
+	must(os.Chmod(filepath.Join(dir, "sub dir", "deeper"), 0o700))
+	must(os.Chmod(filepath.Join(dir, "bad\xff\xfe bytes"), 0o400))
+	must(os.Symlink("a file with spaces", filepath.Join(dir, "link")))
+	must(os.Symlink("/nowhere/at all", filepath.Join(dir, "dangling")))
+	must(os.Link(filepath.Join(dir, "a file with spaces"), filepath.Join(dir, "sub dir", "hard link")))
+	f, err := os.Create(filepath.Join(dir, "sparse"))
+	must(err)
+	_, err = f.WriteAt([]byte("end"), 64<<20)
+	must(err)
+	must(f.Close())
+	if os.Getuid() == 0 {
+		must(os.Lchown(filepath.Join(dir, "sub dir/deeper/secret"), 54321, 43210))
+		must(os.Lchown(filepath.Join(dir, "link"), 54322, 43211))
+		must(os.Lchown(filepath.Join(dir, "sub dir"), 54323, 43212))
+	}
+	if _, err := exec.LookPath("setfattr"); err == nil {
+		if out, err := exec.Command("setfattr", "-n", "user.c2m", "-v", "kept", filepath.Join(dir, "a file with spaces")).CombinedOutput(); err != nil {
+			t.Logf("no xattr in this tree: setfattr: %v: %s", err, out)
+		}
+	}
+}
+
+// listing is every entry under dir: its mode, owner, link count, size,
+// link target, content hash, xattrs and, with times, mtime and ctime.
+// The entry "." is left out when top is false.
+func listing(t *testing.T, dir string, times, top bool) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." && !top {
+			return nil
+		}
+		var st syscall.Stat_t
+		if err := syscall.Lstat(p, &st); err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%q mode=%o uid=%d gid=%d nlink=%d size=%d", rel, st.Mode, st.Uid, st.Gid, st.Nlink, st.Size)
+		switch st.Mode & syscall.S_IFMT {
+		case syscall.S_IFLNK:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" -> %q", target)
+		case syscall.S_IFREG:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" sha256=%x sparse=%v", sha256.Sum256(data), st.Blocks*512 < st.Size/2)
+			buf := make([]byte, 4096)
+			if n, err := syscall.Listxattr(p, buf); err == nil && n > 0 {
+				names := strings.Split(strings.TrimRight(string(buf[:n]), "\x00"), "\x00")
+				sort.Strings(names)
+				for _, name := range names {
+					v := make([]byte, 4096)
+					m, _ := syscall.Getxattr(p, name, v)
+					line += fmt.Sprintf(" xattr %s=%q", name, v[:max(m, 0)])
+				}
+			}
+		}
+		if times {
+			line += fmt.Sprintf(" mtime=%d.%d ctime=%d.%d", st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// runScript writes p as a script and runs it with sh, with a docker on
+// PATH that prints running, and returns its output and exit status.
+func runScript(t *testing.T, p *Plan, dir, running string) (string, int) {
+	t.Helper()
+	var script bytes.Buffer
+	if err := WriteScript(&script, p); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\n[ \"$1 $2 $3\" = 'ps --filter label=com.docker.compose.project=c2mtest' ] || exit 2\nprintf '%s' " + Quote(running) + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "docker"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", script.String())
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "C2M_PLAN_LOG="+filepath.Join(dir, "plan.log"))
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if e, ok := err.(*exec.ExitError); ok {
+		code = e.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// TestScriptCopies runs a plan's script for real: the copy matches the
+// source, a second run changes nothing, a different non-empty target is
+// refused, running containers stop it, and the source never changes.
+func TestScriptCopies(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	legacy := filepath.Join(tmp, "legacy host\n'docker'")
+	src := filepath.Join(legacy, "volumes", "c2mtest_data", "_data")
+	if err := os.MkdirAll(src, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	legacyTree(t, src)
+	cf := filepath.Join(legacy, "main.cf")
+	if err := os.WriteFile(cf, []byte("myhostname = x\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	moved := owner
+	if os.Getuid() == 0 {
+		moved = "4242:4243"
+	}
+	target := filepath.Join(tmp, "target host's $HOME")
+	p := &Plan{Version: Version, Project: "c2mtest",
+		Directories: []Directory{{Module: "m", Path: target, Owner: owner, Mode: "0755"}},
+		Moves: []Move{
+			{Module: "m", From: src, To: filepath.Join(target, "data"), Kind: manifest.KindDirectory, Owner: moved, Mode: "0750", Intent: manifest.IntentState},
+			{Module: "m", From: cf, To: filepath.Join(target, "main.cf"), Kind: manifest.KindFile, Owner: owner, Mode: "0644", Intent: manifest.IntentConfig},
+		}}
+	before := listing(t, legacy, true, true)
+
+	out, code := runScript(t, p, tmp, "0123abcd\n")
+	if code == 0 || !strings.Contains(out, "docker compose -p c2mtest down") {
+		t.Fatalf("running containers: exit %d, want a refusal naming docker compose -p c2mtest down:\n%s", code, out)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatalf("running containers: the script created %s", target)
+	}
+
+	out, code = runScript(t, p, tmp, "")
+	if code != 0 {
+		t.Fatalf("first run: exit %d:\n%s", code, out)
+	}
+	t.Logf("first run:\n%s", out)
+	dst := filepath.Join(target, "data")
+	if got, want := listing(t, dst, false, false), listing(t, src, false, false); got != want {
+		t.Errorf("the copy differs from the source:\n got: %s\nwant: %s", got, want)
+	}
+	for path, want := range map[string]string{target: "0755 " + owner, dst: "0750 " + moved, filepath.Join(target, "main.cf"): "0644 " + owner} {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(path, &st); err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%04o %d:%d", st.Mode&0o7777, st.Uid, st.Gid); got != want {
+			t.Errorf("%q: %s, want the declared %s", path, got, want)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(target, "main.cf")); err != nil || string(data) != "myhostname = x\n" {
+		t.Errorf("main.cf: %q, %v", data, err)
+	}
+	if log, err := os.ReadFile(filepath.Join(tmp, "plan.log")); err != nil || !bytes.Contains(log, []byte("copied and verified")) {
+		t.Errorf("the log says nothing of the copy: %q, %v", log, err)
+	}
+
+	after := listing(t, target, true, true)
+	out, code = runScript(t, p, tmp, "")
+	if code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("second run: exit %d, want 0 and nothing changed:\n%s", code, out)
+	}
+	if got := listing(t, target, true, true); got != after {
+		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
+	}
+
+	other := filepath.Join(tmp, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "a file with spaces"), []byte("different\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := &Plan{Version: Version, Project: "c2mtest", Moves: []Move{{Module: "m", From: src, To: other, Kind: manifest.KindDirectory, Owner: owner, Mode: "0755"}}}
+	out, code = runScript(t, q, tmp, "")
+	if code == 0 || !strings.Contains(out, "refused") {
+		t.Errorf("a different non-empty target: exit %d, want a refusal:\n%s", code, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(other, "a file with spaces")); string(data) != "different\n" {
+		t.Errorf("the refused target was written: %q", data)
+	}
+	if _, err := os.Lstat(filepath.Join(other, "link")); err == nil {
+		t.Errorf("the refused target was copied into")
+	}
+
+	// Data the plan could not locate: the rest is done, then the script
+	// fails saying what was not copied.
+	u := *p
+	u.Unlocated = []Unlocated{{Module: "m", To: filepath.Join(target, "cache"), Legacy: "anonymous Docker volume of service web", Find: "find it with docker container inspect"}}
+	out, code = runScript(t, &u, tmp, "")
+	if code == 0 || !strings.Contains(out, "not copied: anonymous Docker volume of service web") || !strings.Contains(out, "already matches") {
+		t.Errorf("an unlocated volume: exit %d, want the others checked and a refusal:\n%s", code, out)
+	}
+
+	// Where docker is not installed, the script says it skips the check.
+	bare := filepath.Join(tmp, "bare")
+	if err := os.Mkdir(bare, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"rsync", "stat", "date", "ls", "grep", "head", "mkdir", "chown", "chmod"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bare, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var script bytes.Buffer
+	if err := WriteScript(&script, p); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, "-c", script.String())
+	cmd.Dir, cmd.Env = tmp, []string{"PATH=" + bare, "C2M_PLAN_LOG=" + filepath.Join(tmp, "plan.log")}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "docker is not installed here: not checking") {
+		t.Errorf("without docker: %v, want the check skipped, saying so:\n%s", err, out)
+	}
+
+	if got := listing(t, legacy, true, true); got != before {
+		t.Errorf("the source changed:\n got: %s\nwant: %s", got, before)
+	}
+}
