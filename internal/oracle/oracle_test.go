@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -475,6 +476,14 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 			target = "/" + c.Source
 		}
 		expected[path.Clean(unescape(target))] = true
+	}
+	// A VOLUME the image declares is where docker makes an anonymous
+	// volume of its own; the manifest mounts a declared directory there
+	// (C2M024 refuses the module until one is declared).
+	if table, err := images.Load(); err == nil {
+		for _, v := range table.Volumes(svc.Image) {
+			expected[path.Clean(v.Path)] = true
+		}
 	}
 	for _, target := range sortedKeys(mounted) {
 		if !expected[target] {
