@@ -174,6 +174,14 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		pass.Sources = append(pass.Sources, a.source(dir, s))
 	}
 	var own []rules.Diagnostic
+	if err == nil && res != nil {
+		// Converted with the settings the manifest records, unless check
+		// was given its own.
+		opts := settingsFor(a.opts, m.ConvertedWith)
+		if got := moduleOf2(res); got == nil || !got.ConvertedWith.Equal(settingsRecorded(opts)) {
+			res, err = a.convertAt(ctx, dir, m, opts)
+		}
+	}
 	if err != nil || res == nil {
 		out := rules.RunAgainst(list, pass)
 		pos := m.Pos
@@ -315,4 +323,67 @@ func relPath(base, p string) string {
 		return filepath.ToSlash(p)
 	}
 	return filepath.ToSlash(r)
+}
+
+// settingsFor returns the options to convert a manifest's project with:
+// given's settings where check was given them (a non-empty value, or
+// Strict), else those the manifest records (converted_with).
+func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options {
+	o := given
+	if rec == nil {
+		return o
+	}
+	if len(o.Profiles) == 0 {
+		o.Profiles = rec.Profiles
+	}
+	if len(o.EnvFiles) == 0 {
+		o.EnvFiles = rec.EnvFiles
+	}
+	if len(o.AllowDirs) == 0 {
+		o.AllowDirs = rec.AllowDirs
+	}
+	if o.HostProjectDirectory == "" {
+		o.HostProjectDirectory = rec.HostProjectDirectory
+	}
+	if o.VolumeRoot == "" {
+		o.VolumeRoot = rec.VolumeRoot
+	}
+	o.Strict = o.Strict || rec.Strict
+	return o
+}
+
+// settingsRecorded returns the settings of o a manifest records, as a
+// conversion in a project's folder (relative paths) records them.
+func settingsRecorded(o convert.Options) *manifest.Settings {
+	clean := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, filepath.ToSlash(filepath.Clean(p)))
+		}
+		return out
+	}
+	return &manifest.Settings{Profiles: o.Profiles, EnvFiles: clean(o.EnvFiles), AllowDirs: clean(o.AllowDirs),
+		HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Strict: o.Strict}
+}
+
+// moduleOf2 returns the module a conversion produced or refused, or nil.
+func moduleOf2(res *convert.Result) *manifest.Module {
+	switch {
+	case res == nil:
+		return nil
+	case res.Module != nil:
+		return res.Module
+	}
+	return res.Candidate
+}
+
+// convertAt converts the project in dir for the manifest m with opts:
+// from its default compose files, or from m's first source when that is
+// not a default name.
+func (a *projects) convertAt(ctx context.Context, dir string, m *manifest.Module, opts convert.Options) (*convert.Result, error) {
+	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
+	if first := m.Sources[0].File; !project.IsDefaultFileName(first) {
+		opts.ConfigFiles = []string{filepath.Join(dir, filepath.FromSlash(first))}
+	}
+	return convert.Convert(ctx, opts)
 }

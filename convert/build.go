@@ -40,6 +40,7 @@ var moduleNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
+	given := opts // before the declarations fill anything in: converted_with
 	if err := checkFlagPath("--host-project-directory", opts.HostProjectDirectory); err != nil {
 		return &Result{Status: Failed}, err
 	}
@@ -129,6 +130,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		path.Join(filepath.Base(l.Dir), l.Rel(l.ConfigFiles[0])))
 	c.diags = append(c.diags, rules.Run(builtRules(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
+	m.ConvertedWith = recordedSettings(given, l.Dir)
+	if m.Fingerprint, err = c.fingerprint(declFiles, res.Diagnostics); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Skeleton = Skeleton(c.module, res.Missing)

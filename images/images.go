@@ -9,7 +9,9 @@
 package images
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"strconv"
@@ -76,6 +78,9 @@ type Table struct {
 	// Rows are the rows in file order. No two share repository, variant and
 	// path.
 	Rows []Row
+	// Digest is the lowercase hex sha256 of the bytes the table was
+	// parsed from: a manifest's fingerprint records it.
+	Digest string
 }
 
 // Error is a problem with one place in a table file.
@@ -100,6 +105,13 @@ func (e *Error) Error() string {
 // returns a new *Table the caller may keep or change.
 func Load() (*Table, error) {
 	return Parse(TableFile, []byte(tableYAML))
+}
+
+// Digest returns the lowercase hex sha256 of the embedded table, the
+// Digest of the table Load returns, without parsing it.
+func Digest() string {
+	sum := sha256.Sum256([]byte(tableYAML))
+	return hex.EncodeToString(sum[:])
 }
 
 // Match returns the row for the image reference ref mounted at the

@@ -33,9 +33,9 @@ func runCheck(e *env, args []string) int {
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	var conv convert.Options
-	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR`")
+	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
-	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
+	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict (else converted_with decides)")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
 	if code, ok := parseFlags(e, fl, cmdUsage{name: "check", synopsis: "check [flags] MANIFEST|DIR...", about: checkAbout, positional: true}, args); !ok {
