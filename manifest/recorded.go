@@ -118,22 +118,23 @@ type Fingerprint struct {
 	Pos  Pos
 }
 
-// bodyLineRE matches the line that records the body digest, the last of a
-// manifest Encode writes.
-var bodyLineRE = regexp.MustCompile(`\n  body: ([0-9a-f]{64})\n\z`)
-
 // BodyDigest returns, for the bytes of a manifest, the body digest it
 // records and the digest of the bytes without that line; ok is false when
-// the manifest does not end with the line Encode writes. When the two
-// digests are equal the bytes are exactly what a conversion wrote.
+// the manifest does not end with the line Encode writes (
+// "  body: HEX" under fingerprint:). When the two digests are equal the
+// bytes are exactly what a conversion wrote.
 func BodyDigest(data []byte) (recorded, actual string, ok bool) {
-	loc := bodyLineRE.FindSubmatchIndex(data)
-	if loc == nil {
+	const prefix = "\n  body: "
+	n := len(prefix) + 64 + 1
+	if len(data) < n || data[len(data)-1] != '\n' || string(data[len(data)-n:len(data)-64-1]) != prefix {
 		return "", "", false
 	}
-	sum := sha256.New()
-	sum.Write(data[:loc[0]+1])
-	return string(data[loc[2]:loc[3]]), hex.EncodeToString(sum.Sum(nil)), true
+	hexPart := data[len(data)-65 : len(data)-1]
+	if !hexDigestRE.Match(hexPart) {
+		return "", "", false
+	}
+	sum := sha256.Sum256(data[:len(data)-n+1])
+	return string(hexPart), hex.EncodeToString(sum[:]), true
 }
 
 // encodeSettings adds converted_with to root.

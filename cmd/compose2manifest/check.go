@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/check"
@@ -32,6 +33,7 @@ func runCheck(e *env, args []string) int {
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
+	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -50,14 +52,20 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
+		if !hasEnv(e.environ, "GOGC") && !hasEnv(e.environ, "GOMEMLIMIT") {
+			// As a batch: check --against keeps little live data (each
+			// manifest without its containers), and a soft limit keeps
+			// the heap's garbage from doubling the peak.
+			debug.SetMemoryLimit(batchMemoryLimit)
+		}
 		var err error
 		if res, err = check.Against(context.Background(), cfg, *againstRoot, fl.Args()); err != nil {
 			errorf(e, "check: --against: %v", err)
