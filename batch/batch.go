@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
-	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -229,18 +228,11 @@ func (r *Report) Summary() Summary {
 // starts no new conversion (the running ones get ctx and finish), fn is
 // not called for the projects not started, and Each returns ctx's error.
 //
-// When opts.Images is nil and production is on, the built-in image table
-// is loaded once and shared.
+// When opts.Images is nil, the conversions share the built-in image table
+// (images.Default), parsed once per process when first needed.
 func Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
-	}
-	if opts.Images == nil && !opts.Strict {
-		t, err := images.Load()
-		if err != nil {
-			return err
-		}
-		opts.Images = t
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -364,12 +356,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	out := newOutput(outAbs)
 	defer out.cleanup()
 	opts := cfg.Convert
-	if opts.Images == nil && !opts.Strict {
-		// Loaded once for both rounds.
-		if opts.Images, err = images.Load(); err != nil {
-			return nil, err
-		}
-	}
 
 	var entries []Entry
 	var mu sync.Mutex

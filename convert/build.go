@@ -87,14 +87,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		res.Diagnostics = vars
 		return res, err
 	}
-	table := opts.Images
-	if table == nil && !opts.Strict {
-		if table, err = images.Load(); err != nil {
-			res.Status = Failed
-			return res, err
-		}
-	}
-	c := &converter{l: l, opts: opts, decl: decl, images: table, fields: newFieldIndex(),
+	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -119,6 +112,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 
 	m := c.build()
+	if c.imagesErr != nil {
+		res.Status = Failed
+		return res, c.imagesErr
+	}
 	m.Roots = c.roots()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
 	m.Sources, err = sources(l, declFiles)
@@ -392,8 +389,19 @@ type converter struct {
 	unmatched  []placement.Unmatched
 	missing    []*missing
 	fields     fieldIndex
-	images     *images.Table
+	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr  error
 	usedAcks   map[int]bool
+}
+
+// table returns the image table, the built-in one (images.Default,
+// parsed once per process) unless the caller gave one; nil when it
+// cannot be parsed (imagesErr says why).
+func (c *converter) table() *images.Table {
+	if c.images == nil && c.imagesErr == nil {
+		c.images, c.imagesErr = images.Default()
+	}
+	return c.images
 }
 
 // missing is a source whose declaration is missing or incomplete, for the
@@ -773,7 +781,11 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 		if !exists {
 			continue
 		}
-		row, matched := c.images.Match(svc.Image, m.Target)
+		t := c.table()
+		if t == nil {
+			return images.Row{}, false, ""
+		}
+		row, matched := t.Match(svc.Image, m.Target)
 		if !matched {
 			continue
 		}

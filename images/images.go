@@ -4,8 +4,8 @@
 // with the source of its facts.
 //
 // The table is the embedded data file table.yaml, not Go code. Load parses
-// and validates it on every call and returns a fresh *Table; the package
-// keeps no mutable state.
+// and validates it on every call and returns a fresh *Table; Default
+// parses it once per process and shares that read-only table.
 package images
 
 import (
@@ -16,6 +16,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -106,6 +107,22 @@ func (e *Error) Error() string {
 func Load() (*Table, error) {
 	return Parse(TableFile, []byte(tableYAML))
 }
+
+// Default returns the embedded table, parsed the first time it is asked
+// for in the process and shared from then on (a sync.Once). The table is
+// read-only: Match never changes it, and callers must not either (Load
+// gives a table of one's own). A process that never needs it never
+// parses it: parsing is about half of a small project's conversion.
+func Default() (*Table, error) {
+	defaultOnce.Do(func() { defaultTable, defaultErr = Load() })
+	return defaultTable, defaultErr
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultTable *Table
+	defaultErr   error
+)
 
 // Digest returns the lowercase hex sha256 of the embedded table, the
 // Digest of the table Load returns, without parsing it.
