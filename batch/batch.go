@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
-	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -285,8 +284,8 @@ func (r *Report) Summary() Summary {
 // abandons the running ones, fn is not called for the projects not
 // started or abandoned, and Each returns ctx's error.
 //
-// When opts.Images is nil and production is on, the built-in image table
-// is loaded once and shared.
+// When opts.Images is nil, the conversions share the built-in image table
+// (images.Default), parsed once per process when first needed.
 func Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
 	return Runner{}.Each(ctx, projects, jobs, opts, fn)
 }
@@ -297,13 +296,6 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 func (r Runner) Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
-	}
-	if opts.Images == nil && !opts.Strict {
-		t, err := images.Load()
-		if err != nil {
-			return err
-		}
-		opts.Images = t
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -478,12 +470,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	removeStale(outAbs, time.Now())
 	unfinished := readJournal(cfg.Out, outAbs)
 	opts := cfg.Convert
-	if opts.Images == nil && !opts.Strict {
-		// Loaded once for both rounds.
-		if opts.Images, err = images.Load(); err != nil {
-			return nil, err
-		}
-	}
 
 	var entries []Entry
 	var mu sync.Mutex

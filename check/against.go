@@ -13,9 +13,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -23,19 +25,31 @@ import (
 )
 
 // Against checks the manifests paths name as Manifests does, then holds
-// each that decoded against a fresh conversion of its compose project
-// under root, with cfg.Convert's options.
+// each that decoded against its compose project under root.
 //
 // It finds the projects under root as convert --batch does
-// (batch.Discover), converts each once, cfg.Jobs at a time, and matches a
-// manifest to the project that converts to its module name. A manifest
-// whose first source is not a name batch.Discover finds is matched among
-// the folders under root holding that file. It reads every recorded
-// source that lies inside root and compares its sha256, and runs every
-// rule of cfg.Rules with a CheckAgainst over the facts (rules.RunAgainst):
-// a stale manifest, an ambiguous match, a manifest edited by hand. The
-// errors of each conversion are added as they are; a project that cannot
-// be converted again is an error diagnostic with no rule.
+// (batch.Discover) and names each without loading it where it can
+// (convert.QuickModule), converting only those it cannot name, to learn
+// their module; two projects of one module name make that module
+// ambiguous (C2M017). A manifest is matched to the project of its module
+// name; one whose first source is not a name batch.Discover finds is
+// matched among the folders under root holding that file.
+//
+// Each manifest is then checked on its own, cfg.Jobs at a time, and its
+// conversion dropped once compared. It reads every recorded source that
+// lies inside root and compares its sha256. A manifest whose bytes are
+// what a conversion wrote (its fingerprint's body digest holds), whose
+// sources are unchanged and whose fingerprint still holds (the same
+// conversion version, image table, recorded settings, values of the
+// variables it names in cfg.Convert.Environ, and what the checkout shows
+// at each path it names) is current: its project is not converted, and
+// there is nothing to report. Any other is converted again, with the
+// settings it records (converted_with) unless cfg.Convert gives them
+// (settingsFor), and every rule of cfg.Rules with a CheckAgainst runs
+// over the facts (rules.RunAgainst): a stale manifest, an ambiguous
+// match, a manifest edited by hand. The errors of each conversion are
+// added as they are; a project that cannot be converted again is an
+// error diagnostic with no rule.
 //
 // The error is for the run as a whole, and the Result is then nil:
 // cfg.Convert names compose files or a project directory, root cannot be
@@ -56,52 +70,56 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	if err != nil {
 		return nil, err
 	}
-	res := read(cfg, paths)
-	wanted := map[string]bool{}
-	for _, m := range res.Manifests {
-		if m != nil {
-			wanted[m.Module] = true
-		}
-	}
-	a, err := index(ctx, cfg, resolve(wd, root), wanted)
+	a, err := index(ctx, cfg, resolve(wd, root))
 	if err != nil {
 		return nil, err
 	}
 	a.wd = wd
 	list := cfg.rules()
-	for i, m := range res.Manifests {
-		if m == nil {
-			continue
+	res := readEach(cfg, paths, func(file string, m *manifest.Module, generated bool) []rules.Diagnostic {
+		if ctx.Err() != nil {
+			return nil
 		}
-		mod := &res.Report.Modules[i]
-		mod.Diagnostics = append(mod.Diagnostics, a.check(ctx, list, mod.File, m)...)
+		return a.check(ctx, list, file, m, generated)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
+	res.Converted = int(a.converted.Load())
 	res.finish(cfg)
 	return res, nil
 }
 
-// projects is every compose project under a root, converted once and
-// indexed by module name.
+// projects is every compose project under a root, indexed by module
+// name. It is read-only once index returns, but for others.
 type projects struct {
 	root string // absolute
 	wd   string // the working directory, absolute: messages name paths below it relative to it
 	opts convert.Options
+	// reconvert is Config.Reconvert; converted counts the conversions
+	// made to compare a manifest (Result.Converted).
+	reconvert bool
+	converted atomic.Int64
 	// byModule maps a module name to the project folders that convert to
-	// it; results holds the conversions of the modules that manifests
-	// name. failed lists the projects, relative to root, that could not be
+	// it. failed lists the projects, relative to root, that could not be
 	// converted at all.
 	byModule map[string][]string
-	results  map[string]*convert.Result
 	failed   []string
-	// others caches conversions of folders found by a manifest's first
-	// source when that is not a name batch.Discover finds.
-	others map[string]*convert.Result
+	// quick reports which folders of byModule were named without
+	// loading; confirmed holds, for a module with several, those that
+	// convert to it (dirsOf). mu guards confirmed and others.
+	quick     map[string]bool
+	confirmed map[string][]string
+	// others caches the module names of folders found by a manifest's
+	// first source when that is not a name batch.Discover finds.
+	mu     sync.Mutex
+	others map[string]string
 }
 
-// index converts every compose project under root once, in parallel, and
-// indexes them by module name. wanted names the modules whose conversions
-// are kept for comparison.
-func index(ctx context.Context, cfg Config, root string, wanted map[string]bool) (*projects, error) {
+// index names every compose project under root, each without loading
+// it where convert.QuickModule can, else by converting it once, in
+// parallel, and indexes them by module name.
+func index(ctx context.Context, cfg Config, root string) (*projects, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -110,24 +128,32 @@ func index(ctx context.Context, cfg Config, root string, wanted map[string]bool)
 	if err != nil {
 		return nil, err
 	}
-	a := &projects{root: root, opts: cfg.Convert, byModule: map[string][]string{}, results: map[string]*convert.Result{}, others: map[string]*convert.Result{}}
-	var mu sync.Mutex
-	err = batch.Each(ctx, found, cfg.Jobs, cfg.Convert, func(i int, res *convert.Result, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		dir := found[i].Dir
-		name := moduleOf(res)
-		if err != nil || name == "" {
-			a.failed = append(a.failed, relPath(root, dir))
-			return
-		}
-		a.byModule[name] = append(a.byModule[name], dir)
-		if wanted[name] {
-			a.results[dir] = res
+	a := &projects{root: root, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
+		confirmed: map[string][]string{}, others: map[string]string{}}
+	names := make([]string, len(found))
+	quick := make([]bool, len(found))
+	parallel(len(found), cfg.Jobs, func(i int) {
+		if p := found[i]; p.Err == nil && p.File == "" {
+			names[i], quick[i] = convert.QuickModule(p.Dir, cfg.Convert)
 		}
 	})
-	if err != nil {
+	var slow []int
+	for i := range found {
+		if !quick[i] {
+			slow = append(slow, i)
+		}
+	}
+	if err := a.convertSome(ctx, cfg, found, slow, names); err != nil {
 		return nil, err
+	}
+	for i, p := range found {
+		switch {
+		case names[i] != "":
+			a.byModule[names[i]] = append(a.byModule[names[i]], p.Dir)
+			a.quick[p.Dir] = quick[i]
+		default:
+			a.failed = append(a.failed, relPath(root, p.Dir))
+		}
 	}
 	for _, dirs := range a.byModule {
 		sort.Strings(dirs)
@@ -136,42 +162,96 @@ func index(ctx context.Context, cfg Config, root string, wanted map[string]bool)
 	return a, nil
 }
 
+// dirsOf returns the project folders of module name. Where several
+// projects have it and some were named without loading, those are
+// converted first (once), to be sure of their module: a project that does
+// not convert to it does not make it ambiguous.
+func (a *projects) dirsOf(ctx context.Context, name string) []string {
+	dirs := a.byModule[name]
+	if len(dirs) < 2 {
+		return dirs
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c, ok := a.confirmed[name]; ok {
+		return c
+	}
+	var sure []string
+	for _, d := range dirs {
+		if a.quick[d] {
+			if res, _ := a.convertAt(ctx, d, "", a.opts); moduleOf(res) != name {
+				continue
+			}
+		}
+		sure = append(sure, d)
+	}
+	a.confirmed[name] = sure
+	return sure
+}
+
+// convertSome converts the projects found[i] for each i of which, cfg.Jobs
+// at a time, and sets names[i] to the module each converts to ("" when it
+// could not be converted at all), keeping nothing else.
+func (a *projects) convertSome(ctx context.Context, cfg Config, found []batch.Project, which []int, names []string) error {
+	some := make([]batch.Project, len(which))
+	for k, i := range which {
+		some[k] = found[i]
+	}
+	var mu sync.Mutex
+	return batch.Each(ctx, some, cfg.Jobs, cfg.Convert, func(k int, res *convert.Result, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		names[which[k]] = ""
+		if err == nil {
+			names[which[k]] = moduleOf(res)
+		}
+	})
+}
+
 // moduleOf returns the module a conversion produced or refused, or "".
 func moduleOf(res *convert.Result) string {
-	switch {
-	case res == nil:
-		return ""
-	case res.Module != nil:
-		return res.Module.Module
-	case res.Candidate != nil:
-		return res.Candidate.Module
+	if m := moduleOf2(res); m != nil {
+		return m.Module
 	}
 	return ""
 }
 
-// check holds m against its project's conversion: it gathers the facts of
-// a rules.AgainstPass, runs the rules over them, and adds the conversion's
-// own errors, or the failure to convert again. file is the manifest's file
-// name as given.
-func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module) []rules.Diagnostic {
+// check holds m against its project: it gathers the facts of a
+// rules.AgainstPass, converting the project again unless m is current,
+// runs the rules over them, and adds the conversion's own errors, or the
+// failure to convert again. file is the manifest's file name as given;
+// generated reports that m's bytes are what a conversion wrote.
+func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, generated bool) []rules.Diagnostic {
 	pass := &rules.AgainstPass{Manifest: m, File: file, Root: a.root, Unconverted: a.failed}
 	if len(m.Sources) == 0 {
 		return rules.RunAgainst(list, pass)
 	}
-	dir, res, candidates, err := a.find(ctx, m)
+	dir, first, candidates, err := a.find(ctx, m)
 	if len(candidates) > 0 {
 		pass.Candidates = candidates
 		return rules.RunAgainst(list, pass)
 	}
-	if dir == "" {
+	if dir == "" && err == nil {
 		return rules.RunAgainst(list, pass)
 	}
 	rel := relPath(a.wd, dir)
 	pass.Project = rel
 	recorded := map[string]bool{}
+	unchanged := true
 	for _, s := range m.Sources {
 		recorded[s.File] = true
-		pass.Sources = append(pass.Sources, a.source(dir, s))
+		sc := a.source(dir, s)
+		unchanged = unchanged && sc.State == rules.SourceUnchanged
+		pass.Sources = append(pass.Sources, sc)
+	}
+	opts := settingsFor(a.opts, m.ConvertedWith)
+	if err == nil && generated && unchanged && !a.reconvert && a.current(dir, m, opts) {
+		return rules.RunAgainst(list, pass) // nothing converts differently
+	}
+	var res *convert.Result
+	if err == nil {
+		a.converted.Add(1)
+		res, err = a.convertAt(ctx, dir, first, opts)
 	}
 	var own []rules.Diagnostic
 	if err != nil || res == nil {
@@ -208,6 +288,32 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	return append(own, rules.RunAgainst(list, pass)...)
 }
 
+// current reports whether m's fingerprint still holds for the project in
+// dir converted with opts: converting it again would give m's bytes, so
+// long as its sources are unchanged (the caller compares them).
+func (a *projects) current(dir string, m *manifest.Module, opts convert.Options) bool {
+	f := m.Fingerprint
+	if f == nil || f.Uncarried > 0 || f.Conversion != convert.ConversionVersion {
+		return false
+	}
+	img := images.Digest()
+	if opts.Images != nil {
+		img = opts.Images.Digest
+	}
+	if f.Images != img || !settingsRecorded(opts, dir).Equal(m.ConvertedWith) {
+		return false
+	}
+	if convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
+		return false
+	}
+	for p, was := range f.Checkout {
+		if project.Evidence(dir, p).String() != was {
+			return false
+		}
+	}
+	return true
+}
+
 // source holds the recorded source s against the file it names in the
 // project folder dir. A name outside the root is not read: a manifest must
 // not make check read files there.
@@ -242,29 +348,31 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	return sc
 }
 
-// find returns the project folder under root that converts to m's module,
-// and that conversion; or, when several do, their paths relative to root.
+// find returns the project folder under root whose module is m's, and
+// the compose file to convert it from ("" for its default files); or,
+// when several projects have that module, their paths relative to root.
 // A manifest whose first source is not a name batch.Discover finds is
 // looked for among the folders holding that file (inside root), each
-// converted once.
-func (a *projects) find(ctx context.Context, m *manifest.Module) (string, *convert.Result, []string, error) {
-	if dirs := a.byModule[m.Module]; len(dirs) > 1 {
+// converted once to learn its module.
+func (a *projects) find(ctx context.Context, m *manifest.Module) (dir, file string, candidates []string, err error) {
+	if dirs := a.dirsOf(ctx, m.Module); len(dirs) > 1 {
 		var rels []string
 		for _, d := range dirs {
 			rels = append(rels, relPath(a.root, d))
 		}
-		return "", nil, rels, nil
+		return "", "", rels, nil
 	} else if len(dirs) == 1 {
-		return dirs[0], a.results[dirs[0]], nil, nil
+		return dirs[0], "", nil, nil
 	}
 	first := filepath.FromSlash(m.Sources[0].File)
 	if project.IsDefaultFileName(m.Sources[0].File) || filepath.IsAbs(first) || strings.HasPrefix(path.Clean(m.Sources[0].File), "..") {
-		return "", nil, nil, nil
+		return "", "", nil, nil
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	var found []string
-	var foundRes *convert.Result
 	var lastErr error
-	err := filepath.WalkDir(a.root, func(dir string, d fs.DirEntry, err error) error {
+	walkErr := filepath.WalkDir(a.root, func(dir string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
@@ -274,32 +382,29 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (string, *conve
 		if _, err := os.Stat(filepath.Join(dir, first)); err != nil {
 			return nil
 		}
-		res, ok := a.others[dir]
+		name, ok := a.others[dir]
 		if !ok {
-			opts := a.opts
-			opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
-			opts.ConfigFiles = []string{filepath.Join(dir, first)}
-			var err error
-			if res, err = convert.Convert(ctx, opts); err != nil {
-				lastErr, res = err, nil
+			res, err := a.convertAt(ctx, dir, first, a.opts)
+			if err != nil {
+				lastErr = err
 			}
-			a.others[dir] = res
+			name = moduleOf(res)
+			a.others[dir] = name
 		}
-		if moduleOf(res) == m.Module {
+		if name == m.Module {
 			found = append(found, relPath(a.root, dir))
-			foundRes = res
 		}
 		return nil
 	})
 	switch {
-	case err != nil:
-		return "", nil, nil, err
+	case walkErr != nil:
+		return "", "", nil, walkErr
 	case len(found) > 1:
-		return "", nil, found, nil
+		return "", "", found, nil
 	case len(found) == 1:
-		return filepath.Join(a.root, filepath.FromSlash(found[0])), foundRes, nil, nil
+		return filepath.Join(a.root, filepath.FromSlash(found[0])), first, nil, nil
 	}
-	return "", nil, nil, lastErr
+	return "", "", nil, lastErr
 }
 
 // within reports whether p lies in dir (or is dir).
@@ -315,4 +420,76 @@ func relPath(base, p string) string {
 		return filepath.ToSlash(p)
 	}
 	return filepath.ToSlash(r)
+}
+
+// settingsFor returns the options to convert a manifest's project with:
+// given's settings where check was given them (a non-empty value, or
+// Strict), else those the manifest records (converted_with).
+func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options {
+	o := given
+	if rec == nil {
+		return o
+	}
+	if len(o.Profiles) == 0 {
+		o.Profiles = rec.Profiles
+	}
+	if len(o.EnvFiles) == 0 {
+		o.EnvFiles = rec.EnvFiles
+	}
+	if len(o.AllowDirs) == 0 {
+		o.AllowDirs = rec.AllowDirs
+	}
+	if o.HostProjectDirectory == "" {
+		o.HostProjectDirectory = rec.HostProjectDirectory
+	}
+	if o.VolumeRoot == "" {
+		o.VolumeRoot = rec.VolumeRoot
+	}
+	o.Strict = o.Strict || rec.Strict
+	return o
+}
+
+// settingsRecorded returns the settings of o a manifest of the project
+// in dir records: paths of this machine relative to dir, as a conversion
+// there records them.
+func settingsRecorded(o convert.Options, dir string) *manifest.Settings {
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			if r, err := filepath.Rel(dir, p); err == nil && filepath.IsAbs(p) {
+				p = r
+			}
+			out = append(out, filepath.ToSlash(filepath.Clean(p)))
+		}
+		return out
+	}
+	return &manifest.Settings{Profiles: o.Profiles, EnvFiles: rel(o.EnvFiles), AllowDirs: rel(o.AllowDirs),
+		HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Strict: o.Strict}
+}
+
+// moduleOf2 returns the module a conversion produced or refused, or nil.
+func moduleOf2(res *convert.Result) *manifest.Module {
+	switch {
+	case res == nil:
+		return nil
+	case res.Module != nil:
+		return res.Module
+	}
+	return res.Candidate
+}
+
+// convertAt converts the project in dir with opts, from file (relative
+// to dir) or, when file is "", its default compose files. It never
+// panics: a panic in a library is an error.
+func (a *projects) convertAt(ctx context.Context, dir, file string, opts convert.Options) (res *convert.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error converting %s: %v", dir, r)
+		}
+	}()
+	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
+	if file != "" {
+		opts.ConfigFiles = []string{filepath.Join(dir, file)}
+	}
+	return convert.Convert(ctx, opts)
 }

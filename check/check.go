@@ -13,7 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
@@ -42,6 +44,9 @@ type Config struct {
 	// Jobs is how many projects Against converts at once; 0 or less means
 	// runtime.GOMAXPROCS.
 	Jobs int
+	// Reconvert makes Against convert every manifest's project again,
+	// even one whose fingerprint says it is current.
+	Reconvert bool
 }
 
 // Result is the outcome of a check.
@@ -54,11 +59,18 @@ type Result struct {
 	// rules.Sort.
 	Report *report.Report
 	// Manifests are the decoded manifests, index for index beside
-	// Report.Modules; nil where a module failed.
+	// Report.Modules; nil where a module failed. Against keeps them
+	// without their containers, to bound its memory.
 	Manifests []*manifest.Module
 	// Errors are the paths that named no manifest file, each a *PathError,
 	// in the order given.
 	Errors []error
+	// Converted counts the projects Against converted again to compare a
+	// manifest with (not those it converted only to learn their module).
+	Converted int
+	// generated reports, beside Manifests, which manifests' bytes are
+	// exactly what a conversion wrote (their body digest holds).
+	generated []bool
 }
 
 // PathError is a path given to check that names no manifest: one that
@@ -120,29 +132,54 @@ func Manifests(cfg Config, paths []string) *Result {
 }
 
 // read is Manifests without the final ordering and statuses.
-func read(cfg Config, paths []string) *Result {
+func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil) }
+
+// readEach is read, calling each, when not nil, for every manifest that
+// decoded, as soon as it is checked alone: what it returns is added to the
+// manifest's findings, and only the manifest without its containers is
+// kept (what the rules over all manifests read), so that memory does not
+// grow with the size of every manifest.
+func readEach(cfg Config, paths []string, each func(file string, m *manifest.Module, generated bool) []rules.Diagnostic) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
 	files, res.Errors = manifestFiles(cfg.Dir, paths)
-	var modules []*manifest.Module
-	index := map[string]int{} // file -> Report.Modules index
-	for _, file := range files {
+	// Each manifest is decoded and checked alone, cfg.Jobs at a time;
+	// the results keep the order of the files.
+	type one struct {
+		mod       report.Module
+		m         *manifest.Module
+		generated bool
+	}
+	done := make([]one, len(files))
+	parallel(len(files), cfg.Jobs, func(i int) {
+		file := files[i]
 		mod := report.Module{Module: file, File: file}
-		m, err := decode(cfg.Dir, file)
+		m, generated, err := decode(cfg.Dir, file)
 		if err != nil {
 			mod.Status = report.Failed
 			mod.Diagnostics = decodeDiagnostics(file, err)
-			res.Report.Modules = append(res.Report.Modules, mod)
-			res.Manifests = append(res.Manifests, nil)
-			continue
+			done[i] = one{mod: mod}
+			return
 		}
 		mod.Module = m.Module
 		mod.Diagnostics = rules.Run(list, m)
-		index[file] = len(res.Report.Modules)
-		res.Report.Modules = append(res.Report.Modules, mod)
-		res.Manifests = append(res.Manifests, m)
-		modules = append(modules, m)
+		if each != nil {
+			mod.Diagnostics = append(mod.Diagnostics, each(file, m, generated)...)
+			m = withoutContainers(m)
+		}
+		done[i] = one{mod: mod, m: m, generated: generated}
+	})
+	var modules []*manifest.Module
+	index := map[string]int{} // file -> Report.Modules index
+	for i, d := range done {
+		if d.m != nil {
+			index[files[i]] = len(res.Report.Modules)
+			modules = append(modules, d.m)
+		}
+		res.Report.Modules = append(res.Report.Modules, d.mod)
+		res.Manifests = append(res.Manifests, d.m)
+		res.generated = append(res.generated, d.generated)
 	}
 	for _, d := range rules.RunSet(list, modules) {
 		i, ok := index[d.File]
@@ -152,6 +189,40 @@ func read(cfg Config, paths []string) *Result {
 		res.Report.Modules[i].Diagnostics = append(res.Report.Modules[i].Diagnostics, d)
 	}
 	return res
+}
+
+// withoutContainers returns a copy of m without its container resources.
+func withoutContainers(m *manifest.Module) *manifest.Module {
+	c := *m
+	c.Resources = nil
+	for _, r := range m.Resources {
+		if r.Kind != manifest.KindContainer {
+			c.Resources = append(c.Resources, r)
+		}
+	}
+	return &c
+}
+
+// parallel calls fn(i) for every i below n, jobs at a time (0 or less:
+// GOMAXPROCS), and returns when all have returned.
+func parallel(n, jobs int, fn func(i int)) {
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, n) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // finish fills in the fixes, orders the findings of every module that was
@@ -180,13 +251,17 @@ func (cfg Config) rules() []*rules.Rule {
 	return cfg.Rules
 }
 
-// decode reads and decodes the manifest file names.
-func decode(dir, file string) (*manifest.Module, error) {
+// decode reads and decodes the manifest file names, and reports whether
+// its bytes are exactly what a conversion wrote: they end with the body
+// digest of a fingerprint, and it is theirs (manifest.BodyDigest).
+func decode(dir, file string) (*manifest.Module, bool, error) {
 	data, err := fsread.File("manifest", resolve(dir, file), manifest.MaxSize)
 	if err != nil {
-		return nil, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
+		return nil, false, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
 	}
-	return manifest.Decode(file, data)
+	m, err := manifest.Decode(file, data)
+	rec, actual, ok := manifest.BodyDigest(data)
+	return m, ok && rec == actual, err
 }
 
 // decodeDiagnostics turns what decode returned into error diagnostics.

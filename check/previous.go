@@ -39,7 +39,7 @@ func ReadPreviousDir(dir, oldDir string) ([]*manifest.Module, error) {
 	}
 	var out []*manifest.Module
 	for _, f := range files {
-		m, err := decode(dir, f)
+		m, _, err := decode(dir, f)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,12 @@ import (
 // wd), and the plan planFile names, when not "", whose moves are meant.
 // Relative names are taken from wd.
 func ReadPrevious(wd, dir, rev, planFile string, paths []string) (*Previous, error) {
+	switch {
+	case dir != "" && rev != "":
+		return nil, fmt.Errorf("--previous and --previous-rev both name the manifests before the change; give one")
+	case dir == "" && rev == "":
+		return nil, fmt.Errorf("--plan needs --previous OLD_DIR or --previous-rev REV")
+	}
 	prev := &Previous{}
 	var err error
 	if dir != "" {

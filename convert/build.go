@@ -37,6 +37,7 @@ const ExtensionKey = "x-compose2manifest"
 func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
+	given := opts // before the declarations fill anything in: converted_with
 	if err := checkFlagPath("--host-project-directory", opts.HostProjectDirectory); err != nil {
 		return &Result{Status: Failed}, err
 	}
@@ -88,19 +89,15 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
 	// and its required modes hold with --strict too; production from its
-	// rows does not.
+	// rows does not. The built-in table is parsed once per process.
 	facts := opts.Images
 	if facts == nil {
-		if facts, err = images.Load(); err != nil {
+		if facts, err = images.Default(); err != nil {
 			res.Status = Failed
 			return res, err
 		}
 	}
-	table := facts
-	if opts.Strict && opts.Images == nil {
-		table = nil
-	}
-	c := &converter{l: l, opts: opts, decl: decl, images: table, facts: facts, fields: newFieldIndex(),
+	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -129,6 +126,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 
 	m := c.build()
+	if c.imagesErr != nil {
+		res.Status = Failed
+		return res, c.imagesErr
+	}
 	m.Roots = c.roots()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
 	m.Sources, err = sources(l, declFiles)
@@ -140,6 +141,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		path.Join(filepath.Base(l.Dir), l.Rel(l.ConfigFiles[0])))
 	c.diags = append(c.diags, rules.Run(builtRules(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
+	m.ConvertedWith = recordedSettings(given, l.Dir)
+	if m.Fingerprint, err = c.fingerprint(declFiles, res.Diagnostics); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions())
@@ -402,7 +408,8 @@ type converter struct {
 	unmatched  []placement.Unmatched
 	missing    []*missing
 	fields     fieldIndex
-	images     *images.Table
+	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr  error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table
@@ -420,6 +427,19 @@ type converter struct {
 	// imageVolumeFacts are the image VOLUME paths nothing settles
 	// (C2M024).
 	imageVolumeFacts []rules.ImageVolume
+}
+
+// table returns the image table, the built-in one (images.Default,
+// parsed once per process) unless the caller gave one; nil when it
+// cannot be parsed (imagesErr says why).
+func (c *converter) table() *images.Table {
+	if c.opts.Strict && c.opts.Images == nil {
+		return nil // --strict produces nothing from the built-in table
+	}
+	if c.images == nil && c.imagesErr == nil {
+		c.images, c.imagesErr = images.Default()
+	}
+	return c.images
 }
 
 // missing is a source whose declaration is missing or incomplete, for the
@@ -826,7 +846,11 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 		if !exists {
 			continue
 		}
-		row, matched := c.images.Match(svc.Image, m.Target)
+		t := c.table()
+		if t == nil {
+			return images.Row{}, false, ""
+		}
+		row, matched := t.Match(svc.Image, m.Target)
 		if !matched {
 			continue
 		}

@@ -60,8 +60,9 @@ type Options struct {
 	// declarations count.
 	Strict bool
 	// Images is the table of well-known images that owner, mode and intent
-	// may be produced from; nil means the built-in table (images.Load).
-	// Batch callers load it once and share it.
+	// may be produced from; nil means the built-in table, parsed once per
+	// process and only when a conversion first needs a row of it
+	// (images.Default).
 	Images *images.Table
 }
 

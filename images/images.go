@@ -4,16 +4,19 @@
 // with the source of its facts.
 //
 // The table is the embedded data file table.yaml, not Go code. Load parses
-// and validates it on every call and returns a fresh *Table; the package
-// keeps no mutable state.
+// and validates it on every call and returns a fresh *Table; Default
+// parses it once per process and shares that read-only table.
 package images
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -176,6 +179,9 @@ type Table struct {
 	Rows []Row
 	// Images are the image rows (file_env:, volumes:) in file order.
 	Images []ImageRow
+	// Digest is the lowercase hex sha256 of the bytes the table was
+	// parsed from: a manifest's fingerprint records it.
+	Digest string
 }
 
 // Error is a problem with one place in a table file.
@@ -200,6 +206,29 @@ func (e *Error) Error() string {
 // returns a new *Table the caller may keep or change.
 func Load() (*Table, error) {
 	return Parse(TableFile, []byte(tableYAML))
+}
+
+// Default returns the embedded table, parsed the first time it is asked
+// for in the process and shared from then on (a sync.Once). The table is
+// read-only: Match never changes it, and callers must not either (Load
+// gives a table of one's own). A process that never needs it never
+// parses it: parsing is about half of a small project's conversion.
+func Default() (*Table, error) {
+	defaultOnce.Do(func() { defaultTable, defaultErr = Load() })
+	return defaultTable, defaultErr
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultTable *Table
+	defaultErr   error
+)
+
+// Digest returns the lowercase hex sha256 of the embedded table, the
+// Digest of the table Load returns, without parsing it.
+func Digest() string {
+	sum := sha256.Sum256([]byte(tableYAML))
+	return hex.EncodeToString(sum[:])
 }
 
 // Match returns the row for the image reference ref mounted at the

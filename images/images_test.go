@@ -369,3 +369,17 @@ func TestImageRowProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestDefault: the shared table is parsed once, is the embedded table,
+// and its digest is Digest's.
+func TestDefault(t *testing.T) {
+	a, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Default()
+	fresh, _ := Load()
+	if a != b || len(a.Rows) != len(fresh.Rows) || a.Digest != Digest() || fresh.Digest != Digest() {
+		t.Errorf("Default() = %p, %p (%d rows, digest %s); Load has %d rows; Digest() = %s", a, b, len(a.Rows), a.Digest, len(fresh.Rows), Digest())
+	}
+}

@@ -2,6 +2,8 @@ package images
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +56,8 @@ func Parse(name string, data []byte) (*Table, error) {
 		return nil, &Error{File: name, Line: root.Line, Msg: "the table must be a YAML sequence of rows"}
 	}
 
-	t := &Table{Rows: make([]Row, 0, len(root.Content))}
+	sum := sha256.Sum256(data)
+	t := &Table{Rows: make([]Row, 0, len(root.Content)), Digest: hex.EncodeToString(sum[:])}
 	seen := make(map[[3]string]int, len(root.Content))
 	for _, item := range root.Content {
 		if isImageRow(item) {

@@ -190,10 +190,14 @@ func (d *decoder) module(data []byte) *Module {
 			m.Sources = d.sources(v)
 		case "roots":
 			m.Roots = d.roots(v)
+		case "converted_with":
+			m.ConvertedWith = d.settings(v)
 		case "resources":
 			m.Resources = d.resources(v)
+		case "fingerprint":
+			m.Fingerprint = d.fingerprint(v)
 		default:
-			d.errorf(k, "unknown key %q (want version, module, sources, roots or resources)", k.Value)
+			d.errorf(k, "unknown key %q (want version, module, sources, roots, converted_with, resources or fingerprint)", k.Value)
 		}
 	}
 	if !sawVersion {

@@ -22,7 +22,9 @@ type Difference struct {
 // Diff returns the differences between manifests a (say, one read from a
 // file) and b (say, one converted afresh), in a stable order: module name,
 // then resources missing from b, added in b, and changed, each sorted by
-// kind and key. Comments and positions are not compared.
+// kind and key. Comments and positions are not compared, nor the
+// fingerprints: they record what a conversion depended on, not what it
+// gave.
 func Diff(a, b *Module) []Difference {
 	var out []Difference
 	if a.Module != b.Module {
@@ -30,6 +32,9 @@ func Diff(a, b *Module) []Difference {
 	}
 	if ar, br := strings.Join(a.RootPaths(), ", "), strings.Join(b.RootPaths(), ", "); ar != br {
 		out = append(out, Difference{Key: "roots", Message: fmt.Sprintf("roots are [%s], but convert as [%s]", ar, br)})
+	}
+	if !a.ConvertedWith.Equal(b.ConvertedWith) {
+		out = append(out, Difference{Key: "converted_with", Message: fmt.Sprintf("converted_with records %s, but the conversion was given %s", a.ConvertedWith, b.ConvertedWith)})
 	}
 	index := func(m *Module) (map[string]*Resource, []string) {
 		idx := map[string]*Resource{}

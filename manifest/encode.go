@@ -14,7 +14,9 @@ import (
 // labels are sorted; every other order is the order of m's slices.
 //
 // Encode writes owner and mode as quoted strings and each resource's Comment
-// as a line comment on its first line. It returns an error only when a
+// as a line comment on its first line. A Fingerprint is written last, its
+// body digest computed from the bytes written (m.Fingerprint.Body is not
+// used). It returns an error only when a
 // container cannot be represented in YAML.
 func Encode(m *Module) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
@@ -40,6 +42,9 @@ func Encode(m *Module) ([]byte, error) {
 		}
 		root.Content = append(root.Content, str("roots"), seq)
 	}
+	if !m.ConvertedWith.IsZero() {
+		encodeSettings(root, m.ConvertedWith)
+	}
 	seq := &yaml.Node{Kind: yaml.SequenceNode}
 	for i := range m.Resources {
 		n, err := encodeResource(&m.Resources[i])
@@ -49,6 +54,9 @@ func Encode(m *Module) ([]byte, error) {
 		seq.Content = append(seq.Content, n)
 	}
 	root.Content = append(root.Content, str("resources"), seq)
+	if m.Fingerprint != nil {
+		encodeFingerprint(root, m.Fingerprint)
+	}
 
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -58,6 +66,9 @@ func Encode(m *Module) ([]byte, error) {
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err
+	}
+	if m.Fingerprint != nil {
+		return setBody(buf.Bytes())
 	}
 	return buf.Bytes(), nil
 }

@@ -32,9 +32,16 @@ type Module struct {
 	// them, in order; written only when there are any. The rules judge
 	// owned paths by them (C2M006) and judge each root itself.
 	Roots []Root
+	// ConvertedWith are the settings given to convert from outside the
+	// project's files (its flags); nil or zero when none was. Written
+	// after roots as converted_with.
+	ConvertedWith *Settings
 	// Resources are the declared paths, credentials and containers, in the
 	// order the host applies them.
 	Resources []Resource
+	// Fingerprint is what the conversion depended on beyond its sources,
+	// written last; nil for a manifest made otherwise.
+	Fingerprint *Fingerprint
 	// Pos is where the manifest itself was read from (Decode) or made from.
 	Pos Pos
 }

@@ -181,10 +181,19 @@ func checkStaleAgainst(p *AgainstPass) {
 
 // checkEditedAgainst reports, when no source changed, every way the
 // manifest differs from its conversion (C2M018): it was edited by hand.
+//
+// A manifest is held against a conversion with the settings it records
+// (converted_with) unless check was given others: then the differences
+// are the flags', not a person's, and say so.
 func checkEditedAgainst(p *AgainstPass) {
-	if !p.Stale() {
-		reportDifferences(p, "edited by hand: ")
+	if p.Stale() {
+		return
 	}
+	prefix := "edited by hand: "
+	if c := p.Conversion; c != nil && c.Module != nil && !p.Manifest.ConvertedWith.Equal(c.Module.ConvertedWith) {
+		prefix = fmt.Sprintf("converted with other settings than check was given (check converts with %s): ", c.Module.ConvertedWith)
+	}
+	reportDifferences(p, prefix)
 }
 
 // reportDifferences reports how the manifest differs from a conversion
@@ -253,12 +262,18 @@ func checkUncarriedAgainst(p *AgainstPass) {
 	}
 	for _, d := range p.Conversion.Diagnostics {
 		// An error already fails the check; the driver keeps it as is.
-		if d.Rule == uncarriedID && d.Severity != Error {
+		if EscalatedAgainst(d) {
 			d.Severity = Error
 			p.Report(d)
 		}
 	}
 }
+
+// EscalatedAgainst reports whether d, a finding of a conversion, is one
+// check --against reports as an error although converting only warns
+// (C2M007): a manifest whose conversion had one is never taken as current
+// without converting again.
+func EscalatedAgainst(d Diagnostic) bool { return d.Rule == uncarriedID && d.Severity != Error }
 
 // uncarriedID is the ID of the rule for compose fields not carried, whose
 // conversion findings checkUncarriedAgainst reports again.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -23,11 +24,12 @@ func runCheck(e *env, args []string) int {
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
+	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	var conv convert.Options
-	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR`")
+	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
 	fl.StringVar(&conv.Layout, "layout", "", "with --against: convert's --layout `LAYOUT`")
-	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict")
+	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict (else converted_with decides)")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
 	previousDir := fl.String("previous", "", "also hold the manifests against the manifests in `OLD_DIR` (a file or directory): a change that drops state is C2M022")
@@ -45,30 +47,29 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
-	if *previousDir != "" && *previousRev != "" {
-		errorf(e, "check: --previous and --previous-rev both name the manifests before the change; give one")
-		return exitUsage
-	}
-	if *planFile != "" && *previousDir == "" && *previousRev == "" {
-		errorf(e, "check: --plan needs --previous OLD_DIR or --previous-rev REV")
-		return exitUsage
-	}
 	var prev *check.Previous
-	if *previousDir != "" || *previousRev != "" {
+	if *previousDir != "" || *previousRev != "" || *planFile != "" {
 		var err error
 		if prev, err = check.ReadPrevious(e.dir, *previousDir, *previousRev, *planFile, fl.Args()); err != nil {
 			errorf(e, "check: %v", err)
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
+		_, gogc := lookupEnv(e.environ, "GOGC")
+		if _, limit := lookupEnv(e.environ, "GOMEMLIMIT"); !gogc && !limit {
+			// As a batch: check --against keeps little live data (each
+			// manifest without its containers), and a soft limit keeps
+			// the heap's garbage from doubling the peak.
+			debug.SetMemoryLimit(batchMemoryLimit)
+		}
 		var err error
 		if res, err = check.Against(context.Background(), cfg, *againstRoot, fl.Args()); err != nil {
 			errorf(e, "check: --against: %v", err)

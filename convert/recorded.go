@@ -1,0 +1,109 @@
+package convert
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/utils"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// ConversionVersion is the version of the conversion a manifest's
+// fingerprint records. Raise it with every change that makes the same
+// inputs convert to other bytes, so that check --against converts every
+// manifest made before the change again instead of taking it as current.
+const ConversionVersion = 1
+
+// VariablesDigest returns the digest a fingerprint records of the values
+// the variables names have in environ (KEY=VALUE strings, the last of a
+// key winning, as compose-go reads them): a variable that is unset and
+// one set to "" differ.
+func VariablesDigest(names []string, environ []string) string {
+	env := utils.GetAsEqualsMap(environ)
+	h := sha256.New()
+	for _, n := range names {
+		if v, ok := env[n]; ok {
+			h.Write([]byte(n + "=" + v + "\x00"))
+		} else {
+			h.Write([]byte(n + "\x00"))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// recordedSettings returns the settings the caller gave (opts before the
+// declarations filled anything in) that change the output, paths of this
+// machine relative to the project directory dir; nil when none was.
+func recordedSettings(opts Options, dir string) *manifest.Settings {
+	wd := opts.WorkingDirectory
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(wd, p)
+			}
+			out = append(out, relTo(dir, filepath.Clean(p)))
+		}
+		return out
+	}
+	s := &manifest.Settings{
+		Profiles:             append([]string(nil), opts.Profiles...),
+		EnvFiles:             rel(opts.EnvFiles),
+		AllowDirs:            rel(opts.AllowDirs),
+		HostProjectDirectory: opts.HostProjectDirectory,
+		VolumeRoot:           opts.VolumeRoot,
+		Strict:               opts.Strict,
+	}
+	if s.IsZero() {
+		return nil
+	}
+	return s
+}
+
+// fingerprint returns what the conversion depended on beyond its
+// sources: see manifest.Fingerprint. declFiles are the declarations files
+// read, diags the conversion's findings.
+func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic) (*manifest.Fingerprint, error) {
+	f := &manifest.Fingerprint{Conversion: ConversionVersion, Images: images.Digest(), Checkout: map[string]string{}}
+	if c.opts.Images != nil {
+		f.Images = c.opts.Images.Digest
+	}
+	var extra [][]byte
+	for _, d := range declFiles {
+		extra = append(extra, d.data)
+	}
+	names, err := c.l.Variables(extra...)
+	if err != nil {
+		return nil, err
+	}
+	f.Variables = names
+	f.VariablesSHA256 = VariablesDigest(names, c.opts.Environ)
+	for _, s := range c.placements {
+		if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~") {
+			f.Checkout[s.Key] = project.Evidence(c.l.Dir, s.Key).String()
+		}
+	}
+	var probes []string
+	if len(declFiles) == 0 && c.opts.DeclarationsFile == "" && c.opts.Declarations == nil {
+		probes = append(probes, filepath.Join(c.l.Dir, DeclarationsFile))
+	}
+	for _, p := range c.l.Probes(probes...) {
+		f.Checkout[p] = project.Evidence(c.l.Dir, p).String()
+	}
+	for _, d := range diags {
+		if rules.EscalatedAgainst(d) {
+			f.Uncarried++
+		}
+	}
+	return f, nil
+}
