@@ -14,8 +14,10 @@ import (
 
 // uncoveredVolumes returns the VOLUME paths the image of svc declares (the
 // image table's volumes: rows, which hold with --strict too) that no mount
-// of ms covers: none at the path or at a directory above it. The runtime
-// would create an anonymous volume at each.
+// of ms covers: none at exactly that path. The runtime creates an
+// anonymous volume at each VOLUME path no mount names exactly, even below
+// a mount of its parent (postgres:16 with a volume at /var/lib/postgresql
+// still keeps its data in an anonymous volume at /var/lib/postgresql/data).
 func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount) []images.Volume {
 	ref := svc.Image
 	if ref == "" {
@@ -28,7 +30,7 @@ func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount
 	for _, v := range c.facts.Volumes(ref) {
 		covered := false
 		for _, m := range ms {
-			if m.Target == v.Path || manifest.IsAncestor(m.Target, v.Path) {
+			if m.Target == v.Path {
 				covered = true
 				break
 			}

@@ -442,8 +442,10 @@ declare (user:).`,
 			CheckProject: checkImageVolume,
 			Doc: `The image's Dockerfile declares a VOLUME at a path (the image table's
 volumes: rows, each citing the Dockerfile) and no bind, volume or tmpfs
-of the service mounts that path or a directory above it. The runtime
-would create an anonymous volume there for each new container: data
+of the service mounts exactly that path; a mount of a directory above
+it does not cover it (docker creates the anonymous volume below it all
+the same). The runtime would create an anonymous volume there for each
+new container: data
 outside every declaration, which no backup takes and which a recreated
 container loses.
 

@@ -59,6 +59,14 @@ var systemSubtrees = []string{
 	"/run/credentials", "/run/log", "/run/motd.d", "/run/resolvconf", "/run/NetworkManager",
 	"/run/cryptsetup", "/run/lvm", "/run/nscd", "/run/polkit", "/run/dmeventd-client",
 	"/run/dmeventd-server",
+	// Runtime configuration the host's own tools read as root: modprobe's
+	// install lines run on the next module load; tmpfiles, binfmt, sysctl,
+	// module and sysusers snippets; nologin locks every login out. The
+	// extra users and groups libnss-extrausers reads.
+	"/run/modprobe.d", "/run/tmpfiles.d", "/run/binfmt.d", "/run/sysctl.d",
+	"/run/modules-load.d", "/run/sysusers.d", "/run/nologin", "/run/environment.d",
+	"/run/systemd-journald", "/run/udev-rules.d", "/run/NetworkManager-dispatcher",
+	"/var/lib/extrausers", "/var/lib/ldap", "/var/lib/krb5kdc",
 	// The journal, the audit log and the login records (FHS 5.10.2).
 	"/var/log/journal", "/var/log/private", "/var/log/audit", "/var/log/wtmp",
 	"/var/log/btmp", "/var/log/lastlog", "/var/log/faillog", "/var/log/auth.log",
@@ -101,6 +109,11 @@ var etcSystem = []string{
 	"dnsmasq.conf", "dnsmasq.d", "fail2ban", "gitlab-runner", "incron.d", "k0s", "k3s",
 	"keepalived", "letsencrypt", "monit", "monitrc", "networkd-dispatcher", "pm", "ppp",
 	"rancher", "resolvconf", "rke2", "sshd", "sudo", "supervisor", "supervisord.conf",
+	// Who may log in, from where, and with what rights: the inetd family,
+	// doas, TCP wrappers, Kerberos, LDAP and SSSD, Samba, WireGuard's keys.
+	"xinetd.d", "xinetd.conf", "inetd.conf", "doas.conf", "sudo-ldap.conf", "hosts.allow",
+	"hosts.deny", "hosts.equiv", "krb5.conf", "krb5.keytab", "sssd", "nslcd.conf", "ldap",
+	"openldap", "samba", "wireguard", "exim4", "postfix", "aliases", "mail.rc",
 }
 
 // rootTrees are where no root may be, nor lie, nor hold: the host's
