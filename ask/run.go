@@ -241,6 +241,12 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 	if err != nil {
 		return failed(fmt.Errorf("ask: %w", err))
 	}
+	// Answers are never lost to a file that cannot be written: find out
+	// before the first question.
+	if err := canWrite(r.declPath); err != nil {
+		return Outcome{Status: Failed, Err: fmt.Errorf("ask: cannot write %s: %w; nothing asked", r.declName, err),
+			Hints: []string{"make " + r.declName + " and its directory writable, or name another file with --declarations"}}
+	}
 	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName}
 
 	a := &Answers{}
@@ -318,7 +324,13 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 			}
 		}
 		if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
-			return failed(fmt.Errorf("ask: %w; nothing written", err))
+			// The answers are not lost: print what would have been
+			// written, for the author to save by hand.
+			if r.cfg.Stdout != nil {
+				io.WriteString(r.cfg.Stdout, report.Block(string(data)))
+			}
+			return Outcome{Status: Failed, Err: fmt.Errorf("ask: %w; nothing written", err),
+				Hints: []string{"the declarations answered are printed on stdout: save them as " + r.declName}}
 		}
 		fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
 	}
@@ -518,4 +530,35 @@ func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
 		}
 	}
 	return out
+}
+
+// canWrite reports why the declarations file at p could not be written
+// as atomicfile.Rewrite writes it (a temporary file beside it, renamed
+// over it), by creating and removing such a temporary file; nil when it
+// can. A missing directory is judged by the nearest one that exists,
+// which Rewrite would create it in.
+func canWrite(p string) error {
+	if t, err := filepath.EvalSymlinks(p); err == nil {
+		p = t
+	}
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", p)
+	}
+	dir := filepath.Dir(p)
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		if err == nil || !os.IsNotExist(err) || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
 }
