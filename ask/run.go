@@ -183,8 +183,11 @@ func Run(ctx context.Context, cfg Config) Outcome {
 
 	// Every source declared, but parent directories are not: on a
 	// terminal, offer them.
-	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && len(res.UndeclaredAncestors) > 0 {
-		return r.terminal(ctx, plan, res)
+	// What else convert or check --against refuses that a declaration
+	// settles: fields not carried, images, plaintext secrets.
+	refusals := NewRefusals(res.Diagnostics)
+	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
+		return r.terminal(ctx, plan, refusals, res)
 	}
 	if len(plan.Items) == 0 {
 		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
@@ -214,7 +217,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		}
 		return out
 	}
-	return r.terminal(ctx, plan, res)
+	return r.terminal(ctx, plan, refusals, res)
 }
 
 // runner holds what one Run knows.
@@ -230,7 +233,7 @@ type runner struct {
 }
 
 // terminal holds the conversation, then writes the declarations.
-func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) Outcome {
+func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, res *convert.Result) Outcome {
 	// A file with CRLF line endings is edited as LF and written back with
 	// CRLF.
 	old, crlf, err := atomicfile.ReadLF(r.declPath)
@@ -260,11 +263,19 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 		}
 		a = got
 	}
+	settled, ok, err := interruptible(ctx, func() ([]Settled, error) { return s.RunRefusals(refusals) })
+	switch {
+	case !ok:
+		return r.interrupted()
+	case err != nil:
+		return sessionFailed(err)
+	}
 	// A setting a flag gives and the file does not is written into it,
 	// so convert finds it without the flag (convert --batch refuses
 	// those flags).
 	fromFlags := settingsFromFlags(&r.opts, old, a)
 	Apply(doc, a)
+	ApplySettled(doc, settled)
 	data, err := doc.Bytes()
 	if err != nil {
 		return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
