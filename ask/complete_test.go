@@ -75,15 +75,18 @@ func TestRunEndsWhereCheckPasses(t *testing.T) {
 		t.Fatalf("declarations: %v\n%s\nconversation:\n%s", err, decl, out.String())
 	}
 
-	// convert accepts it and writes the manifest; check --against passes.
+	againstPasses(t, root, dir)
+}
+
+// againstPasses converts the project in dir, writes its manifest under
+// root/manifests, and fails t on any error check --against reports.
+func againstPasses(t *testing.T, root, dir string) {
+	t.Helper()
 	res, err := convert.Convert(context.Background(), convert.Options{WorkingDirectory: dir, Environ: []string{}})
 	if err != nil || res.Status != convert.Converted {
 		t.Fatalf("convert: %v %v %v", err, res.Status, res.Diagnostics)
 	}
 	outDir := filepath.Join(root, "manifests")
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := atomicfile.Rewrite(filepath.Join(outDir, res.Module.Module+".yaml"), res.Manifest, false); err != nil {
 		t.Fatal(err)
 	}
@@ -100,5 +103,82 @@ func TestRunEndsWhereCheckPasses(t *testing.T) {
 	}
 	if len(cr.Errors) > 0 {
 		t.Errorf("check --against: %v", cr.Errors)
+	}
+}
+
+// TestRunImagesAndAcknowledge: a service with only build: and a field
+// not carried, and no volume: ask asks for the image (C2M016) and offers
+// to acknowledge the field (C2M007, which check --against refuses), and
+// check --against then passes.
+func TestRunImagesAndAcknowledge(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "web")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"compose.yaml": "name: web\nservices:\n  web:\n    build: .\n    container_name: web1\n",
+		"Dockerfile":   "FROM scratch\n",
+		// A comment the edit keeps.
+		"compose2manifest.yaml": "# the web module\nversion: 1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader("?\n\nregistry.example.org/web:1.2\n\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	for _, want := range []string{
+		"C2M016 at compose.yaml:4: service \"web\": has build: and no image",
+		"image for service web (the image the mesh runs",
+		"an answer is needed: the reference of the image",
+		"acknowledge web.container_name, to say",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("conversation lacks %q:\n%s", want, out.String())
+		}
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if want := "# the web module\nversion: 1\nacknowledge:\n  - web.container_name\nimages:\n  web: registry.example.org/web:1.2\n"; string(decl) != want {
+		t.Errorf("declarations:\n%s\nwant:\n%s", decl, want)
+	}
+	againstPasses(t, root, dir)
+}
+
+// TestNewRefusals: the findings a declaration settles, read from
+// convert's diagnostics; others are not refusals.
+func TestNewRefusals(t *testing.T) {
+	ds := []rules.Diagnostic{
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: x"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field configs: uid, gid and mode of config app are not carried: y"},
+		{Rule: "C2M007", Severity: rules.Warning, Message: "volume data: field labels is not carried by the manifest: z"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: again"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN=******** is a literal value that looks like a secret; …"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN: credential tok is mounted at /run/secrets/tok, but …"},
+		{Rule: "C2M015", Severity: rules.Warning, Service: "db", Message: "environment X=******** is a literal value that looks like a secret; acknowledged"},
+		{Rule: "C2M016", Severity: rules.Error, Service: "app.v2", Message: "has build: and no image"},
+		{Rule: "C2M001", Severity: rules.Error, Service: "db", Message: "no declaration"},
+	}
+	var got []string
+	for _, r := range NewRefusals(ds) {
+		got = append(got, r.What+" "+r.Key+" "+r.Suggest)
+	}
+	want := []string{
+		"acknowledge web.deploy.placement ",
+		"acknowledge web.configs ",
+		"acknowledge volumes.data.labels ",
+		"credentials db.API_TOKEN db_api_token",
+		"acknowledge db.credentials.API_TOKEN ",
+		"images app.v2 ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
