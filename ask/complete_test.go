@@ -56,13 +56,14 @@ func TestRunEndsWhereCheckPasses(t *testing.T) {
 		"", "0:0", "0755", "config", "", "", // ./config
 		"", "0:0", "0644", "config", "", "", // ./main.cf
 		"999:999", "0700", "state", "", "PostgreSQL cluster", // dbdata
-		"", // the credential, as suggested
+		"",  // the credential, as suggested
+		"*", // every parent directory as suggested: /opt/mail has no suggestion, and is skipped
 	}
 	var stdout, out bytes.Buffer
 	got := Run(context.Background(), Config{
 		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
 		Terminal: true, Write: true,
-		In: strings.NewReader(strings.Join(answers, "\n") + "\n" + strings.Repeat("-\n", 20)), Out: &out, Stdout: &stdout,
+		In: strings.NewReader(strings.Join(answers, "\n") + "\n"), Out: &out, Stdout: &stdout,
 	})
 	if got.Status != Done || got.Err != nil {
 		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
@@ -75,6 +76,14 @@ func TestRunEndsWhereCheckPasses(t *testing.T) {
 		t.Fatalf("declarations: %v\n%s\nconversation:\n%s", err, decl, out.String())
 	}
 
+	for _, want := range []string{"  /opt/mail/data: {owner: \"5000:5000\", mode: \"0755\", intent: state}\n", "  /srv/mail: {owner: \"999:999\", mode: \"0755\", intent: state}\n"} {
+		if !strings.Contains(string(decl), want) {
+			t.Errorf("declarations lack %q:\n%s", want, decl)
+		}
+	}
+	if strings.Contains(string(decl), "/opt/mail:") {
+		t.Errorf("/opt/mail declared without a suggestion:\n%s", decl)
+	}
 	againstPasses(t, root, dir)
 }
 
