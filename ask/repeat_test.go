@@ -58,3 +58,33 @@ func TestRunRepeatAndAcceptAll(t *testing.T) {
 		t.Errorf("conversation:\n%s", out.String())
 	}
 }
+
+// TestRunOwnerFromVariables: an owner convert produces from user:
+// ${MYUID}:${MYGID} is written out, with a note, as CI may not have the
+// variables; a literal user:'s owner is left to convert (TestRunAnswers).
+func TestRunOwnerFromVariables(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "web")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	compose := "name: web\nservices:\n  web:\n    image: example.org/web:1\n    user: ${MYUID}:${MYGID}\n    volumes:\n      - ./data:/var/lib/web\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(compose), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{"MYUID=1000", "MYGID=1000"}, HostProjectDirectory: "/opt/web"},
+		Terminal: true, Write: true,
+		In: strings.NewReader("\n\n0750\n\n\n\n-\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	if !strings.Contains(out.String(), "note: the owner comes from variables in user:, which CI may not have; ask writes it out") {
+		t.Errorf("no note:\n%s", out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if !strings.Contains(string(decl), "  ./data: {owner: \"1000:1000\", mode: \"0750\", intent: state}\n") {
+		t.Errorf("declarations:\n%s\nconversation:\n%s", decl, out.String())
+	}
+}

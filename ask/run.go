@@ -152,6 +152,12 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		module = m.Module
 	}
 	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	if !o.Strict {
+		r.markVariableOwners(ctx, plan, res)
+		if ctx.Err() != nil {
+			return r.interrupted()
+		}
+	}
 	r.declPath = r.declarationsPath(res)
 	r.declName = r.display(r.declPath)
 

@@ -257,6 +257,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			if f.have != "" {
 				continue
 			}
+			if f.dst == &entry.Owner && it.OwnerFromVariables {
+				s.printf("  note: the owner comes from variables in user:, which CI may not have; ask writes it out\n")
+			}
 			v, err := s.ask(f.q)
 			if err != nil {
 				return Answer{}, err
