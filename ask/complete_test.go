@@ -191,3 +191,31 @@ func TestNewRefusals(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestRunImageVolume: an image VOLUME nothing mounts (C2M024) is offered
+// as its anonymous declaration, every value suggested from the image
+// table; accepted, convert and check --against pass.
+func TestRunImageVolume(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "pg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("name: pg\nservices:\n  db:\n    image: docker.io/library/postgres:16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}, VolumeRoot: "/srv"},
+		Terminal: true, Write: true,
+		In: strings.NewReader("\n\n\n\n\n*\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if !strings.Contains(string(decl), "anonymous:\n  \"db:/var/lib/postgresql/data\": ") {
+		t.Errorf("declarations:\n%s\nconversation:\n%s", decl, out.String())
+	}
+	againstPasses(t, root, dir)
+}

@@ -370,7 +370,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	}
 	entry.Key, final.Key = m.Key, m.Key
 	ans := Answer{Section: m.Section, Key: m.Key, Entry: entry, Final: final}
-	ans.Write = m.Supplied || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
+	// An image VOLUME exists only once declared: its entry is written even
+	// when convert produces every value.
+	ans.Write = m.Supplied || m.NeedsEntry || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
 	return ans, nil
 }
 
