@@ -218,7 +218,7 @@ func (s *Session) RunDirectories(dirs []Directory) ([]Answer, error) {
 	if len(dirs) > 1 {
 		what = fmt.Sprintf("these %d parent directories", len(dirs))
 	}
-	s.printf("\nNothing declares %s, so the host would create %s as root 0755 (convert\nwarns C2M011). Declaring %s under directories: is optional; - skips one.\n",
+	s.printf("\nNothing declares %s, so the host would create %s as root 0755 (convert\nwarns C2M011). Declaring %s under directories: is optional; - skips one; * accepts every\nsuggestion from there on (a directory without one is skipped).\n",
 		what, themIt(len(dirs)), themIt(len(dirs)))
 	var out []Answer
 	for i := range dirs {
@@ -268,6 +268,7 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 		ownerLabel = "owner (USER:GROUP; Enter or - skips this directory)"
 	}
 	owner, err := s.ask(question{
+		all:      true,
 		label:    ownerLabel,
 		help:     "who owns the directory on the target host: USER:GROUP, names or numeric ids, both parts, such as 0:0; - leaves the directory undeclared (the host creates it as root 0755)",
 		sugg:     d.Owner,
@@ -278,6 +279,7 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 		return Answer{}, false, err
 	}
 	mode, err := s.ask(question{
+		all:   true,
 		label: "mode (3 or 4 octal digits; - skips this directory)",
 		help:  "the permission bits of the directory itself (never recursive), such as 0755; the owners of the paths below it need to pass through it (x)",
 		sugg:  d.Mode,
@@ -288,6 +290,7 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 		return Answer{}, false, err
 	}
 	intent, err := s.ask(question{
+		all:   true,
 		label: "intent (state, content, config, logs, cache or runtime; - skips this directory; ? explains)",
 		help:  intentHelp,
 		sugg:  d.Intent,
@@ -298,6 +301,7 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 		return Answer{}, false, err
 	}
 	note, err := s.ask(question{
+		all:      true,
 		label:    "note (optional, free text; Enter for none)",
 		help:     "a short note for people, such as \"the checkout\"",
 		optional: true,
@@ -317,6 +321,7 @@ func (s *Session) directory(d *Directory) (Answer, bool, error) {
 func (s *Session) hostDirectory(d *Directory) (Answer, bool, error) {
 	s.printf("  the module may not own it: %s (C2M006); declare it kind: host, a directory the module uses\n  and never creates or changes (its owner and mode stay the host's)\n", d.Host)
 	kind, err := s.ask(question{
+		all:   true,
 		label: "kind (host; - skips this directory)",
 		help:  "host: the module uses the directory and never creates or changes it; - leaves it undeclared (convert keeps warning C2M011)",
 		sugg:  Suggestion{Value: string(declare.KindHost), From: "the module may not own " + d.Path + ": " + d.Host},

@@ -70,6 +70,11 @@ type Item struct {
 	// it is neither, or not there), convert refuses the other kind
 	// (C2M004); whether it is absent, and a link out of the project.
 	Local project.SourceEvidence
+	// OwnerFromVariables reports that the owner convert produces comes
+	// from a user: that variables write (user: ${UID}:${GID}), which CI
+	// may not have: Owner is then not Produced, and an accepted owner is
+	// written out.
+	OwnerFromVariables bool
 }
 
 // Plan is everything to ask about one module.

@@ -152,6 +152,12 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		module = m.Module
 	}
 	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	if !o.Strict {
+		r.markVariableOwners(ctx, plan, res)
+		if ctx.Err() != nil {
+			return r.interrupted()
+		}
+	}
 	r.declPath = r.declarationsPath(res)
 	r.declName = r.display(r.declPath)
 
@@ -183,8 +189,11 @@ func Run(ctx context.Context, cfg Config) Outcome {
 
 	// Every source declared, but parent directories are not: on a
 	// terminal, offer them.
-	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && len(res.UndeclaredAncestors) > 0 {
-		return r.terminal(ctx, plan, res)
+	// What else convert or check --against refuses that a declaration
+	// settles: fields not carried, images, plaintext secrets.
+	refusals := NewRefusals(res.Diagnostics)
+	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
+		return r.terminal(ctx, plan, refusals, res)
 	}
 	if len(plan.Items) == 0 {
 		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
@@ -214,7 +223,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		}
 		return out
 	}
-	return r.terminal(ctx, plan, res)
+	return r.terminal(ctx, plan, refusals, res)
 }
 
 // runner holds what one Run knows.
@@ -230,7 +239,7 @@ type runner struct {
 }
 
 // terminal holds the conversation, then writes the declarations.
-func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) Outcome {
+func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, res *convert.Result) Outcome {
 	// A file with CRLF line endings is edited as LF and written back with
 	// CRLF.
 	old, crlf, err := atomicfile.ReadLF(r.declPath)
@@ -240,6 +249,12 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 	doc, err := declare.LoadDocument(r.declName, old)
 	if err != nil {
 		return failed(fmt.Errorf("ask: %w", err))
+	}
+	// Answers are never lost to a file that cannot be written: find out
+	// before the first question.
+	if err := canWrite(r.declPath); err != nil {
+		return Outcome{Status: Failed, Err: fmt.Errorf("ask: cannot write %s: %w; nothing asked", r.declName, err),
+			Hints: []string{"make " + r.declName + " and its directory writable, or name another file with --declarations"}}
 	}
 	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName}
 
@@ -254,11 +269,19 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 		}
 		a = got
 	}
+	settled, ok, err := interruptible(ctx, func() ([]Settled, error) { return s.RunRefusals(refusals) })
+	switch {
+	case !ok:
+		return r.interrupted()
+	case err != nil:
+		return sessionFailed(err)
+	}
 	// A setting a flag gives and the file does not is written into it,
 	// so convert finds it without the flag (convert --batch refuses
 	// those flags).
 	fromFlags := settingsFromFlags(&r.opts, old, a)
 	Apply(doc, a)
+	ApplySettled(doc, settled)
 	data, err := doc.Bytes()
 	if err != nil {
 		return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
@@ -318,7 +341,13 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, res *convert.Result) 
 			}
 		}
 		if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
-			return failed(fmt.Errorf("ask: %w; nothing written", err))
+			// The answers are not lost: print what would have been
+			// written, for the author to save by hand.
+			if r.cfg.Stdout != nil {
+				io.WriteString(r.cfg.Stdout, report.Block(string(data)))
+			}
+			return Outcome{Status: Failed, Err: fmt.Errorf("ask: %w; nothing written", err),
+				Hints: []string{"the declarations answered are printed on stdout: save them as " + r.declName}}
 		}
 		fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
 	}
@@ -518,4 +547,35 @@ func errorsOnly(ds []rules.Diagnostic) []rules.Diagnostic {
 		}
 	}
 	return out
+}
+
+// canWrite reports why the declarations file at p could not be written
+// as atomicfile.Rewrite writes it (a temporary file beside it, renamed
+// over it), by creating and removing such a temporary file; nil when it
+// can. A missing directory is judged by the nearest one that exists,
+// which Rewrite would create it in.
+func canWrite(p string) error {
+	if t, err := filepath.EvalSymlinks(p); err == nil {
+		p = t
+	}
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", p)
+	}
+	dir := filepath.Dir(p)
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		if err == nil || !os.IsNotExist(err) || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
 }

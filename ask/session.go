@@ -31,6 +31,11 @@ type Session struct {
 	DeclarationsFile string
 
 	r *bufio.Reader
+	// prev holds the last answer to each field, for "=".
+	prev map[string]string
+	// all is set once "*" was answered: every later question that allows
+	// it takes its suggestion, or is left out without one.
+	all bool
 }
 
 // Answers are what the author answered in one session.
@@ -79,6 +84,12 @@ type question struct {
 	dash bool
 	// check returns why an answer is invalid, or nil.
 	check func(string) error
+	// repeat, when not "", names the field whose previous answer "="
+	// gives again (the same question about the previous source).
+	repeat string
+	// all lets "*" accept this suggestion and every later one of the
+	// questions that allow it.
+	all bool
 }
 
 // Run asks about every item of p in turn and returns the answers. It
@@ -93,6 +104,9 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 	}
 	s.printf("Module %q: %s need%s a declaration in %s.\n", p.Module, plural(n, "source"), singularS(n), file)
 	s.printf("Enter accepts the value in [brackets]; - leaves an optional value out; ? explains.\n")
+	if n > 1 {
+		s.printf("= gives the answer to the same question about the previous source again.\n")
+	}
 	s.printf("Ctrl-C or Ctrl-D stops without writing anything.\n")
 
 	a := &Answers{}
@@ -181,9 +195,10 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			s.printf("  %s\n", m.LinkOutside)
 		}
 		v, err := s.ask(question{
-			label: label,
-			help:  "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
-			sugg:  it.Kind,
+			label:  label,
+			help:   "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
+			sugg:   it.Kind,
+			repeat: "kind",
 			check: func(v string) error {
 				k := declare.Kind(v)
 				switch {
@@ -223,17 +238,17 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			q        question
 		}{
 			{&entry.Owner, &final.Owner, sup.Owner, question{
-				label: "owner (USER:GROUP)", sugg: it.Owner,
+				label: "owner (USER:GROUP)", sugg: it.Owner, repeat: "owner",
 				help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
 				check: checkOwner,
 			}},
 			{&entry.Mode, &final.Mode, sup.Mode, question{
-				label: "mode (3 or 4 octal digits)", sugg: it.Mode,
+				label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
 				help:  "the permission bits of the path itself (never recursive), such as 0750",
 				check: checkMode,
 			}},
 			{&entry.Intent, &final.Intent, sup.Intent, question{
-				label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent,
+				label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
 				help:  intentHelp,
 				check: checkIntent,
 			}},
@@ -241,6 +256,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 		for _, f := range fields {
 			if f.have != "" {
 				continue
+			}
+			if f.dst == &entry.Owner && it.OwnerFromVariables {
+				s.printf("  note: the owner comes from variables in user:, which CI may not have; ask writes it out\n")
 			}
 			v, err := s.ask(f.q)
 			if err != nil {
@@ -342,6 +360,7 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 			label:    "note (optional, free text; Enter for none)",
 			help:     "a short note for people, such as \"queue and mailboxes\"",
 			optional: true,
+			repeat:   "note",
 			check:    checkNote,
 		})
 		if err != nil {
@@ -351,7 +370,9 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	}
 	entry.Key, final.Key = m.Key, m.Key
 	ans := Answer{Section: m.Section, Key: m.Key, Entry: entry, Final: final}
-	ans.Write = m.Supplied || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
+	// An image VOLUME exists only once declared: its entry is written even
+	// when convert produces every value.
+	ans.Write = m.Supplied || m.NeedsEntry || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
 	return ans, nil
 }
 
@@ -398,10 +419,28 @@ func (s *Session) printf(format string, args ...any) {
 }
 
 // ask shows a question's suggestion and prompt, and reads answers until
-// one is valid.
+// one is valid. An answer to a question with repeat is remembered for "=".
 func (s *Session) ask(q question) (string, error) {
+	v, err := s.askOnce(q)
+	if err == nil && q.repeat != "" {
+		if s.prev == nil {
+			s.prev = map[string]string{}
+		}
+		s.prev[q.repeat] = v
+	}
+	return v, err
+}
+
+func (s *Session) askOnce(q question) (string, error) {
 	if q.sugg.Value != "" && q.sugg.From != "" {
 		s.printf("  suggested: %s — %s\n", q.sugg.Value, q.sugg.Why())
+	}
+	// After "*", a question that allows it takes its suggestion without
+	// asking; one without a suggestion is left out if it may be, and
+	// asked otherwise.
+	if q.all && s.all && (q.sugg.Value != "" || q.optional || q.dash) {
+		s.printf("%s: %s (*)\n", q.label, q.sugg.Value)
+		return q.sugg.Value, nil
 	}
 	for {
 		prompt := q.label
@@ -416,6 +455,26 @@ func (s *Session) ask(q question) (string, error) {
 		}
 		if s.Echo {
 			s.printf("%s\n", line)
+		}
+		if line == "*" && q.all {
+			s.all = true
+			s.printf("  accepting every suggestion from here on\n")
+			return s.askOnce(q)
+		}
+		if line == "=" && q.repeat != "" {
+			v, ok := s.prev[q.repeat]
+			if !ok {
+				s.printf("  = repeats the previous source's %s, and none was answered yet\n", q.repeat)
+				continue
+			}
+			s.printf("  = %s (as for the previous source)\n", v)
+			if v == "" {
+				if q.optional || q.dash {
+					return "", nil
+				}
+				continue
+			}
+			line = v
 		}
 		switch {
 		case line == "?":

@@ -262,3 +262,68 @@ func flowNulls(n *yaml.Node, flow bool) {
 		flowNulls(c, flow)
 	}
 }
+
+// SetString sets key: value in the string mapping section ("images" or
+// "credentials"): an existing item for key is replaced in place, keeping
+// its comments; a new one is added at the end of the section, which is
+// created where the usual order of a declarations file puts it. A section
+// that is not a mapping is a misuse, returned by Bytes.
+func (d *Document) SetString(section, key, value string) {
+	if section != KeyCredentials && section != "images" {
+		d.fail(fmt.Errorf("SetString: unknown section %q (want images or credentials)", section))
+		return
+	}
+	sec := d.section(section, yaml.MappingNode, "!!map")
+	if sec == nil {
+		return
+	}
+	if i := index(sec, key, same); i >= 0 {
+		if sec.Content[i+1].Kind == yaml.AliasNode {
+			sec.Content[i+1] = strNode(value, 0)
+			return
+		}
+		replace(sec.Content[i+1], strNode(value, 0))
+		return
+	}
+	sec.Content = append(sec.Content, strNode(key, 0), strNode(value, 0))
+}
+
+// AddAcknowledge adds item to the acknowledge: list unless the list holds
+// it already; the list is created where the usual order of a
+// declarations file puts it. A list kept in flow style stays so. An
+// acknowledge: that is not a list is a misuse, returned by Bytes.
+func (d *Document) AddAcknowledge(item string) {
+	sec := d.section("acknowledge", yaml.SequenceNode, "!!seq")
+	if sec == nil {
+		return
+	}
+	for _, n := range sec.Content {
+		if r := resolve(n); r != nil && r.Kind == yaml.ScalarNode && r.Value == item {
+			return
+		}
+	}
+	sec.Content = append(sec.Content, strNode(item, 0))
+}
+
+// section returns the top-level collection key of the given kind,
+// creating it (or filling a null) when missing; nil after recording a
+// misuse when it is another kind.
+func (d *Document) section(key string, kind yaml.Kind, tag string) *yaml.Node {
+	m := d.root()
+	var sec *yaml.Node
+	if i := index(m, key, same); i >= 0 {
+		sec = resolve(m.Content[i+1])
+		if sec == nil || isNull(sec) {
+			sec = m.Content[i+1]
+			replace(sec, &yaml.Node{Kind: kind, Tag: tag})
+		}
+	} else {
+		sec = &yaml.Node{Kind: kind, Tag: tag}
+		d.insertTop(key, sec)
+	}
+	if sec.Kind != kind {
+		d.fail(fmt.Errorf("%s: %s is not a %s", d.name, key, map[yaml.Kind]string{yaml.MappingNode: "mapping", yaml.SequenceNode: "list"}[kind]))
+		return nil
+	}
+	return sec
+}

@@ -182,3 +182,35 @@ func TestDocumentErrors(t *testing.T) {
 		t.Errorf("section that is not a mapping not reported")
 	}
 }
+
+// TestDocumentRefusalSections: acknowledge items, credentials and images
+// are added with the file's comments kept, each section where the usual
+// order puts it, an item already listed not twice, an existing key
+// replaced in place.
+func TestDocumentRefusalSections(t *testing.T) {
+	in := "# head\nversion: 1\nacknowledge: [web.container_name] # known\nimages:\n  web: old:1 # was\n"
+	d, err := LoadDocument("d.yaml", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.AddAcknowledge("web.container_name")
+	d.AddAcknowledge("db.ports")
+	d.SetString("images", "web", "registry.example.org/web:1.2")
+	d.SetString("images", "worker", "registry.example.org/worker:1.2")
+	d.SetString(KeyCredentials, "db.POSTGRES_PASSWORD", "db_postgres_password")
+	got, err := d.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# head\nversion: 1\nacknowledge: [web.container_name, db.ports] # known\nimages:\n  web: registry.example.org/web:1.2 # was\n  worker: registry.example.org/worker:1.2\ncredentials:\n  db.POSTGRES_PASSWORD: db_postgres_password\n"
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := Parse("d.yaml", got); err != nil {
+		t.Errorf("does not read back: %v", err)
+	}
+	d.SetString("binds", "x", "y")
+	if _, err := d.Bytes(); err == nil {
+		t.Error("SetString on binds: no error")
+	}
+}

@@ -1,0 +1,221 @@
+package ask
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/check"
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// bareMail copies the README example to ROOT/mail without its
+// declarations, with a plaintext password in its .env that the db
+// service takes: convert refuses it for the sources and for C2M015.
+func bareMail(t *testing.T) (root, dir string) {
+	t.Helper()
+	root = t.TempDir()
+	dir = filepath.Join(root, "mail")
+	if err := os.CopyFS(dir, os.DirFS("../testdata/example/mail")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "compose2manifest.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("POSTGRES_PASSWORD=hunter2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "compose.yaml")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("      POSTGRES_USER: mail\n"), []byte("      POSTGRES_USER: mail\n      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}\n"), 1)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, dir
+}
+
+// TestRunEndsWhereCheckPasses: on the README example with its
+// declarations removed and a plaintext password added, answers piped in
+// settle the sources and the secret (a credential, with the suggested
+// name); then convert accepts the module and check --against passes.
+func TestRunEndsWhereCheckPasses(t *testing.T) {
+	root, dir := bareMail(t)
+	answers := []string{
+		"/opt/mail", "/srv", // host_project_directory, volume_root
+		"directory", "5000:5000", "0750", "state", "", "queue and mailboxes", // ./data/spool
+		"directory", "", "0750", "state", "", "", // ./data/state
+		"directory", "", "0750", "logs", "", "", // ./logs
+		"", "0:0", "0755", "config", "", "", // ./config
+		"", "0:0", "0644", "config", "", "", // ./main.cf
+		"999:999", "0700", "state", "", "PostgreSQL cluster", // dbdata
+		"",  // the credential, as suggested
+		"*", // every parent directory as suggested: /opt/mail has no suggestion, and is skipped
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader(strings.Join(answers, "\n") + "\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	if !strings.Contains(out.String(), "[1/1] C2M015 at compose.yaml:29: service \"db\": environment POSTGRES_PASSWORD=******** is a literal value") || strings.Contains(out.String(), "hunter2") {
+		t.Errorf("the secret not asked about, or its value shown:\n%s", out.String())
+	}
+	decl, err := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if err != nil || !strings.Contains(string(decl), "credentials:\n  db.POSTGRES_PASSWORD: db_postgres_password\n") {
+		t.Fatalf("declarations: %v\n%s\nconversation:\n%s", err, decl, out.String())
+	}
+
+	for _, want := range []string{"  /opt/mail/data: {owner: \"5000:5000\", mode: \"0755\", intent: state}\n", "  /srv/mail: {owner: \"999:999\", mode: \"0755\", intent: state}\n"} {
+		if !strings.Contains(string(decl), want) {
+			t.Errorf("declarations lack %q:\n%s", want, decl)
+		}
+	}
+	if strings.Contains(string(decl), "/opt/mail:") {
+		t.Errorf("/opt/mail declared without a suggestion:\n%s", decl)
+	}
+	againstPasses(t, root, dir)
+}
+
+// againstPasses converts the project in dir, writes its manifest under
+// root/manifests, and fails t on any error check --against reports.
+func againstPasses(t *testing.T, root, dir string) {
+	t.Helper()
+	res, err := convert.Convert(context.Background(), convert.Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil || res.Status != convert.Converted {
+		t.Fatalf("convert: %v %v %v", err, res.Status, res.Diagnostics)
+	}
+	outDir := filepath.Join(root, "manifests")
+	if _, err := atomicfile.Rewrite(filepath.Join(outDir, res.Module.Module+".yaml"), res.Manifest, false); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := check.Against(context.Background(), check.Config{Dir: root, Convert: convert.Options{Environ: []string{}}, Reconvert: true}, ".", []string{"manifests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range cr.Report.Modules {
+		for _, d := range m.Diagnostics {
+			if d.Severity == rules.Error {
+				t.Errorf("check --against: %s:%d: %s %s", d.File, d.Line, d.Rule, d.Message)
+			}
+		}
+	}
+	if len(cr.Errors) > 0 {
+		t.Errorf("check --against: %v", cr.Errors)
+	}
+}
+
+// TestRunImagesAndAcknowledge: a service with only build: and a field
+// not carried, and no volume: ask asks for the image (C2M016) and offers
+// to acknowledge the field (C2M007, which check --against refuses), and
+// check --against then passes.
+func TestRunImagesAndAcknowledge(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "web")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"compose.yaml": "name: web\nservices:\n  web:\n    build: .\n    container_name: web1\n",
+		"Dockerfile":   "FROM scratch\n",
+		// A comment the edit keeps.
+		"compose2manifest.yaml": "# the web module\nversion: 1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader("?\n\nregistry.example.org/web:1.2\n\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	for _, want := range []string{
+		"C2M016 at compose.yaml:4: service \"web\": has build: and no image",
+		"image for service web (the image the mesh runs",
+		"an answer is needed: the reference of the image",
+		"acknowledge web.container_name, to say",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("conversation lacks %q:\n%s", want, out.String())
+		}
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if want := "# the web module\nversion: 1\nacknowledge:\n  - web.container_name\nimages:\n  web: registry.example.org/web:1.2\n"; string(decl) != want {
+		t.Errorf("declarations:\n%s\nwant:\n%s", decl, want)
+	}
+	againstPasses(t, root, dir)
+}
+
+// TestNewRefusals: the findings a declaration settles, read from
+// convert's diagnostics; others are not refusals.
+func TestNewRefusals(t *testing.T) {
+	ds := []rules.Diagnostic{
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: x"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field configs: uid, gid and mode of config app are not carried: y"},
+		{Rule: "C2M007", Severity: rules.Warning, Message: "volume data: field labels is not carried by the manifest: z"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: again"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN=******** is a literal value that looks like a secret; …"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN: credential tok is mounted at /run/secrets/tok, but …"},
+		{Rule: "C2M015", Severity: rules.Warning, Service: "db", Message: "environment X=******** is a literal value that looks like a secret; acknowledged"},
+		{Rule: "C2M016", Severity: rules.Error, Service: "app.v2", Message: "has build: and no image"},
+		{Rule: "C2M001", Severity: rules.Error, Service: "db", Message: "no declaration"},
+	}
+	var got []string
+	for _, r := range NewRefusals(ds) {
+		got = append(got, r.What+" "+r.Key+" "+r.Suggest)
+	}
+	want := []string{
+		"acknowledge web.deploy.placement ",
+		"acknowledge web.configs ",
+		"acknowledge volumes.data.labels ",
+		"credentials db.API_TOKEN db_api_token",
+		"acknowledge db.credentials.API_TOKEN ",
+		"images app.v2 ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRunImageVolume: an image VOLUME nothing mounts (C2M024) is offered
+// as its anonymous declaration, every value suggested from the image
+// table; accepted, convert and check --against pass.
+func TestRunImageVolume(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "pg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("name: pg\nservices:\n  db:\n    image: docker.io/library/postgres:16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}, VolumeRoot: "/srv"},
+		Terminal: true, Write: true,
+		In: strings.NewReader("\n\n\n\n\n*\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if !strings.Contains(string(decl), "anonymous:\n  \"db:/var/lib/postgresql/data\": ") {
+		t.Errorf("declarations:\n%s\nconversation:\n%s", decl, out.String())
+	}
+	againstPasses(t, root, dir)
+}

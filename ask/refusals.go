@@ -1,0 +1,260 @@
+package ask
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// What a Refusal asks for.
+const (
+	// RefusalAcknowledge is a compose field not carried (C2M007): convert
+	// warns, check --against refuses, until acknowledge: names it.
+	RefusalAcknowledge = "acknowledge"
+	// RefusalImage is a service with build: and no image (C2M016): it
+	// needs images: SERVICE: REF.
+	RefusalImage = "images"
+	// RefusalCredential is a plaintext secret (C2M015): it needs
+	// credentials: SERVICE.VAR: NAME, or acknowledge:
+	// SERVICE.environment.VAR to carry it knowingly.
+	RefusalCredential = declare.KeyCredentials
+)
+
+// A Refusal is a finding of convert, other than a volume source, that one
+// declaration settles, so that after ask both convert and check --against
+// accept the module.
+type Refusal struct {
+	// What is RefusalAcknowledge, RefusalImage or RefusalCredential.
+	What string
+	// Rule is the finding's rule, such as C2M007.
+	Rule string
+	// Service is the service concerned; "" for a top-level entry's field.
+	Service string
+	// Key is what the declaration names: the acknowledge item, the
+	// service of images:, or the SERVICE.VARIABLE of credentials:.
+	Key string
+	// Suggest is the suggested value: the credential's name; "" for the
+	// others.
+	Suggest string
+	// Where is the finding's FILE:LINE; Message its message.
+	Where, Message string
+}
+
+// singularSections maps the word a C2M007 message names a top-level entry
+// by to its section.
+var singularSections = map[string]string{"volume": "volumes", "secret": "secrets", "config": "configs", "network": "networks"}
+
+// NewRefusals returns the refusals among convert's diagnostics ds that a
+// declaration settles, in their order, each once.
+func NewRefusals(ds []rules.Diagnostic) []Refusal {
+	var out []Refusal
+	seen := map[string]bool{}
+	add := func(r Refusal, d rules.Diagnostic) {
+		if seen[r.What+" "+r.Key] {
+			return
+		}
+		seen[r.What+" "+r.Key] = true
+		r.Rule, r.Service, r.Message = d.Rule, d.Service, d.Message
+		if d.File != "" {
+			r.Where = fmt.Sprintf("%s:%d", d.File, d.Line)
+		}
+		out = append(out, r)
+	}
+	for _, d := range ds {
+		switch {
+		case rules.Uncarried(d):
+			if item := uncarriedItem(d); item != "" {
+				add(Refusal{What: RefusalAcknowledge, Key: item}, d)
+			}
+		case rules.NoImage(d):
+			if d.Service != "" && d.Severity == rules.Error {
+				add(Refusal{What: RefusalImage, Key: d.Service}, d)
+			}
+		case rules.ComposeSecret(d):
+			if d.Severity != rules.Error || d.Service == "" {
+				continue
+			}
+			rest, ok := strings.CutPrefix(d.Message, "environment ")
+			if !ok {
+				continue
+			}
+			if v, _, ok := strings.Cut(rest, "="); ok && strings.Contains(rest, "looks like a secret") && !strings.ContainsAny(v, " :") {
+				add(Refusal{What: RefusalCredential, Key: d.Service + "." + v, Suggest: credentialName(d.Service, v)}, d)
+			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {
+				// A credential the image table does not say the image
+				// reads from a file: acknowledged, it is set anyway.
+				add(Refusal{What: RefusalAcknowledge, Key: d.Service + ".credentials." + v}, d)
+			}
+		}
+	}
+	return out
+}
+
+// uncarriedItem returns the acknowledge item of a C2M007 finding: SERVICE.FIELD,
+// SERVICE.configs, or SECTION.ENTRY.FIELD for a top-level entry; "" when
+// the message is not one of those.
+func uncarriedItem(d rules.Diagnostic) string {
+	m := d.Message
+	if d.Service != "" {
+		if strings.HasPrefix(m, "field configs: ") {
+			return d.Service + ".configs"
+		}
+		if f, ok := strings.CutPrefix(m, "field "); ok {
+			if name, _, ok := strings.Cut(f, " is not carried"); ok && !strings.Contains(name, " ") {
+				return d.Service + "." + name
+			}
+		}
+		return ""
+	}
+	word, rest, ok := strings.Cut(m, " ")
+	section := singularSections[word]
+	if !ok || section == "" {
+		return ""
+	}
+	entry, rest, ok := strings.Cut(rest, ": field ")
+	if !ok || strings.Contains(entry, " ") {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest, " is not carried")
+	if !ok || strings.Contains(name, " ") {
+		return ""
+	}
+	return section + "." + entry + "." + name
+}
+
+// credentialName is the name suggested for the credential of variable of
+// service: SERVICE_VARIABLE lowercased, with what a credential name may
+// not hold made '_'.
+func credentialName(service, variable string) string {
+	n := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '_'
+	}, service+"_"+variable)
+	if !declare.ValidCredential(n) {
+		n = "c" + n
+	}
+	return n
+}
+
+// Settled is how the author settled one refusal.
+type Settled struct {
+	// Section is "acknowledge", "images" or "credentials"; Key and Value
+	// are what to write: the acknowledge item (Value ""), the service
+	// and its image, or SERVICE.VARIABLE and the credential's name.
+	Section, Key, Value string
+}
+
+// RunRefusals asks how to settle each refusal in turn and returns the
+// answers, leaving out those the author left unsettled ("-", or no).
+func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	s.init()
+	s.printf("\nModule fields convert does not carry, images and plaintext secrets: %s to settle, so that check --against passes too.\n", plural(len(rs), "finding"))
+	var out []Settled
+	for i, r := range rs {
+		s.printf("\n[%d/%d] %s", i+1, len(rs), r.Rule)
+		if r.Where != "" {
+			s.printf(" at %s", r.Where)
+		}
+		if r.Service != "" {
+			s.printf(": service %q", r.Service)
+		}
+		s.printf(": %s\n", r.Message)
+		switch r.What {
+		case RefusalAcknowledge:
+			yes, err := s.yesNo("acknowledge "+r.Key+", to say the module knowingly goes without it? (yes or no; no leaves it, and check --against refuses it)",
+				"yes writes "+r.Key+" under acknowledge:, and convert and check --against accept the field not carried; no writes nothing")
+			if err != nil {
+				return nil, err
+			}
+			if yes {
+				out = append(out, Settled{Section: "acknowledge", Key: r.Key})
+			}
+		case RefusalImage:
+			v, err := s.ask(question{
+				label: "image for service " + r.Key + " (the image the mesh runs, such as registry.example.org/" + r.Key + ":1.0; - leaves it out)",
+				what:  "image",
+				help:  "the reference of the image built from this service's build:, as pushed to a registry; written under images:",
+				dash:  true,
+				check: func(v string) error {
+					if strings.ContainsAny(v, " \t") {
+						return fmt.Errorf("image %q: an image reference has no blanks", v)
+					}
+					return nil
+				},
+			})
+			if err != nil {
+				return nil, err
+			}
+			if v != "" {
+				out = append(out, Settled{Section: "images", Key: r.Key, Value: v})
+			}
+		case RefusalCredential:
+			service, variable, _ := declare.SplitCredentialKey(r.Key)
+			ack := service + ".environment." + variable
+			v, err := s.ask(question{
+				label: "credential name for " + r.Key + " (the mesh delivers it at /run/secrets/NAME; plaintext acknowledges " + ack + " instead; - leaves it)",
+				what:  "credential name",
+				help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential, with " + variable + "_FILE set to /run/secrets/NAME: the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
+				sugg:  Suggestion{Value: r.Suggest, From: "the service's and the variable's names, lowercased"},
+				dash:  true,
+				check: func(v string) error {
+					if v != "plaintext" && !declare.ValidCredential(v) {
+						return fmt.Errorf("%q is not a credential name (letters, digits, '.', '_', '-', such as db_password)", v)
+					}
+					return nil
+				},
+			})
+			if err != nil {
+				return nil, err
+			}
+			switch v {
+			case "":
+			case "plaintext":
+				out = append(out, Settled{Section: "acknowledge", Key: ack})
+			default:
+				out = append(out, Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v})
+			}
+		}
+	}
+	return out, nil
+}
+
+// yesNo asks a yes-or-no question; Enter answers yes.
+func (s *Session) yesNo(label, help string) (bool, error) {
+	v, err := s.ask(question{
+		label: label, what: "an answer", help: help,
+		sugg: Suggestion{Value: "yes"},
+		check: func(v string) error {
+			switch strings.ToLower(v) {
+			case "y", "yes", "n", "no":
+				return nil
+			}
+			return fmt.Errorf("%q: answer yes or no", v)
+		},
+	})
+	if err != nil {
+		return false, err
+	}
+	return strings.HasPrefix(strings.ToLower(v), "y"), nil
+}
+
+// ApplySettled writes the settled refusals into doc.
+func ApplySettled(doc *declare.Document, ss []Settled) {
+	for _, st := range ss {
+		if st.Section == "acknowledge" {
+			doc.AddAcknowledge(st.Key)
+			continue
+		}
+		doc.SetString(st.Section, st.Key, st.Value)
+	}
+}
