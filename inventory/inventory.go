@@ -84,13 +84,24 @@ func Of(mods []*manifest.Module) []Entry {
 // backup is Yes (and Policy too, when logs is true), leaving out a path
 // that lies inside another one already listed (the tool reads it with its
 // parent) and a path listed twice. Parent first.
+//
+// A path inside a declared directory that is not backed up (cache,
+// runtime, config), itself inside a listed path, is listed on its own:
+// with a CACHEDIR.TAG in a cache directory (--exclude-caches) the tool
+// skips the directory whole, with what the parent's listing would have
+// carried inside it.
 func BackupPaths(entries []Entry, logs bool) []string {
-	var out []string
+	var out, skipped []string
+	for _, e := range entries {
+		if e.Kind == manifest.KindDirectory && e.Backup == No {
+			skipped = append(skipped, e.Path)
+		}
+	}
 	for _, e := range entries {
 		if e.Kind == manifest.KindHost || (e.Backup != Yes && (!logs || e.Backup != Policy)) {
 			continue
 		}
-		if covered(out, e.Path) {
+		if covered(out, skipped, e.Path) {
 			continue
 		}
 		out = append(out, e.Path)
@@ -113,10 +124,25 @@ func CacheDirectories(entries []Entry) []string {
 	return out
 }
 
-// covered reports whether p is one of list or lies inside one of them.
-func covered(list []string, p string) bool {
+// covered reports whether p is one of list or lies inside one of them
+// with none of skipped between them (inside the listed path and holding
+// p, or p itself).
+func covered(list, skipped []string, p string) bool {
 	for _, q := range list {
-		if q == p || manifest.IsAncestor(q, p) {
+		if q == p {
+			return true
+		}
+		if !manifest.IsAncestor(q, p) {
+			continue
+		}
+		between := false
+		for _, s := range skipped {
+			if manifest.IsAncestor(q, s) && (s == p || manifest.IsAncestor(s, p)) {
+				between = true
+				break
+			}
+		}
+		if !between {
 			return true
 		}
 	}

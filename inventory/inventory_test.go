@@ -96,3 +96,65 @@ func TestInventory(t *testing.T) {
 		t.Errorf("CacheDirectories = %q, want %q", got, want)
 	}
 }
+
+// TestBackupPathsUnderCache: state inside a cache (or runtime, or config)
+// directory inside a backed-up parent is listed on its own line, since
+// restic --exclude-caches skips the cache directory, CACHEDIR.TAG in it,
+// with what it holds.
+func TestBackupPathsUnderCache(t *testing.T) {
+	m, err := manifest.Decode("a.yaml", []byte(`version: 1
+module: a
+resources:
+  - directory: /srv/a
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /srv/a/cache
+    owner: "0:0"
+    mode: "0755"
+    intent: cache
+  - directory: /srv/a/cache/index
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /srv/a/cache/index/deep
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /srv/a/run
+    owner: "0:0"
+    mode: "0755"
+    intent: runtime
+  - directory: /srv/a/run/keep
+    owner: "0:0"
+    mode: "0755"
+    intent: content
+  - directory: /srv/a/db
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /srv/a/cachelike
+    owner: "0:0"
+    mode: "0755"
+    intent: state
+  - directory: /etc/a
+    owner: "0:0"
+    mode: "0755"
+    intent: config
+  - file: /etc/a/acme.json
+    owner: "0:0"
+    mode: "0600"
+    intent: state
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := Of([]*manifest.Module{m})
+	want := []string{"/etc/a/acme.json", "/srv/a", "/srv/a/cache/index", "/srv/a/run/keep"}
+	if got := BackupPaths(es, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("BackupPaths = %q, want %q", got, want)
+	}
+	if got, want := CacheDirectories(es), []string{"/srv/a/cache"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CacheDirectories = %q, want %q", got, want)
+	}
+}

@@ -135,10 +135,12 @@ directory() {
 }
 
 # differences SRC DST FILTER: what rsync would change to make DST match
-# SRC, checksums compared. FILTER leaves out the line of the target itself,
-# whose owner and mode are the manifest's, not the source's.
+# SRC, checksums compared; --delete (in the dry run only: nothing is ever
+# deleted) lists what is only in DST as *deleting lines, a difference too.
+# FILTER leaves out the line of the target itself, whose owner and mode are
+# the manifest's, not the source's.
 differences() {
-	out=$($RSYNC --dry-run --checksum --itemize-changes -- "$1" "$2") || return 1
+	out=$($RSYNC --dry-run --delete --checksum --itemize-changes -- "$1" "$2") || return 1
 	printf '%s\n' "$out" | grep -v -e "$3" -e '^$' || true
 }
 
@@ -148,15 +150,16 @@ copy_directory() {
 		die "$5: the source is not a directory"
 	fi
 	directory "$2" "$3" "$4" "$5"
-	if [ -n "$(ls -A -- "$2")" ]; then
-		diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
-		if [ -n "$diff" ]; then
-			say "$5: the target is not empty and differs from the source; not copying into it:"
-			printf '%s\n' "$diff" | head -n 20
-			die "$5: refused: empty the target or move it aside, then run again"
-		fi
+	diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
+	if [ -z "$diff" ]; then
+		# an empty source and an empty target match too: nothing to copy
 		say "$5: the target already matches the source; nothing copied"
 		return 0
+	fi
+	if [ -n "$(ls -A -- "$2")" ]; then
+		say "$5: the target is not empty and differs from the source; not copying into it:"
+		printf '%s\n' "$diff" | head -n 20
+		die "$5: refused: empty the target or move it aside, then run again"
 	fi
 	say "$5: copying"
 	$RSYNC -- "$1/" "$2/" || die "$5: rsync failed"

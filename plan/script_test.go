@@ -280,3 +280,84 @@ func TestScriptCopies(t *testing.T) {
 		t.Errorf("the source changed:\n got: %s\nwant: %s", got, before)
 	}
 }
+
+// TestScriptExtraInTarget: a target holding everything of the source
+// plus a file the source lacks (a stale postmaster.pid) does not match:
+// it is refused, and nothing in it is deleted.
+func TestScriptExtraInTarget(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	if err := os.MkdirAll(filepath.Join(src, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "PG_VERSION"), []byte("16\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	dst := filepath.Join(tmp, "dst")
+	p := &Plan{Version: Version, Project: "c2mtest", Moves: []Move{{Module: "m", From: src, To: dst, Kind: manifest.KindDirectory, Owner: owner, Mode: "0700", Intent: manifest.IntentState}}}
+	if out, code := runScript(t, p, tmp, ""); code != 0 {
+		t.Fatalf("first run: exit %d:\n%s", code, out)
+	}
+	base, err := os.Stat(filepath.Join(dst, "base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// keep base's time as copied, so the extra file is the only difference
+	restore := func() {
+		t.Helper()
+		if err := os.Chtimes(filepath.Join(dst, "base"), base.ModTime(), base.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, extra := range []string{"postmaster.pid", "base/stale"} {
+		if err := os.WriteFile(filepath.Join(dst, extra), []byte("4242\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		restore()
+		out, code := runScript(t, p, tmp, "")
+		if code == 0 || !strings.Contains(out, "refused") || !strings.Contains(out, "deleting") || strings.Contains(out, "already matches") {
+			t.Errorf("a target with an extra %s: exit %d, want a refusal listing it:\n%s", extra, code, out)
+		}
+		if data, err := os.ReadFile(filepath.Join(dst, extra)); err != nil || string(data) != "4242\n" {
+			t.Errorf("the refused target's %s was changed: %q, %v", extra, data, err)
+		}
+		if err := os.Remove(filepath.Join(dst, extra)); err != nil {
+			t.Fatal(err)
+		}
+		restore()
+	}
+	if out, code := runScript(t, p, tmp, ""); code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("the extra files removed: exit %d, want nothing changed:\n%s", code, out)
+	}
+}
+
+// TestScriptEmptySource: an empty source is copied once; the second run
+// says nothing changed.
+func TestScriptEmptySource(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	dst := filepath.Join(tmp, "dst")
+	p := &Plan{Version: Version, Project: "c2mtest", Moves: []Move{{Module: "m", From: src, To: dst, Kind: manifest.KindDirectory, Owner: owner, Mode: "0700", Intent: manifest.IntentState}}}
+	if out, code := runScript(t, p, tmp, ""); code != 0 {
+		t.Fatalf("first run: exit %d:\n%s", code, out)
+	}
+	after := listing(t, dst, true, true)
+	out, code := runScript(t, p, tmp, "")
+	if code != 0 || !strings.Contains(out, "nothing changed") || strings.Contains(out, "copied and verified") || strings.Contains(out, "copying") {
+		t.Errorf("second run on an empty source: exit %d, want nothing changed:\n%s", code, out)
+	}
+	if got := listing(t, dst, true, true); got != after {
+		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
+	}
+}

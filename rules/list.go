@@ -404,7 +404,10 @@ is reported when, in a module of the previous manifests:
   compose2manifest plan --format json writes) moves the data, so the
   host would create the new path empty;
 - its intent went from state or content to cache or runtime, which the
-  host removes whole;
+  host removes whole, or to config or logs, which takes it out of
+  inventory --backup (config is kept by the module's repository, not a
+  backup; logs are backed up only by policy, with --logs, so a path
+  becoming logs counts as leaving too);
 - the owner or mode of a state or content path changed: the host changes
   the path itself, never the data in it, which the software may then no
   longer read;

@@ -54,6 +54,20 @@ func dropped(i manifest.Intent) bool {
 	return i == manifest.IntentCache || i == manifest.IntentRuntime
 }
 
+// leavesBackup says why a path of intent i, once state or content, is no
+// longer in inventory --backup: config is kept by the module's repository,
+// not a backup; logs are backed up only by policy (--logs), which a
+// backup of state does not ask for, so a path becoming logs leaves it too.
+func leavesBackup(i manifest.Intent) string {
+	switch i {
+	case manifest.IntentConfig:
+		return "config is not backed up: the module's repository is its backup, and the data in it is not there"
+	case manifest.IntentLogs:
+		return "logs are backed up only by policy, with --logs"
+	}
+	return "it is not backed up"
+}
+
 // mountKey names a container volume: the container and its target.
 type mountKey struct{ container, target string }
 
@@ -90,7 +104,9 @@ func owned(m *manifest.Module) map[string]*manifest.Resource {
 //     mounted it at the same target another path is mounted now, it was
 //     moved, which only a migration plan makes safe (Planned); otherwise
 //     it was dropped;
-//   - its intent went from state or content to cache or runtime;
+//   - its intent went from state or content to cache or runtime (removed
+//     whole), or to config or logs (no longer in inventory --backup; logs
+//     only by policy, which counts as leaving);
 //   - its owner or mode changed;
 //   - a container that mounted volumes is gone.
 func checkDroppedState(p *PreviousPass) {
@@ -161,8 +177,11 @@ func comparePrevious(p *PreviousPass, old, cur *manifest.Module) {
 			}
 			continue
 		}
-		if dropped(n.Intent) {
+		switch {
+		case dropped(n.Intent):
 			report(at(n), r, "%s: intent %s became %s, which the host removes whole (and no backup keeps)", r.Path, r.Intent, n.Intent)
+		case !keeps(n.Intent):
+			report(at(n), r, "%s: intent %s became %s, which takes it out of inventory --backup (%s)", r.Path, r.Intent, n.Intent, leavesBackup(n.Intent))
 		}
 		if n.Owner != r.Owner {
 			report(at(n), r, "%s (%s): owner %s became %s; the host changes the directory, not the data in it, which the software may no longer read", r.Path, r.Intent, r.Owner, n.Owner)
