@@ -232,7 +232,7 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			c.secrets = append(c.secrets, sec)
 			continue
 		}
-		if rules.LooksLikeSecret(k, *v) {
+		if project.LooksLikeSecret(k, *v) {
 			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image,
 				Acknowledged: c.acknowledgedVariable(declare.AckEnvironment, svc.Name, k)}
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
