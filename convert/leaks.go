@@ -16,7 +16,10 @@ import (
 // of the literal values C2M015 judges secret (project.LooksLikeSecret), in
 // any service, and the values of the project environment's secret-looking
 // variables (.env, the env files, the process environment), each of at
-// least minSecretLen bytes (shorter ones would match unrelated text).
+// least minSecretLen bytes (shorter ones would match unrelated text) and
+// not contained in a name the project shows openly (its name, a service,
+// network, volume, config or secret name, an image, a container name or
+// hostname).
 // Every string of a built container that contains one (an environment
 // value, the command, the entrypoint, a label, the healthcheck test, an
 // inline config's content, an annotation, anything) is C2M015: the value
@@ -40,11 +43,31 @@ func (c *converter) knownSecrets() []knownSecret {
 	if c.known != nil {
 		return *c.known
 	}
+	// Names the project shows openly: a value one of them contains
+	// (POSTGRES_PASSWORD=postgres beside image postgres:16) is no secret
+	// to keep, and would match every field naming it.
+	var public []string
+	if p := c.l.Compose; p != nil {
+		public = append(public, p.Name)
+		for _, m := range []map[string]bool{keysOf(p.Services), keysOf(p.Networks), keysOf(p.Volumes), keysOf(p.Configs), keysOf(p.Secrets)} {
+			for k := range m {
+				public = append(public, k)
+			}
+		}
+		for _, svc := range p.Services {
+			public = append(public, svc.Image, svc.ContainerName, svc.Hostname)
+		}
+	}
 	seen := map[string]bool{}
 	var out []knownSecret
 	add := func(v, of string) {
 		if len(v) < minSecretLen || seen[v] {
 			return
+		}
+		for _, pub := range public {
+			if strings.Contains(pub, v) {
+				return
+			}
 		}
 		seen[v] = true
 		out = append(out, knownSecret{value: v, of: of})
@@ -70,6 +93,14 @@ func (c *converter) knownSecrets() []knownSecret {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
 	c.known = &out
+	return out
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
 	return out
 }
 
