@@ -3,6 +3,7 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,13 +13,18 @@ import (
 // or convert (an env file line with an unterminated quote or template, an
 // interpolated port), so before an error leaves Load, the value of every
 // environment variable whose name looks like a secret (LooksLikeSecret),
-// from the env files and Options.Environ, is masked in its message (Mask),
+// from the env files (the project's, and a service's env_file that fails
+// to parse) and Options.Environ, is masked in its message (Mask),
 // and so is the raw text after KEY= of each such env file line: the form
 // compose-go quotes when the line does not parse.
 
 // minMasked is the shortest value masked in a load error: shorter ones
 // would mask unrelated words of the message.
 const minMasked = 4
+
+// failedRead matches compose-go's message for an env file it could not
+// parse: "failed to read PATH: PROBLEM".
+var failedRead = regexp.MustCompile(`failed to read ([^:\n]+): `)
 
 // maskError returns err with every secret value of opts' environment and
 // of the env files masked in its message; err itself when none occurs.
@@ -50,7 +56,21 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 			add(k, v)
 		}
 	}
-	for _, f := range envFileCandidates(opts, in) {
+	files := envFileCandidates(opts, in)
+	// A service's env_file compose-go could not parse names itself.
+	for _, m := range failedRead.FindAllStringSubmatch(err.Error(), -1) {
+		f := m[1]
+		if !filepath.IsAbs(f) {
+			switch {
+			case l != nil && l.Dir != "":
+				f = filepath.Join(l.Dir, f)
+			case in != nil:
+				f = filepath.Join(in.dir, f)
+			}
+		}
+		files = append(files, f)
+	}
+	for _, f := range files {
 		for _, kv := range rawEnvValues(f) {
 			k, raw := kv[0], kv[1]
 			add(k, raw)
