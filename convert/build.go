@@ -416,6 +416,9 @@ type converter struct {
 	usedAcks map[int]bool
 	// secrets are the environment variables judged for C2M015.
 	secrets []rules.EnvSecret
+	// known holds the values known to be secrets (knownSecrets), once
+	// computed.
+	known *[]knownSecret
 	// usedCreds marks the credentials: items that matched a variable.
 	usedCreds map[int]bool
 	// credUsers maps a declared credential's name to the services it is

@@ -168,6 +168,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 		ct.Logging = &manifest.Logging{Driver: lg.Driver, Options: stringMap(lg.Options)}
 	}
 	ct.Deploy = deploy(svc)
+	c.secretFields(svc, ct, pos)
 	// build: is not carried; with no image it is refused above (C2M016),
 	// and an image named in the declarations stands for it.
 	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
@@ -232,7 +233,7 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			c.secrets = append(c.secrets, sec)
 			continue
 		}
-		if rules.LooksLikeSecret(k, *v) {
+		if project.LooksLikeSecret(k, *v) {
 			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image,
 				Acknowledged: c.acknowledgedVariable(declare.AckEnvironment, svc.Name, k)}
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Secrets, configs, devices and services left out: the parts of a compose
@@ -57,7 +58,11 @@ func fileMode(m *types.FileMode) string {
 }
 
 // inlineConfigs returns the configs of svc whose content compose knows
-// (content:, or environment: resolved by compose-go).
+// (content:, or environment: resolved by compose-go). A config whose
+// environment: is a secret-looking variable (project.LooksLikeSecret of
+// its value) is C2M015 and left out: a compose secret delivers it. (A
+// content: carrying a known secret is refused with the container's other
+// fields: see secretFields.)
 func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 	var out []manifest.FileRef
 	for _, ref := range svc.Configs {
@@ -67,6 +72,12 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 		}
 		if cfg.Content == "" && cfg.Environment != "" {
 			continue // its variable is unset: C2M014
+		}
+		if cfg.Environment != "" && project.LooksLikeSecret(cfg.Environment, cfg.Content) {
+			// A secret as a config: refused (C2M015), never carried.
+			c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Variable: cfg.Environment, Config: ref.Source,
+				Pos: c.topPos("configs", ref.Source)})
+			continue
 		}
 		out = append(out, manifest.FileRef{Source: ref.Source, Target: configTarget(ref), UID: ref.UID, GID: ref.GID,
 			Mode: fileMode(ref.Mode), Content: cfg.Content})

@@ -35,8 +35,8 @@ type SecretSuggestion struct {
 func (c *converter) secretSuggestions() []SecretSuggestion {
 	var out []SecretSuggestion
 	for _, s := range c.secrets {
-		if s.Credential != "" || s.Acknowledged {
-			continue
+		if s.Credential != "" || s.Acknowledged || s.Field != "" || s.Config != "" {
+			continue // a field or a config carrying a secret: no credentials: item covers it
 		}
 		name := strings.ToLower(s.Service + "_" + s.Variable)
 		name = strings.Map(func(r rune) rune {

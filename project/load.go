@@ -106,9 +106,19 @@ func relTo(dir, p string) string {
 // read but compose-go failed, the Project is still returned, with Compose
 // nil and UnsetVariables filled, so the unset variables behind a failure
 // can be reported; otherwise it is nil.
+//
+// No error's message holds the value of a secret-looking variable (see
+// maskError).
 func Load(ctx context.Context, opts Options) (*Project, error) {
+	var in *inputs
+	l, err := load(ctx, opts, &in)
+	return l, maskError(err, opts, in, l)
+}
+
+func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	registerRawEnv()
 	in, err := resolveInputs(opts)
+	*inp = in
 	if err != nil {
 		return nil, err
 	}

@@ -295,9 +295,20 @@ a warning). acknowledge may instead name SERVICE.environment.VARIABLE to
 carry the value knowingly: the container's comment says so, and convert
 and check report it as a warning.
 
+A value known to be a secret (of a variable credentials: names, of a
+value judged as above, or of a secret-looking variable of .env, the env
+files or the environment; 8 bytes or more, and in no name the project
+shows openly) is also refused in every other field of the container
+that carries it: another variable (DATABASE_URL), the command, the
+entrypoint, a label, the healthcheck test, a config's content, … No
+acknowledgement carries such a field. A config whose environment: is a
+secret-looking variable is refused too: make it a compose secret.
+
 Declare the variable under credentials: as SERVICE.VARIABLE: NAME (the
 refusal's skeleton suggests one), or, to carry it knowingly, list
-SERVICE.environment.VARIABLE under acknowledge:.`,
+SERVICE.environment.VARIABLE under acknowledge:. A field carrying a
+secret reads it where the mesh delivers it instead (the credential's
+file, or $$VARIABLE in a command); a config becomes a compose secret.`,
 		},
 		{
 			ID:           "C2M016",

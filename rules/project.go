@@ -77,6 +77,18 @@ type EnvSecret struct {
 	// or SERVICE.credentials.VARIABLE (a credential the table does not
 	// say the image reads from a file).
 	Acknowledged bool
+	// Field, when set, is a field of the container ("command",
+	// "environment DATABASE_URL", "configs NAME content") that carries a
+	// value known to be a secret: the value of Of ("environment
+	// POSTGRES_PASSWORD of service db", or a secret-looking variable of
+	// the project environment). The value is masked out of it and the
+	// module refused; no acknowledgement carries it.
+	Field, Of string
+	// Config, when set, is a config whose environment: is Variable, a
+	// secret-looking variable: refused, not carried.
+	Config string
+	// Pos is where to report Field or Config (the service, the config).
+	Pos manifest.Pos
 }
 
 // AckDisposableNote is the container comment's note that the image's
@@ -511,7 +523,16 @@ func checkComposeSecret(p *ProjectPass) {
 	for _, sec := range p.Secrets {
 		pos := p.envPos(sec.Service, sec.Variable)
 		d := Diagnostic{File: pos.File, Line: pos.Line, Service: sec.Service}
+		if sec.Pos.File != "" {
+			d.File, d.Line = sec.Pos.File, sec.Pos.Line
+		}
 		switch {
+		case sec.Config != "":
+			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), sec.Config, sec.Variable, sec.Config)
+		case sec.Field != "" && strings.HasPrefix(sec.Field, "configs "):
+			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
+		case sec.Field != "":
+			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext, and no acknowledgement does: have the container read it where the mesh delivers it (the credential's file under /run/secrets, a compose secrets: entry, or the variable itself, $$VAR in a command)", sec.Field, sec.Of, Mask(""))
 		case sec.Credential != "" && sec.FileEnv != "":
 			continue
 		case sec.Credential != "" && sec.Acknowledged:

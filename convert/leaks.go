@@ -1,0 +1,215 @@
+package convert
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+// A value known to be a secret never reaches a manifest by another field.
+// Known secrets are the values of the variables credentials: delivers and
+// of the literal values C2M015 judges secret (project.LooksLikeSecret), in
+// any service, and the values of the project environment's secret-looking
+// variables (.env, the env files, the process environment), each of at
+// least minSecretLen bytes (shorter ones would match unrelated text) and
+// not contained in a name the project shows openly (its name, a service,
+// network, volume, config or secret name, an image, a container name or
+// hostname).
+// Every string of a built container that contains one (an environment
+// value, the command, the entrypoint, a label, the healthcheck test, an
+// inline config's content, an annotation, anything) is C2M015: the value
+// is masked out of the field (project.Mask) and the module is refused. No
+// acknowledgement carries such a field: acknowledge SERVICE.environment.VAR
+// carries only VAR itself. The way out is the container reading the value
+// from where the mesh delivers it (a credential file, or the variable,
+// "$$VAR" in a command).
+
+const minSecretLen = 8
+
+// knownSecret is a value known to be a secret and what it is the value of
+// ("environment POSTGRES_PASSWORD of service db", "DB_PASSWORD").
+type knownSecret struct {
+	value, of string
+}
+
+// knownSecrets returns the known secret values, longest first, computed
+// once.
+func (c *converter) knownSecrets() []knownSecret {
+	if c.known != nil {
+		return *c.known
+	}
+	// Names the project shows openly: a value one of them contains
+	// (POSTGRES_PASSWORD=postgres beside image postgres:16) is no secret
+	// to keep, and would match every field naming it.
+	var public []string
+	if p := c.l.Compose; p != nil {
+		public = append(public, p.Name)
+		for _, m := range []map[string]bool{keysOf(p.Services), keysOf(p.Networks), keysOf(p.Volumes), keysOf(p.Configs), keysOf(p.Secrets)} {
+			for k := range m {
+				public = append(public, k)
+			}
+		}
+		for _, svc := range p.Services {
+			public = append(public, svc.Image, svc.ContainerName, svc.Hostname)
+		}
+	}
+	seen := map[string]bool{}
+	var out []knownSecret
+	add := func(v, of string) {
+		if len(v) < minSecretLen || seen[v] {
+			return
+		}
+		for _, pub := range public {
+			if strings.Contains(pub, v) {
+				return
+			}
+		}
+		seen[v] = true
+		out = append(out, knownSecret{value: v, of: of})
+	}
+	if c.l.Compose != nil {
+		for _, name := range sortedKeys(c.l.Compose.Services) {
+			svc := c.l.Compose.Services[name]
+			for _, k := range sortedEnvKeys(svc.Environment) {
+				v := svc.Environment[k]
+				if v == nil {
+					continue
+				}
+				if c.declaresCredential(name, k) || project.LooksLikeSecret(k, *v) {
+					add(*v, "environment "+k+" of service "+name)
+				}
+			}
+		}
+	}
+	for _, k := range sortedKeys(c.l.Environment) {
+		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
+			add(v, k)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
+	c.known = &out
+	return out
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// declaresCredential reports whether credentials: names variable of
+// service (without marking the item used).
+func (c *converter) declaresCredential(service, variable string) bool {
+	if c.decl == nil {
+		return false
+	}
+	for _, cr := range c.decl.Credentials {
+		if cr.Service == service && cr.Variable == variable {
+			return true
+		}
+	}
+	return false
+}
+
+// secretFields refuses (C2M015) each field of ct that carries a known
+// secret, masking the value out of it. A secret-looking variable's own
+// value is left to environment (it is carried only when acknowledged).
+func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container, pos manifest.Pos) {
+	known := c.knownSecrets()
+	if len(known) == 0 {
+		return
+	}
+	reported := map[string]bool{}
+	var walk func(v reflect.Value, field string, set func(reflect.Value))
+	walk = func(v reflect.Value, field string, set func(reflect.Value)) {
+		switch v.Kind() {
+		case reflect.String:
+			s := v.String()
+			masked := s
+			for _, k := range known {
+				if !strings.Contains(masked, k.value) {
+					continue
+				}
+				masked = strings.ReplaceAll(masked, k.value, project.Mask(k.value))
+				if id := field + "\x00" + k.of; !reported[id] {
+					reported[id] = true
+					c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Image: ct.Image, Field: field, Of: k.of, Pos: pos})
+				}
+			}
+			if masked != s {
+				set(reflect.ValueOf(masked).Convert(v.Type()))
+			}
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				e := v.Elem()
+				if v.Kind() == reflect.Pointer {
+					walk(e, field, func(n reflect.Value) { e.Set(n) })
+				} else {
+					cp := reflect.New(e.Type()).Elem()
+					cp.Set(e)
+					walk(cp, field, func(n reflect.Value) { cp.Set(n) })
+					if !reflect.DeepEqual(cp.Interface(), e.Interface()) {
+						set(cp)
+					}
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				e := v.Index(i)
+				walk(e, field, func(n reflect.Value) { e.Set(n) })
+			}
+		case reflect.Map:
+			iter := v.MapRange()
+			type entry struct{ k, v reflect.Value }
+			var entries []entry
+			for iter.Next() {
+				entries = append(entries, entry{iter.Key(), iter.Value()})
+			}
+			sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
+			for _, en := range entries {
+				key := en.k.String()
+				if field == "environment" && en.v.Kind() == reflect.String && project.LooksLikeSecret(key, en.v.String()) {
+					continue // its own value: C2M015 in environment
+				}
+				cp := reflect.New(en.v.Type()).Elem()
+				cp.Set(en.v)
+				changed := false
+				walk(cp, field+" "+key, func(n reflect.Value) { cp.Set(n); changed = true })
+				if changed || !reflect.DeepEqual(cp.Interface(), en.v.Interface()) {
+					v.SetMapIndex(en.k, cp)
+				}
+			}
+		case reflect.Struct:
+			t := v.Type()
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				if !f.IsExported() {
+					continue
+				}
+				name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+				if name == "" || name == "-" {
+					name = strings.ToLower(f.Name)
+				}
+				sub := name
+				switch {
+				case field == "":
+				case v.Type() == reflect.TypeOf(manifest.FileRef{}):
+					sub = field + " " + v.FieldByName("Source").String() + " " + name
+				default:
+					sub = field + " " + name
+				}
+				fv := v.Field(i)
+				walk(fv, sub, func(n reflect.Value) { fv.Set(n) })
+			}
+		}
+	}
+	rv := reflect.ValueOf(ct).Elem()
+	walk(rv, "", func(reflect.Value) {})
+}

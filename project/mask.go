@@ -1,0 +1,160 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Load errors never show a secret. compose-go quotes what it cannot parse
+// or convert (an env file line with an unterminated quote or template, an
+// interpolated port), so before an error leaves Load, the value of every
+// environment variable whose name looks like a secret (LooksLikeSecret),
+// from the env files (the project's, and a service's env_file that fails
+// to parse) and Options.Environ, is masked in its message (Mask),
+// and so is the raw text after KEY= of each such env file line: the form
+// compose-go quotes when the line does not parse.
+
+// minMasked is the shortest value masked in a load error: shorter ones
+// would mask unrelated words of the message.
+const minMasked = 4
+
+// failedRead matches compose-go's message for an env file it could not
+// parse: "failed to read PATH: PROBLEM".
+var failedRead = regexp.MustCompile(`failed to read ([^:\n]+): `)
+
+// maskError returns err with every secret value of opts' environment and
+// of the env files masked in its message; err itself when none occurs.
+func maskError(err error, opts Options, in *inputs, l *Project) error {
+	if err == nil {
+		return nil
+	}
+	values := map[string]bool{}
+	add := func(name, value string) {
+		if !LooksLikeSecret(name, value) {
+			return
+		}
+		for _, v := range []string{value, strings.TrimSpace(value)} {
+			if len(v) >= minMasked {
+				values[v] = true
+				if q := strconv.Quote(v); len(q) > 2 {
+					values[q[1:len(q)-1]] = true // as %q writes it
+				}
+			}
+		}
+	}
+	for _, kv := range opts.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			add(k, v)
+		}
+	}
+	if l != nil {
+		for k, v := range l.Environment {
+			add(k, v)
+		}
+	}
+	files := envFileCandidates(opts, in)
+	// A service's env_file compose-go could not parse names itself.
+	for _, m := range failedRead.FindAllStringSubmatch(err.Error(), -1) {
+		f := m[1]
+		if !filepath.IsAbs(f) {
+			switch {
+			case l != nil && l.Dir != "":
+				f = filepath.Join(l.Dir, f)
+			case in != nil:
+				f = filepath.Join(in.dir, f)
+			}
+		}
+		files = append(files, f)
+	}
+	for _, f := range files {
+		for _, kv := range rawEnvValues(f) {
+			k, raw := kv[0], kv[1]
+			add(k, raw)
+			for _, q := range []string{`"`, `'`} {
+				if s, ok := strings.CutPrefix(raw, q); ok {
+					add(k, s)
+					add(k, strings.TrimSuffix(s, q))
+				}
+			}
+		}
+	}
+	if len(values) == 0 {
+		return err
+	}
+	list := make([]string, 0, len(values))
+	for v := range values {
+		list = append(list, v)
+	}
+	// Longest first, so that a value is masked whole before a part of it.
+	sort.Slice(list, func(i, j int) bool {
+		if len(list[i]) != len(list[j]) {
+			return len(list[i]) > len(list[j])
+		}
+		return list[i] < list[j]
+	})
+	msg := err.Error()
+	masked := msg
+	for _, v := range list {
+		masked = strings.ReplaceAll(masked, v, Mask(v))
+	}
+	if masked == msg {
+		return err
+	}
+	return &stableErr{msg: masked, err: err}
+}
+
+// envFileCandidates returns the env files a load may have read: those
+// resolved, else the ones named, else the .env beside the first compose
+// file and in the project and working directories.
+func envFileCandidates(opts Options, in *inputs) []string {
+	var out []string
+	if in != nil {
+		out = append(out, in.envFiles...)
+		out = append(out, in.read...)
+	}
+	wd := opts.WorkingDirectory
+	abs := func(p string) string {
+		if filepath.IsAbs(p) || wd == "" {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}
+	for _, f := range opts.EnvFiles {
+		out = append(out, abs(f))
+	}
+	if len(opts.ConfigFiles) > 0 {
+		out = append(out, filepath.Join(filepath.Dir(abs(opts.ConfigFiles[0])), ".env"))
+	}
+	if opts.ProjectDirectory != "" {
+		out = append(out, filepath.Join(abs(opts.ProjectDirectory), ".env"))
+	}
+	out = append(out, abs(".env"))
+	return out
+}
+
+// rawEnvValues returns, in order, for each KEY=VALUE (or export KEY=VALUE) line of
+// the env file at path, the raw text after "=", trimmed; nil when the file
+// is not a regular file of at most MaxInputSize bytes.
+func rawEnvValues(path string) [][2]string {
+	if path == "" || CheckInputFile("env file", path) != nil {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out [][2]string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export "))
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		out = append(out, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+	}
+	return out
+}
