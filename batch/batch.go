@@ -61,6 +61,10 @@ type Config struct {
 	// ConvertFunc, when not nil, converts one project instead of
 	// convert.Convert: a test hook for slow, stuck or panicking projects.
 	ConvertFunc func(ctx context.Context, opts convert.Options) (*convert.Result, error)
+	// TuneGC, when set, has Run tune the garbage collector for the batch
+	// once the projects are discovered (see TuneGC). The command sets it
+	// unless GOGC or GOMEMLIMIT is set.
+	TuneGC bool
 }
 
 // Runner says how Each converts one project: with what function, and
@@ -147,9 +151,9 @@ type Entry struct {
 	// (a panic: InternalError); LoadFailed is set too.
 	Internal bool
 
-	inSet    bool      // a module or candidate was built: the set rules see it
-	declared []declRec // its declared paths, for the set rules
-	staged   string    // the staged manifest file, until committed
+	inSet    bool    // a module or candidate was built: the set rules see it
+	declared declSet // its declared paths, for the set rules
+	staged   string  // the staged manifest file, until committed
 }
 
 // declRec is what the set rules need of one declared path; a batch keeps
@@ -470,6 +474,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	removeStale(outAbs, time.Now())
 	unfinished := readJournal(cfg.Out, outAbs)
 	opts := cfg.Convert
+	if cfg.TuneGC {
+		TuneGC(len(projects))
+	}
+	sp := newSpool()
+	defer sp.close()
 
 	var entries []Entry
 	var mu sync.Mutex
@@ -480,7 +489,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		base := len(entries)
 		entries = append(entries, make([]Entry, len(ps))...)
 		return Runner{Convert: cfg.ConvertFunc, Timeout: cfg.ProjectTimeout}.Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
-			e := entry(cfg.Root, ps[i], res, err, opts.Environ, func() (string, error) {
+			e := entry(cfg.Root, ps[i], res, err, sp, func() (string, error) {
 				staging, err := out.staging()
 				return filepath.Join(staging, strconv.Itoa(base+i)+".yaml"), err
 			})
@@ -522,7 +531,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		projects, entries = inDiscoveryOrder(found.order, projects, entries)
 	}
 	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished}
-	crossCheck(rep.Entries)
+	crossCheck(rep.Entries, sp)
+	sp.close()
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
 	}
@@ -545,8 +555,9 @@ func absIn(dir, p string) (string, error) {
 }
 
 // entry makes a project's report entry from its conversion, writing a
-// converted manifest to the file staged returns.
-func entry(root string, p Project, res *convert.Result, err error, environ []string, staged func() (string, error)) Entry {
+// converted manifest to the file staged returns and its declared paths
+// to sp. It keeps nothing of res but the report's fields.
+func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error)) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton,
 		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut}
 	if p.File != "" {
@@ -562,7 +573,9 @@ func entry(root string, p Project, res *convert.Result, err error, environ []str
 	default:
 		e.Module = res.ProjectName
 	}
-	e.Diagnostics = make([]rules.Diagnostic, 0, len(res.Diagnostics)+1)
+	if n := len(res.Diagnostics); n > 0 || err != nil {
+		e.Diagnostics = make([]rules.Diagnostic, 0, n+1)
+	}
 	for _, d := range res.Diagnostics {
 		d.File = e.file(d.File)
 		e.Diagnostics = append(e.Diagnostics, d)
@@ -583,7 +596,7 @@ func entry(root string, p Project, res *convert.Result, err error, environ []str
 	}
 	if m != nil {
 		e.inSet = true
-		e.declared = declaredOf(m)
+		e.declared = sp.store(declaredOf(m))
 	}
 	if e.Status == convert.Converted {
 		file, werr := staged()
@@ -636,12 +649,27 @@ func declaredOf(m *manifest.Module) []declRec {
 // name is known (for C2M017: it has no paths), adds each finding to the entry
 // it names, and refuses a converted module that gets an error. To keep
 // memory small, the modules it checks hold only the declared paths that
-// more than one module declares, with positions as the report shows them.
-func crossCheck(entries []Entry) {
+// more than one module declares, with positions as the report shows them:
+// only the entries whose path hashes meet another's are read back from sp.
+func crossCheck(entries []Entry, sp *spool) {
+	cand := shared(entries)
+	recs := make(map[int][]declRec)
+	for i := range entries {
+		if !cand[i] {
+			continue
+		}
+		rs, err := sp.load(entries[i].declared)
+		if err != nil {
+			entries[i].staged = ""
+			entries[i].fail(err)
+			continue
+		}
+		recs[i] = rs
+	}
 	type use struct{ n, last int }
 	uses := map[string]use{}
-	for i := range entries {
-		for _, d := range entries[i].declared {
+	for i, rs := range recs {
+		for _, d := range rs {
 			if u := uses[d.path]; u.n == 0 || u.last != i {
 				uses[d.path] = use{u.n + 1, i}
 			}
@@ -651,11 +679,12 @@ func crossCheck(entries []Entry) {
 	var owners []int
 	for i := range entries {
 		e := &entries[i]
+		e.declared = declSet{}
 		if !e.inSet {
 			continue
 		}
 		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.Project}}
-		for _, d := range e.declared {
+		for _, d := range recs[i] {
 			if uses[d.path].n < 2 {
 				continue
 			}
@@ -670,9 +699,8 @@ func crossCheck(entries []Entry) {
 		}
 		mods = append(mods, m)
 		owners = append(owners, i)
-		e.declared = nil
 	}
-	uses = nil
+	uses, recs = nil, nil
 	for _, d := range rules.RunSet(rules.All(), mods) {
 		for _, i := range owner(entries, owners, d) {
 			e := &entries[i]

@@ -19,12 +19,18 @@ import (
 
 // runBench runs one batch of root into a new folder under out.
 func runBench(b *testing.B, root, out string, jobs int) *Report {
+	return runBenchGC(b, root, out, jobs, false)
+}
+
+// runBenchGC is runBench, tuning the collector as the command does when
+// tune is set (Config.TuneGC).
+func runBenchGC(b *testing.B, root, out string, jobs int, tune bool) *Report {
 	b.Helper()
 	dir, err := os.MkdirTemp(out, "run")
 	if err != nil {
 		b.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Config{Root: root, Out: dir, Jobs: jobs, Convert: convert.Options{Environ: []string{}}})
+	rep, err := Run(context.Background(), Config{Root: root, Out: dir, Jobs: jobs, Convert: convert.Options{Environ: []string{}}, TuneGC: tune})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,8 +68,15 @@ func BenchmarkBatchCorpus(b *testing.B) {
 // that time grows linearly with the number of projects, and peak-heap-MB:
 // the largest Go heap (runtime/metrics /memory/classes/heap/objects:bytes,
 // sampled every 5 ms) seen during the runs. scripts/bench.sh measures the
-// process's peak RSS under /usr/bin/time as well.
+// process's peak RSS under /usr/bin/time as well. With C2M_BENCH_GC=batch
+// the collector is tuned as the command tunes it (Config.TuneGC);
+// otherwise it runs with Go's defaults.
 func BenchmarkBatchGenerated(b *testing.B) {
+	tune := os.Getenv("C2M_BENCH_GC") == "batch"
+	if tune {
+		defer debug.SetGCPercent(debug.SetGCPercent(100))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	}
 	sizes := []int{500, 2000}
 	if os.Getenv("C2M_BENCH_10K") != "" {
 		sizes = append(sizes, 10000)
@@ -78,7 +91,7 @@ func BenchmarkBatchGenerated(b *testing.B) {
 			stop := samplePeakHeap()
 			b.ResetTimer()
 			for b.Loop() {
-				rep := runBench(b, root, out, 0)
+				rep := runBenchGC(b, root, out, 0, tune)
 				if s := rep.Summary(); s.Converted != n {
 					b.Fatalf("%d of %d projects converted: %+v", s.Converted, n, s)
 				}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -51,25 +50,11 @@ func perProjectFlags() []string {
 }
 
 // runBatch converts every compose project under --batch ROOT into -o DIR.
-// batchGCPercent and batchMemoryLimit tune the garbage collector for a
-// batch run, unless GOGC or GOMEMLIMIT is set. A batch keeps little live
-// data (results are streamed), so a larger GC target leaves the second
-// core to a worker rather than to the collector (on the corpus, --jobs 2
-// goes from about 1.45x to 1.55-1.6x the speed of --jobs 1), while the
-// soft memory limit keeps the peak RSS of 2,000 projects near 95 MB
-// (170 MB with the larger target alone).
-const (
-	batchGCPercent   = 400
-	batchMemoryLimit = 90 << 20
-)
-
+// The batch tunes the garbage collector to its size (batch.TuneGC) unless
+// GOGC or GOMEMLIMIT is set.
 func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	_, gogc := lookupEnv(e.environ, "GOGC")
 	_, limit := lookupEnv(e.environ, "GOMEMLIMIT")
-	if !gogc && !limit {
-		debug.SetGCPercent(batchGCPercent)
-		debug.SetMemoryLimit(batchMemoryLimit)
-	}
 	for _, name := range perProjectFlags() {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s cannot be used with --batch", name)
@@ -99,6 +84,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Convert:          opts,
 		ProjectTimeout:   bf.projectTimeout,
 		ConvertFunc:      batchConvert,
+		TuneGC:           !gogc && !limit,
 	}
 	if err := cfg.Check(); err != nil {
 		errorf(e, "convert: %v", err)

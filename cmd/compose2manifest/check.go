@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -68,7 +69,7 @@ func runCheck(e *env, args []string) int {
 			// As a batch: check --against keeps little live data (each
 			// manifest without its containers), and a soft limit keeps
 			// the heap's garbage from doubling the peak.
-			debug.SetMemoryLimit(batchMemoryLimit)
+			debug.SetMemoryLimit(batch.MemoryLimitBase)
 		}
 		var err error
 		if res, err = check.Against(context.Background(), cfg, *againstRoot, fl.Args()); err != nil {
