@@ -83,7 +83,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Jobs:             bf.jobs,
 		Convert:          opts,
 		ProjectTimeout:   bf.projectTimeout,
-		ConvertFunc:      batchConvert,
+		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           !gogc && !limit,
 	}
 	if err := cfg.Check(); err != nil {
@@ -101,7 +101,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	// nothing is written. A second signal, once the first has been seen,
 	// kills as usual. Should the batch not stop within interruptGrace
 	// (stuck outside a project), the command exits without it.
-	ctx, signalled, stop := interrupt.Context(context.Background(), afterListen)
+	ctx, signalled, stop := interrupt.Context(context.Background(), e.hooks.afterListen)
 	defer stop()
 	type outcome struct {
 		rep *batch.Report
@@ -165,16 +165,8 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	return code
 }
 
-// batchConvert is what a batch converts each project with: nil for
-// convert.Convert; tests replace it.
-var batchConvert func(ctx context.Context, opts convert.Options) (*convert.Result, error)
-
-// afterListen is called once the command listens for SIGINT and SIGTERM;
-// tests replace it to send one.
-var afterListen = func() {}
-
 // interruptGrace bounds how long an interrupted batch may take to stop.
-var interruptGrace = 5 * time.Second
+const interruptGrace = 5 * time.Second
 
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything, and returns code.

@@ -25,15 +25,12 @@ func interruptBatch(t *testing.T, n int, out string, args ...string) (int, strin
 	if err := gen.Tree(root, gen.Shape{Projects: n, Services: 4, Volumes: 2}); err != nil {
 		t.Fatal(err)
 	}
-	orig := afterListen
-	defer func() { afterListen = orig }()
-	afterListen = func() {
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var stdout, stderr bytes.Buffer
-	e := &env{stdout: &stdout, stderr: &stderr, environ: []string{}, dir: t.TempDir()}
+	e := &env{stdout: &stdout, stderr: &stderr, environ: []string{}, dir: t.TempDir(), hooks: hooks{afterListen: func() {
+		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+			t.Error(err)
+		}
+	}}}
 	code := run(e, append([]string{"convert", "--batch", root, "-o", out, "--jobs", "2"}, args...))
 	return code, stdout.String(), stderr.String()
 }

@@ -81,6 +81,10 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
+	convertProject := e.hooks.convert
+	if convertProject == nil {
+		convertProject = convert.Convert
+	}
 	res, err := convertProject(context.Background(), cf.opts)
 	if len(res.Skeleton) > 0 {
 		res.Skeleton = declare.WithSchemaComment(res.Skeleton, cf.schemaComment)
@@ -135,9 +139,6 @@ func runConvert(e *env, args []string) int {
 	}
 	return code
 }
-
-// convertProject is convert.Convert; tests replace it.
-var convertProject = convert.Convert
 
 func indent(s string) string {
 	var b strings.Builder

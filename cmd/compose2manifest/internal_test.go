@@ -18,8 +18,13 @@ import (
 
 // runIn runs the command in-process in dir.
 func runIn(dir string, args ...string) (int, string, string) {
+	return runWith(hooks{}, dir, args...)
+}
+
+// runWith is runIn with test hooks.
+func runWith(h hooks, dir string, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, environ: []string{}, dir: dir}
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, environ: []string{}, dir: dir, hooks: h}
 	code := run(e, args)
 	return code, stdout.String(), stderr.String()
 }
@@ -46,30 +51,26 @@ func twoProjects(t *testing.T) string {
 	return root
 }
 
-// batchHook makes the batch convert project "bad" with bad.
-func batchHook(t *testing.T, bad func(ctx context.Context) (*convert.Result, error)) {
-	t.Helper()
-	orig := batchConvert
-	t.Cleanup(func() { batchConvert = orig })
-	batchConvert = func(ctx context.Context, opts convert.Options) (*convert.Result, error) {
+// batchHook returns hooks that make the batch convert project "bad" with
+// bad.
+func batchHook(bad func(ctx context.Context) (*convert.Result, error)) hooks {
+	return hooks{batchConvert: func(ctx context.Context, opts convert.Options) (*convert.Result, error) {
 		if filepath.Base(opts.ProjectDirectory) == "bad" {
 			return bad(ctx)
 		}
 		return convert.Convert(ctx, opts)
-	}
+	}}
 }
 
 // A panic is an internal error: one line, exit 3, no goroutine dump.
 func TestInternalErrorExit3(t *testing.T) {
-	orig := convertProject
-	defer func() { convertProject = orig }()
-	convertProject = func(context.Context, convert.Options) (*convert.Result, error) {
+	h := hooks{convert: func(context.Context, convert.Options) (*convert.Result, error) {
 		var m map[string]int
 		//lint:ignore SA5000 a nil map on purpose: a real runtime panic
 		m["x"]++
 		return nil, nil
-	}
-	code, stdout, stderr := runIn(twoProjects(t), "convert", "-f", "ok/compose.yaml")
+	}}
+	code, stdout, stderr := runWith(h, twoProjects(t), "convert", "-f", "ok/compose.yaml")
 	if code != exitInternal || stdout != "" {
 		t.Errorf("exit %d, stdout %q; want %d", code, stdout, exitInternal)
 	}
@@ -82,9 +83,9 @@ func TestInternalErrorExit3(t *testing.T) {
 // others are written, and the batch exits 3.
 func TestBatchInternalError(t *testing.T) {
 	root := twoProjects(t)
-	batchHook(t, func(context.Context) (*convert.Result, error) { panic("boom\n::error::x") })
+	h := batchHook(func(context.Context) (*convert.Result, error) { panic("boom\n::error::x") })
 	out := filepath.Join(t.TempDir(), "out")
-	code, _, stderr := runIn(root, "convert", "--batch", ".", "-o", out)
+	code, _, stderr := runWith(h, root, "convert", "--batch", ".", "-o", out)
 	if code != exitInternal {
 		t.Errorf("exit %d, want %d:\n%s", code, exitInternal, stderr)
 	}
@@ -103,9 +104,9 @@ func TestBatchProjectTimeout(t *testing.T) {
 	root := twoProjects(t)
 	release := make(chan struct{})
 	defer close(release)
-	batchHook(t, func(context.Context) (*convert.Result, error) { <-release; return nil, nil })
+	h := batchHook(func(context.Context) (*convert.Result, error) { <-release; return nil, nil })
 	out := filepath.Join(t.TempDir(), "out")
-	code, _, stderr := runIn(root, "convert", "--batch", ".", "-o", out, "--project-timeout", "100ms")
+	code, _, stderr := runWith(h, root, "convert", "--batch", ".", "-o", out, "--project-timeout", "100ms")
 	if code != exitUsage || !strings.Contains(stderr, "bad: error: not converted within 100ms (--project-timeout)") {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
@@ -123,14 +124,14 @@ func TestBatchSIGTERMWhileStuck(t *testing.T) {
 	root := twoProjects(t)
 	release := make(chan struct{})
 	defer close(release)
-	batchHook(t, func(context.Context) (*convert.Result, error) {
+	h := batchHook(func(context.Context) (*convert.Result, error) {
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
 		<-release
 		return nil, nil
 	})
 	out := filepath.Join(t.TempDir(), "out")
 	start := time.Now()
-	code, _, stderr := runIn(root, "convert", "--batch", ".", "-o", out, "--jobs", "1")
+	code, _, stderr := runWith(h, root, "convert", "--batch", ".", "-o", out, "--jobs", "1")
 	if code != interrupt.ExitTerminated {
 		t.Errorf("exit %d, want %d:\n%s", code, interrupt.ExitTerminated, stderr)
 	}

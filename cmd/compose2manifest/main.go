@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
@@ -30,6 +32,19 @@ type env struct {
 	dir            string
 	// isTerminal reports whether stdin and stderr are terminals.
 	isTerminal bool
+	// hooks are what tests replace; the zero value is the real thing.
+	hooks hooks
+}
+
+// hooks are the seams tests use, per command run (no package state).
+type hooks struct {
+	// convert converts a single project; nil is convert.Convert.
+	convert func(context.Context, convert.Options) (*convert.Result, error)
+	// batchConvert converts each project of a batch; nil is
+	// convert.Convert.
+	batchConvert func(context.Context, convert.Options) (*convert.Result, error)
+	// afterListen runs once the command watches SIGINT and SIGTERM.
+	afterListen func()
 }
 
 func main() {
