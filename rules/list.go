@@ -242,11 +242,11 @@ one) is followed inside the project; a link that is absolute or leads out
 of the project names, on the target host, a place the checkout does not
 show.
 
-For a link out of the project, declare the source {kind: host} (a path
-the module uses and never owns) or give it its own path. Set
-host_project_directory (or --host-project-directory) for relative
+Set host_project_directory (or --host-project-directory) for relative
 binds, volume_root (or --volume-root) for volumes, or give the
-declaration its own path.`,
+declaration its own path; for a link out of the project, declare the
+source {kind: host} (a path the module uses and never owns) or give it
+its own path.`,
 		},
 		{
 			ID:           "C2M014",
