@@ -229,8 +229,10 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 	return out, nil
 }
 
-// yesNo asks a yes-or-no question; Enter answers yes.
+// yesNo asks a yes-or-no question labelled label, with help for "?";
+// Enter answers yes.
 func (s *Session) yesNo(label, help string) (bool, error) {
+	s.init()
 	v, err := s.ask(question{
 		label: label, what: "an answer", help: help,
 		sugg: Suggestion{Value: "yes"},

@@ -388,24 +388,7 @@ func answered(a *Answers, it *Item) bool {
 
 // Confirm asks a yes-or-no question; Enter answers yes.
 func (s *Session) Confirm(prompt string) (bool, error) {
-	s.init()
-	v, err := s.ask(question{
-		label: prompt + " (yes or no)",
-		what:  "an answer",
-		help:  "yes or no",
-		sugg:  Suggestion{Value: "yes"},
-		check: func(v string) error {
-			switch strings.ToLower(v) {
-			case "y", "yes", "n", "no":
-				return nil
-			}
-			return fmt.Errorf("%q: answer yes or no", v)
-		},
-	})
-	if err != nil {
-		return false, err
-	}
-	return strings.HasPrefix(strings.ToLower(v), "y"), nil
+	return s.yesNo(prompt+" (yes or no)", "yes or no")
 }
 
 func (s *Session) init() {
