@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,7 +176,7 @@ func noServices(p *types.Project) error {
 		return fmt.Errorf("the project has no services")
 	}
 	var parts []string
-	for _, name := range sortedKeys(p.DisabledServices) {
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
 		parts = append(parts, fmt.Sprintf("%s (profiles: %s)", name, strings.Join(p.DisabledServices[name].Profiles, ", ")))
 	}
 	return fmt.Errorf("no service runs without a profile; enable some with --profile: %s", strings.Join(parts, "; "))
@@ -482,7 +484,7 @@ func (c *converter) build() *manifest.Module {
 	c.acknowledgedOptions(mounts)
 	// Services left out by profiles still count when matching declaration
 	// keys: a key for them is not a typo.
-	for _, name := range sortedKeys(p.DisabledServices) {
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
 		svc := p.DisabledServices[name]
 		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
 		for _, v := range c.uncoveredVolumes(svc, ms) {
@@ -545,16 +547,6 @@ func (c *converter) build() *manifest.Module {
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	return m
-}
-
-// sortedKeys returns the keys of a map with string keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // declare returns the resource declaring s on the target host, or nil when

@@ -1,7 +1,9 @@
 package convert
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -73,7 +75,7 @@ func (c *converter) knownSecrets() []knownSecret {
 		out = append(out, knownSecret{value: v, of: of})
 	}
 	if c.l.Compose != nil {
-		for _, name := range sortedKeys(c.l.Compose.Services) {
+		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
 			svc := c.l.Compose.Services[name]
 			for _, k := range sortedEnvKeys(svc.Environment) {
 				v := svc.Environment[k]
@@ -86,7 +88,7 @@ func (c *converter) knownSecrets() []knownSecret {
 			}
 		}
 	}
-	for _, k := range sortedKeys(c.l.Environment) {
+	for _, k := range slices.Sorted(maps.Keys(c.l.Environment)) {
 		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
 			add(v, k)
 		}

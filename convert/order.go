@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -14,7 +16,7 @@ import (
 // depends_on, and refused a cycle at load; a dependency on a service that
 // does not run (left out by its profiles) does not order anything.
 func startOrder(p *types.Project) []string {
-	names := sortedKeys(p.Services)
+	names := slices.Sorted(maps.Keys(p.Services))
 	waits := map[string]int{}           // service -> dependencies not yet written
 	dependents := map[string][]string{} // service -> services that depend on it
 	for _, name := range names {

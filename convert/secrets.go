@@ -2,7 +2,9 @@ package convert
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -230,7 +232,7 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 // reports the services themselves.
 func (c *converter) leftOut() {
 	p := c.l.Compose
-	for _, name := range sortedKeys(p.DisabledServices) {
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
 		c.notCarried(p.DisabledServices[name], c.l.ServiceDefs(name), true, false)
 	}
 }

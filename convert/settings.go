@@ -3,8 +3,10 @@ package convert
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -200,7 +202,7 @@ func describe(res *Result, l *project.Project) {
 		return false
 	}
 	if len(l.Compose.DisabledServices) > 0 {
-		res.LeftOut = sortedKeys(l.Compose.DisabledServices)
+		res.LeftOut = slices.Sorted(maps.Keys(l.Compose.DisabledServices))
 	}
 	left, running := false, false
 	for _, svc := range l.Compose.DisabledServices {

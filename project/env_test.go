@@ -3,6 +3,7 @@ package project
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -86,7 +87,7 @@ func TestEnvironmentAsCompose(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := sortedKeys(p.Compose.Services); !reflect.DeepEqual(got, tc.services) {
+			if got := slices.Sorted(maps.Keys(p.Compose.Services)); !reflect.DeepEqual(got, tc.services) {
 				t.Errorf("services %v, want %v", got, tc.services)
 			}
 			if got := bases(p.ConfigFiles); !reflect.DeepEqual(got, tc.files) {

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -552,7 +554,7 @@ func (p *Project) envFileUnset() []VariableUse {
 	for name, svc := range p.Compose.DisabledServices {
 		services[name] = svc
 	}
-	for _, name := range sortedKeys(services) {
+	for _, name := range slices.Sorted(maps.Keys(services)) {
 		svc := services[name]
 		for _, ef := range svc.EnvFiles {
 			if ef.Format != "" && ef.Format != "dotenv" {

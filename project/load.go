@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -417,17 +419,17 @@ func reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
 		return nil
 	}
 	var out []string
-	for _, name := range sortedKeys(p.Services) {
+	for _, name := range slices.Sorted(maps.Keys(p.Services)) {
 		s := p.Services[name]
 		if s.Build == nil && s.Image == "" && s.Provider == nil {
 			out = append(out, fmt.Sprintf("service %q has neither an image nor a build context", name))
 		}
-		for _, n := range sortedKeys(s.Networks) {
+		for _, n := range slices.Sorted(maps.Keys(s.Networks)) {
 			if _, ok := p.Networks[n]; !ok {
 				out = append(out, fmt.Sprintf("service %q refers to undefined network %s", name, n))
 			}
 		}
-		for _, d := range sortedKeys(s.DependsOn) {
+		for _, d := range slices.Sorted(maps.Keys(s.DependsOn)) {
 			_, enabled := p.Services[d]
 			_, disabled := p.DisabledServices[d]
 			if !enabled && !disabled {
@@ -650,7 +652,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 	}
 	addRead(in.envFiles)
 	in.environ = make([]string, 0, len(env))
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		in.environ = append(in.environ, k+"="+env[k])
 	}
 	return in, nil
@@ -673,16 +675,6 @@ func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*c
 		cli.WithName(opts.ProjectName),
 		cli.WithResolvedPaths(true),
 	}, more...)...)
-}
-
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // yamlError matches the message of a YAML syntax error as compose-go's

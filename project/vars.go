@@ -2,9 +2,11 @@ package project
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,7 +167,7 @@ func (p *Project) Probes(extra ...string) []string {
 		add(f)
 	}
 	if p.Compose != nil {
-		for _, name := range sortedKeys(p.Compose.Services) {
+		for _, name := range slices.Sorted(maps.Keys(p.Compose.Services)) {
 			svc := p.Compose.Services[name]
 			for _, ef := range svc.EnvFiles {
 				add(ef.Path)

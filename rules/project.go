@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -492,7 +494,7 @@ func checkUnsetEnvironment(p *ProjectPass) {
 	for _, svc := range p.services() {
 		defs := p.Project.ServiceDefs(svc.Name)
 		var unset []string
-		for _, k := range sortedKeys(svc.Environment) {
+		for _, k := range slices.Sorted(maps.Keys(svc.Environment)) {
 			if svc.Environment[k] == nil {
 				unset = append(unset, k)
 			}
@@ -569,14 +571,4 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 		}
 	}
 	return pos
-}
-
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
