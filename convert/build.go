@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -71,13 +72,13 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 		return res, err
 	}
-	// Until the services are built, the project-scope rules judge what
-	// the reading alone shows.
-	vars := rules.RunProject(rules.All(), &rules.ProjectPass{Project: l})
+	// Should the conversion stop before the services are built, the
+	// project-scope rules judge what the reading alone shows.
+	early := func() []rules.Diagnostic { return rules.RunProject(rules.All(), &rules.ProjectPass{Project: l}) }
 	res = &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
-		res.Diagnostics = vars
+		res.Diagnostics = early()
 		return res, noServices(l.Compose)
 	}
 	decl, declFiles, err := declarations(l, opts)
@@ -86,7 +87,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	if err != nil {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
-		res.Diagnostics = vars
+		res.Diagnostics = early()
 		return res, err
 	}
 	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
@@ -712,21 +713,9 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 		}
 		c.addMissingResource(s, r, reason)
 	} else if s.KindUnknown != "" || s.LinkOutside != "" {
-		// Complete but for its kind or its location: the skeleton and
-		// ask still offer it.
-		reason := s.KindUnknown
-		if reason == "" {
-			reason = s.LinkOutside
-		}
-		c.addMissingResource(s, r, reason)
-	}
-	if e == nil && (s.KindUnknown != "" || s.LinkOutside != "") {
-		// Evidence gave every value but the kind or the location.
-		reason := s.KindUnknown
-		if reason == "" {
-			reason = s.LinkOutside
-		}
-		c.addMissingResource(s, r, reason)
+		// Complete (supplied, or produced from evidence) but for its kind
+		// or its location: the skeleton and ask still offer it.
+		c.addMissingResource(s, r, cmp.Or(s.KindUnknown, s.LinkOutside))
 	}
 	if e != nil && e.AcknowledgeMode && r.Mode != "" {
 		provenance = append(provenance, rules.AckModeNote(r.Mode))
