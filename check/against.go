@@ -320,7 +320,7 @@ func (a *projects) current(dir string, m *manifest.Module, opts convert.Options)
 func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	sc := rules.SourceCheck{Source: s, State: rules.SourceUnchanged}
 	p := filepath.Join(dir, filepath.FromSlash(s.File))
-	if filepath.IsAbs(filepath.FromSlash(s.File)) || !within(a.root, p) {
+	if filepath.IsAbs(filepath.FromSlash(s.File)) || !project.Within(a.root, p) {
 		sc.State = rules.SourceOutside
 		return sc
 	}
@@ -328,7 +328,7 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	// that lies, after symbolic links, inside the root: a link to
 	// /etc/shadow must not be hashed and its digest printed.
 	if real, err := filepath.EvalSymlinks(p); err == nil {
-		if rr, err := filepath.EvalSymlinks(a.root); err != nil || !within(rr, real) {
+		if rr, err := filepath.EvalSymlinks(a.root); err != nil || !project.Within(rr, real) {
 			sc.State = rules.SourceOutside
 			return sc
 		}
@@ -407,18 +407,12 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (dir, file stri
 	return "", "", nil, lastErr
 }
 
-// within reports whether p lies in dir (or is dir).
-func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-}
-
 // relPath returns p relative to base when it lies below it, else p.
 func relPath(base, p string) string {
-	r, err := filepath.Rel(base, p)
-	if err != nil || strings.HasPrefix(r, "..") {
+	if !project.Within(base, p) {
 		return filepath.ToSlash(p)
 	}
+	r, _ := filepath.Rel(base, p)
 	return filepath.ToSlash(r)
 }
 
