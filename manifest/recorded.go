@@ -5,8 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,12 +187,7 @@ func encodeFingerprint(root *yaml.Node, f *Fingerprint) {
 	n.Content = append(n.Content, str("variables"), v)
 	if len(f.Checkout) > 0 {
 		c := &yaml.Node{Kind: yaml.MappingNode}
-		keys := make([]string, 0, len(f.Checkout))
-		for k := range f.Checkout {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(f.Checkout)) {
 			addScalar(c, k, f.Checkout[k], "!!str")
 		}
 		n.Content = append(n.Content, str("checkout"), c)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -411,11 +410,7 @@ func (p *ProjectPass) services() []types.ServiceConfig {
 		return nil
 	}
 	c := p.Project.Compose
-	names := make([]string, 0, len(c.Services))
-	for name := range c.Services {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(c.Services))
 	out := make([]types.ServiceConfig, len(names))
 	for i, name := range names {
 		out[i] = c.Services[name]
@@ -459,12 +454,7 @@ func checkLeftOut(p *ProjectPass) {
 		return
 	}
 	disabled := p.Project.Compose.DisabledServices
-	names := make([]string, 0, len(disabled))
-	for name := range disabled {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(disabled)) {
 		svc := disabled[name]
 		pos := p.servicePos(name, "profiles")
 		flags := make([]string, len(svc.Profiles))
