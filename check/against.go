@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -210,10 +209,19 @@ func (a *projects) convertSome(ctx context.Context, cfg Config, found []batch.Pr
 
 // moduleOf returns the module a conversion produced or refused, or "".
 func moduleOf(res *convert.Result) string {
-	if m := moduleOf2(res); m != nil {
+	if m := resultModule(res); m != nil {
 		return m.Module
 	}
 	return ""
+}
+
+// errorAt returns an error diagnostic at m's position in file.
+func errorAt(m *manifest.Module, file, msg string) rules.Diagnostic {
+	pos := m.Pos
+	if pos.File == "" {
+		pos = manifest.Pos{File: file, Line: m.Pos.Line}
+	}
+	return rules.Diagnostic{Severity: rules.Error, File: pos.File, Line: pos.Line, Module: m.Module, Message: msg}
 }
 
 // check holds m against its project: it gathers the facts of a
@@ -231,8 +239,12 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		pass.Candidates = candidates
 		return rules.RunAgainst(list, pass)
 	}
-	if dir == "" && err == nil {
-		return rules.RunAgainst(list, pass)
+	if dir == "" {
+		out := rules.RunAgainst(list, pass)
+		if err != nil {
+			out = append(out, errorAt(m, file, fmt.Sprintf("finding the project of module %q: %v", m.Module, err)))
+		}
+		return out
 	}
 	rel := relPath(a.wd, dir)
 	pass.Project = rel
@@ -255,17 +267,9 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	}
 	var own []rules.Diagnostic
 	if err != nil || res == nil {
-		out := rules.RunAgainst(list, pass)
-		pos := m.Pos
-		if pos.File == "" {
-			pos = manifest.Pos{File: file, Line: m.Pos.Line}
-		}
-		return append(out, rules.Diagnostic{Severity: rules.Error, File: pos.File, Line: pos.Line, Module: m.Module, Message: fmt.Sprintf("converting %s again: %v", rel, err)})
+		return append(rules.RunAgainst(list, pass), errorAt(m, file, fmt.Sprintf("converting %s again: %v", rel, err)))
 	}
-	c := &rules.Conversion{Module: res.Module, Refused: res.Status != convert.Converted}
-	if c.Module == nil {
-		c.Module = res.Candidate
-	}
+	c := &rules.Conversion{Module: resultModule(res), Refused: res.Status != convert.Converted}
 	for _, s := range c.Module.Sources {
 		if !recorded[s.File] {
 			c.Unrecorded = append(c.Unrecorded, path.Join(rel, s.File))
@@ -365,7 +369,7 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (dir, file stri
 		return dirs[0], "", nil, nil
 	}
 	first := filepath.FromSlash(m.Sources[0].File)
-	if project.IsDefaultFileName(m.Sources[0].File) || filepath.IsAbs(first) || strings.HasPrefix(path.Clean(m.Sources[0].File), "..") {
+	if project.IsDefaultFileName(m.Sources[0].File) || !filepath.IsLocal(first) {
 		return "", "", nil, nil
 	}
 	a.mu.Lock()
@@ -461,8 +465,8 @@ func settingsRecorded(o convert.Options, dir string) *manifest.Settings {
 		HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Strict: o.Strict}
 }
 
-// moduleOf2 returns the module a conversion produced or refused, or nil.
-func moduleOf2(res *convert.Result) *manifest.Module {
+// resultModule returns the module a conversion produced or refused, or nil.
+func resultModule(res *convert.Result) *manifest.Module {
 	switch {
 	case res == nil:
 		return nil

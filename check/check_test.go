@@ -86,3 +86,42 @@ func TestAgainstErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAgainstFindFails: when the only folder holding a manifest's first
+// source (not a default name) no longer converts, the error names the
+// module being looked for, not an empty project path.
+func TestAgainstFindFails(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	svc := filepath.Join(tmp, "proj", "svc")
+	if err := os.MkdirAll(svc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(svc, "app.yaml"), []byte("name: svc\nservices:\n  web:\n    image: example/web:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(ctx, convert.Options{ProjectDirectory: svc, WorkingDirectory: svc, ConfigFiles: []string{"app.yaml"}, Environ: []string{}})
+	if err != nil || res.Status != convert.Converted {
+		t.Fatalf("convert: %v %+v", err, res)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "m.yaml"), res.Manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(svc, "app.yaml"), []byte("services: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := check.Against(ctx, check.Config{Dir: tmp, Convert: convert.Options{Environ: []string{}}}, "proj", []string{"m.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, m := range r.Report.Modules {
+		for _, f := range m.Diagnostics {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	joined := strings.Join(msgs, "\n")
+	if !strings.Contains(joined, `finding the project of module "svc"`) || strings.Contains(joined, "converting  again") {
+		t.Errorf("findings = %q; want one naming the module being looked for", msgs)
+	}
+}
