@@ -352,13 +352,13 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 		fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
 	}
 
-	// Check the result as convert will see it. The settings written into
-	// the file need no flag any more.
-	next := r.cfg.Options
+	// Check the result as convert will see it: the settings written into
+	// the file need no flag any more, so the check converts without them.
+	next, again := r.cfg.Options, r.opts
 	for _, f := range fromFlags {
-		*f.opt(&next) = ""
+		*f.opt(&next), *f.opt(&again) = "", ""
 	}
-	res2, err := convert.Convert(ctx, r.opts)
+	res2, err := convert.Convert(ctx, again)
 	if err == nil && res2.Status == convert.Converted {
 		if n := len(res2.UndeclaredAncestors); n > 0 {
 			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics, res2.UndeclaredAncestors), themIt(n))
