@@ -14,6 +14,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
 )
 
 const shopCompose = `name: shop
@@ -243,7 +244,7 @@ func TestWriteGitHub(t *testing.T) {
 	if !strings.Contains(lines[2], "title=declare named volume dbdata::") || !strings.Contains(lines[2], "source: https%3A") && !strings.Contains(lines[2], "source: https://") {
 		t.Errorf("dbdata annotation: %s", lines[2])
 	}
-	if escapeProperty("a:b,c%\n") != "a%3Ab%2Cc%25%0A" || escapeData("a:b\r\n%") != "a:b%0D%0A%25" {
+	if report.GitHubProperty("a:b,c%\n") != "a%3Ab%2Cc%25%0A" || report.GitHubData("a:b\r\n%") != "a:b%0D%0A%25" {
 		t.Errorf("escaping is wrong")
 	}
 }

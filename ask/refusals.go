@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -158,7 +159,7 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 		return nil, nil
 	}
 	s.init()
-	s.printf("\nModule fields convert does not carry, images and plaintext secrets: %s to settle, so that check --against passes too.\n", plural(len(rs), "finding"))
+	s.printf("\nModule fields convert does not carry, images and plaintext secrets: %s to settle, so that check --against passes too.\n", report.Plural(len(rs), "finding"))
 	var out []Settled
 	for i, r := range rs {
 		s.printf("\n[%d/%d] %s", i+1, len(rs), r.Rule)
@@ -177,7 +178,7 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 				return nil, err
 			}
 			if yes {
-				out = append(out, Settled{Section: "acknowledge", Key: r.Key})
+				out = append(out, Settled{Section: RefusalAcknowledge, Key: r.Key})
 			}
 		case RefusalImage:
 			v, err := s.ask(question{
@@ -196,7 +197,7 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 				return nil, err
 			}
 			if v != "" {
-				out = append(out, Settled{Section: "images", Key: r.Key, Value: v})
+				out = append(out, Settled{Section: RefusalImage, Key: r.Key, Value: v})
 			}
 		case RefusalCredential:
 			service, variable, _ := declare.SplitCredentialKey(r.Key)
@@ -220,7 +221,7 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 			switch v {
 			case "":
 			case "plaintext":
-				out = append(out, Settled{Section: "acknowledge", Key: ack})
+				out = append(out, Settled{Section: RefusalAcknowledge, Key: ack})
 			default:
 				out = append(out, Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v})
 			}
@@ -253,7 +254,7 @@ func (s *Session) yesNo(label, help string) (bool, error) {
 // ApplySettled writes the settled refusals into doc.
 func ApplySettled(doc *declare.Document, ss []Settled) {
 	for _, st := range ss {
-		if st.Section == "acknowledge" {
+		if st.Section == RefusalAcknowledge {
 			doc.AddAcknowledge(st.Key)
 			continue
 		}

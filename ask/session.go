@@ -10,6 +10,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/report"
 )
 
 // ErrEndOfInput is returned by Session.Run and Session.Confirm when the
@@ -102,7 +103,7 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 	if file == "" {
 		file = declare.DefaultFile
 	}
-	s.printf("Module %q: %s need%s a declaration in %s.\n", p.Module, plural(n, "source"), singularS(n), file)
+	s.printf("Module %q: %s need%s a declaration in %s.\n", p.Module, report.Plural(n, "source"), singularS(n), file)
 	s.printf("Enter accepts the value in [brackets]; - leaves an optional value out; ? explains.\n")
 	if n > 1 {
 		s.printf("= gives the answer to the same question about the previous source again.\n")
@@ -576,13 +577,6 @@ func (q question) name() string {
 	}
 	n, _, _ := strings.Cut(q.label, " ")
 	return n
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func singularS(n int) string {

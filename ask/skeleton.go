@@ -173,12 +173,12 @@ func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.P
 		first := it.Missing.Mounts[0]
 		var props []string
 		if first.Pos.File != "" {
-			props = append(props, "file="+escapeProperty(file(first.Pos)))
+			props = append(props, "file="+report.GitHubProperty(file(first.Pos)))
 			if first.Pos.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(first.Pos.Line))
 			}
 		}
-		props = append(props, "title="+escapeProperty("declare "+it.What()))
+		props = append(props, "title="+report.GitHubProperty("declare "+it.What()))
 		needs := "a declaration"
 		if it.OnlyLocation() {
 			needs = "a location"
@@ -191,14 +191,8 @@ func WriteGitHub(w io.Writer, p *Plan, declarations string, file func(manifest.P
 			msg += "\n(" + rs + ")"
 		}
 		msg += "\nRun compose2manifest ask on a terminal to answer, or fill in the skeleton it prints."
-		b.WriteString("::warning " + strings.Join(props, ",") + "::" + escapeData(msg) + "\n")
+		b.WriteString("::warning " + strings.Join(props, ",") + "::" + report.GitHubData(msg) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-// escapeData escapes the message of a workflow command.
-func escapeData(s string) string { return report.GitHubData(s) }
-
-// escapeProperty escapes a property value of a workflow command.
-func escapeProperty(s string) string { return report.GitHubProperty(s) }

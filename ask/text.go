@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
-	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // countDirectories counts n directories: "1 parent directory", "2
@@ -157,9 +156,4 @@ func countSources(n int, singular, plural string) string {
 		return "1 source " + singular
 	}
 	return fmt.Sprintf("%d sources %s", n, plural)
-}
-
-// countErrors counts the errors among ds: "1 error", "2 errors".
-func countErrors(ds []rules.Diagnostic) string {
-	return plural(len(errorsOnly(ds)), "error")
 }

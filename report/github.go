@@ -68,5 +68,5 @@ func GitHubData(s string) string {
 // GitHubProperty escapes a property value of a workflow command (file=,
 // title=): as GitHubData, and also : as %3A and , as %2C.
 func GitHubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(Escape(s, true))
+	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(GitHubData(s))
 }

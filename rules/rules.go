@@ -245,7 +245,7 @@ func Sort(ds []Diagnostic) {
 func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
 	return func(d Diagnostic) {
 		d.Rule = r.ID
-		if d.Severity == "" || d.Severity != r.Also {
+		if r.Also == "" || d.Severity != r.Also {
 			d.Severity = r.Severity
 		}
 		if d.Module == "" {
