@@ -62,6 +62,9 @@ func Command(c Config, w io.Writer) *Failure {
 		if err != nil {
 			return &Failure{Msg: "plan: " + err.Error(), Code: 2}
 		}
+		if prev, ok := c.Options.Anonymous[k]; ok && prev != id {
+			return &Failure{Msg: fmt.Sprintf("plan: --anonymous %s given twice (%s and %s): which volume it is must be one", k, prev, id), Code: 2}
+		}
 		c.Options.Anonymous[k] = id
 	}
 	res, err := convert.Convert(context.Background(), c.Convert)
