@@ -702,6 +702,9 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			if conflict != "" {
 				msg += "; no owner produced: " + conflict
 			}
+			if why := c.outOfVersion(s); why != "" {
+				msg += "; " + why
+			}
 			s.Undeclared = msg
 			c.addMissingResource(s, r, msg)
 			return nil
@@ -844,6 +847,23 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 		found, ok = row, true
 	}
 	return found, ok, ""
+}
+
+// outOfVersion says why the image table gave s no evidence when a row
+// for a mount's image and target exists but only up to a major version
+// the image's tag does not name, or "".
+func (c *converter) outOfVersion(s *placement.Placement) string {
+	t := c.table()
+	for _, m := range s.Mounts {
+		svc, ok := c.l.Compose.Services[m.Service]
+		if !ok {
+			continue
+		}
+		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
+			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
+		}
+	}
+	return ""
 }
 
 func evidenceWord(k declare.Kind) string {

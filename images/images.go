@@ -267,6 +267,29 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 	return Row{}, false
 }
 
+// OutOfVersion returns the row Match would return for ref at target but
+// for the row's major-version bound (MaxMajor): the tag names no major
+// version ("alpine", "latest") or a later one. It is how a refusal says
+// why an image's row gave no evidence; ok is false when no such row
+// exists or Match matches.
+func (t *Table) OutOfVersion(ref, target string) (Row, bool) {
+	if t == nil || !path.IsAbs(target) || untaggedDigest(ref) {
+		return Row{}, false
+	}
+	if _, ok := t.Match(ref, target); ok {
+		return Row{}, false
+	}
+	target = path.Clean(target)
+	repo, tag := ParseReference(ref)
+	variant := Variant(repo, tag)
+	for _, r := range t.Rows {
+		if r.Repository == repo && r.Variant == variant && path.Clean(r.Path) == target && r.MaxMajor > 0 {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
+
 // leadingMajor returns the number a tag starts with ("16" in
 // "16.4-alpine"), and whether it starts with one.
 func leadingMajor(tag string) (int, bool) {

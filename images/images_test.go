@@ -295,6 +295,35 @@ func TestMatchNilTable(t *testing.T) {
 	}
 }
 
+// TestOutOfVersion: a row Match passes over only for its major-version
+// bound is found, so that a refusal can say why; any other miss is not.
+func TestOutOfVersion(t *testing.T) {
+	tab := load(t)
+	for _, tc := range []struct {
+		ref, target string
+		ok          bool
+		owner       string
+	}{
+		{"postgres", "/var/lib/postgresql/data", true, "999:999"},
+		{"postgres:alpine", "/var/lib/postgresql/data", true, "70:70"},
+		{"postgres:18", "/var/lib/postgresql/data", true, "999:999"},
+		{"postgres:16", "/var/lib/postgresql/data", false, ""},          // Match matches
+		{"postgres:16", "/var/lib/postgresql/data2", false, ""},         // no row at all
+		{"postgres@sha256:0123", "/var/lib/postgresql/data", false, ""}, // variant unknown
+		{"postgres", "data", false, ""},
+		{"redis", "/data", false, ""}, // a row without a bound matches
+	} {
+		row, ok := tab.OutOfVersion(tc.ref, tc.target)
+		if ok != tc.ok || row.Owner != tc.owner || (ok && row.MaxMajor == 0) {
+			t.Errorf("OutOfVersion(%q, %q) = %+v, %v; want owner %q, %v", tc.ref, tc.target, row, ok, tc.owner, tc.ok)
+		}
+	}
+	var nilTab *Table
+	if _, ok := nilTab.OutOfVersion("postgres", "/var/lib/postgresql/data"); ok {
+		t.Error("nil table found a row")
+	}
+}
+
 func TestLeadingMajor(t *testing.T) {
 	for tag, want := range map[string]int{"16": 16, "16.4-alpine": 16, "v3.1": 3, "17-bookworm": 17, "latest": 0, "alpine": 0, "": 0} {
 		got, ok := leadingMajor(tag)
