@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -330,8 +331,7 @@ func manifestFiles(dir string, paths []string) ([]string, []error) {
 		n := 0
 		for _, ent := range entries {
 			name := ent.Name()
-			ext := filepath.Ext(name)
-			if ent.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
+			if ent.IsDir() || !isManifestName(name) {
 				continue
 			}
 			add(filepath.Join(p, name))
@@ -360,4 +360,11 @@ func pathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// isManifestName reports whether a file named name in a folder given to
+// check is read as a manifest: a .yaml or .yml file not hidden.
+func isManifestName(name string) bool {
+	ext := path.Ext(name)
+	return !strings.HasPrefix(name, ".") && (ext == ".yaml" || ext == ".yml")
 }

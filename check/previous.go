@@ -84,8 +84,7 @@ func ReadPreviousRev(ctx context.Context, dir, rev string, paths []string) ([]*m
 				continue
 			}
 			base := path.Base(name)
-			ext := path.Ext(base)
-			if strings.HasPrefix(base, ".") || (ext != ".yaml" && ext != ".yml") {
+			if !isManifestName(base) {
 				continue
 			}
 			f := path.Join(rel, base)
