@@ -209,11 +209,8 @@ func Root(p string) (why string, ok bool) {
 			return "it holds " + t, false
 		}
 	}
-	if t := SystemSubtree(p); t != "" {
-		if t == p {
-			return "managed by the host", false
-		}
-		return "under " + t, false
+	if why := inSystemSubtree(p); why != "" {
+		return why, false
 	}
 	for _, t := range systemSubtrees {
 		if manifest.IsAncestor(p, t) {
@@ -224,6 +221,19 @@ func Root(p string) (why string, ok bool) {
 		return why, false
 	}
 	return "", true
+}
+
+// inSystemSubtree says why p lies in a subtree the host manages
+// (SystemSubtree), or "".
+func inSystemSubtree(p string) string {
+	switch t := SystemSubtree(p); t {
+	case "":
+		return ""
+	case p:
+		return "managed by the host"
+	default:
+		return "under " + t
+	}
 }
 
 // VolumeRoot reports whether p may be a volume root (volume_root,
@@ -248,11 +258,8 @@ func Ownable(p, module string, roots []string) (why string, ok bool) {
 	if why, host := HostPath(p); host {
 		return why, false
 	}
-	if t := SystemSubtree(p); t != "" {
-		if t == p {
-			return "managed by the host", false
-		}
-		return "under " + t, false
+	if why := inSystemSubtree(p); why != "" {
+		return why, false
 	}
 	if why, home := protectedHome(p); home {
 		return why, false
