@@ -454,7 +454,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckIncludeFiles(cfg.IncludeFiles); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	found, err := discover(rootAbs, cfg.Excludes, map[string]bool{outAbs: true})

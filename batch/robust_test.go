@@ -90,6 +90,19 @@ func TestRunProjectTimeout(t *testing.T) {
 	}
 }
 
+// Run refuses a configuration Config.Check refuses, writing nothing: a
+// negative ProjectTimeout is not "no limit".
+func TestRunChecksConfig(t *testing.T) {
+	root, out := threeProjects(t), filepath.Join(t.TempDir(), "out")
+	rep, err := Run(context.Background(), Config{Root: root, Out: out, ProjectTimeout: -time.Second, Convert: convert.Options{Environ: []string{}}})
+	if err == nil || !strings.Contains(err.Error(), "--project-timeout -1s") || rep != nil {
+		t.Errorf("Run = %v, %v; want nil and the timeout refused", rep, err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("output folder: %v; want it not created", err)
+	}
+}
+
 // A project whose conversion panics is a failed project with an internal
 // error; the others are converted and written.
 func TestRunPanickingProject(t *testing.T) {
