@@ -456,7 +456,7 @@ func interruptible[T any](ctx context.Context, f func() (T, error)) (v T, ok boo
 // blankDeclarations reports whether the declarations file at p does not
 // exist or holds no YAML: only blank lines and comments.
 func blankDeclarations(p string) bool {
-	data, err := os.ReadFile(p)
+	data, _, err := atomicfile.ReadLF(p) // bounded; a FIFO is refused, not waited on
 	if os.IsNotExist(err) {
 		return true
 	}
