@@ -16,7 +16,6 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
-	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -300,11 +299,9 @@ func (a *projects) current(dir string, m *manifest.Module, opts convert.Options)
 	if f == nil || f.Uncarried > 0 || f.Conversion != convert.ConversionVersion {
 		return false
 	}
-	img := images.Digest()
-	if opts.Images != nil {
-		img = opts.Images.Digest
-	}
-	if f.Images != img || !settingsRecorded(opts, dir).Equal(m.ConvertedWith) {
+	// As convertAt converts: from dir.
+	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
+	if f.Images != convert.ImagesDigest(opts) || !convert.RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
 		return false
 	}
 	if convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
@@ -445,24 +442,6 @@ func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options 
 	}
 	o.Strict = o.Strict || rec.Strict
 	return o
-}
-
-// settingsRecorded returns the settings of o a manifest of the project
-// in dir records: paths of this machine relative to dir, as a conversion
-// there records them.
-func settingsRecorded(o convert.Options, dir string) *manifest.Settings {
-	rel := func(ps []string) []string {
-		var out []string
-		for _, p := range ps {
-			if r, err := filepath.Rel(dir, p); err == nil && filepath.IsAbs(p) {
-				p = r
-			}
-			out = append(out, filepath.ToSlash(filepath.Clean(p)))
-		}
-		return out
-	}
-	return &manifest.Settings{Profiles: o.Profiles, EnvFiles: rel(o.EnvFiles), AllowDirs: rel(o.AllowDirs),
-		HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Strict: o.Strict}
 }
 
 // resultModule returns the module a conversion produced or refused, or nil.

@@ -144,7 +144,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		path.Join(filepath.Base(l.Dir), l.Rel(l.ConfigFiles[0])))
 	c.diags = append(c.diags, rules.Run(builtRules(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
-	m.ConvertedWith = recordedSettings(given, l.Dir)
+	m.ConvertedWith = RecordedSettings(given, l.Dir)
 	if m.Fingerprint, err = c.fingerprint(declFiles, res.Diagnostics); err != nil {
 		res.Status = Failed
 		return res, err

@@ -38,10 +38,13 @@ func VariablesDigest(names []string, environ []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// recordedSettings returns the settings the caller gave (opts before the
-// declarations filled anything in) that change the output, paths of this
-// machine relative to the project directory dir; nil when none was.
-func recordedSettings(opts Options, dir string) *manifest.Settings {
+// RecordedSettings returns the settings the caller gave (opts before the
+// declarations filled anything in) that change the output, as a manifest
+// of the project in dir records them (converted_with): paths of this
+// machine, relative ones taken from opts.WorkingDirectory, made relative
+// to dir; nil when none was given. check --against compares a manifest's
+// record with what it would convert with through this same function.
+func RecordedSettings(opts Options, dir string) *manifest.Settings {
 	wd := opts.WorkingDirectory
 	if wd == "" {
 		wd, _ = os.Getwd()
@@ -70,14 +73,21 @@ func recordedSettings(opts Options, dir string) *manifest.Settings {
 	return s
 }
 
+// ImagesDigest returns the digest of the image table a conversion with
+// opts reads (fingerprint: images): opts.Images's, else the embedded
+// table's (images.Digest).
+func ImagesDigest(opts Options) string {
+	if opts.Images != nil {
+		return opts.Images.Digest
+	}
+	return images.Digest()
+}
+
 // fingerprint returns what the conversion depended on beyond its
 // sources: see manifest.Fingerprint. declFiles are the declarations files
 // read, diags the conversion's findings.
 func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic) (*manifest.Fingerprint, error) {
-	f := &manifest.Fingerprint{Conversion: ConversionVersion, Images: images.Digest(), Checkout: map[string]string{}}
-	if c.opts.Images != nil {
-		f.Images = c.opts.Images.Digest
-	}
+	f := &manifest.Fingerprint{Conversion: ConversionVersion, Images: ImagesDigest(c.opts), Checkout: map[string]string{}}
 	var extra [][]byte
 	for _, d := range declFiles {
 		extra = append(extra, d.data)
