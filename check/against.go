@@ -91,9 +91,10 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 // projects is every compose project under a root, indexed by module
 // name. It is read-only once index returns, but for others.
 type projects struct {
-	root string // absolute
-	wd   string // the working directory, absolute: messages name paths below it relative to it
-	opts convert.Options
+	root     string // absolute
+	realRoot string // root after symbolic links; "" when they do not resolve
+	wd       string // the working directory, absolute: messages name paths below it relative to it
+	opts     convert.Options
 	// reconvert is Config.Reconvert; converted counts the conversions
 	// made to compare a manifest (Result.Converted).
 	reconvert bool
@@ -126,7 +127,8 @@ func index(ctx context.Context, cfg Config, root string) (*projects, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &projects{root: root, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
+	realRoot, _ := filepath.EvalSymlinks(root)
+	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
 		confirmed: map[string][]string{}, others: map[string]string{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))
@@ -329,7 +331,7 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	// that lies, after symbolic links, inside the root: a link to
 	// /etc/shadow must not be hashed and its digest printed.
 	if real, err := filepath.EvalSymlinks(p); err == nil {
-		if rr, err := filepath.EvalSymlinks(a.root); err != nil || !project.Within(rr, real) {
+		if a.realRoot == "" || !project.Within(a.realRoot, real) {
 			sc.State = rules.SourceOutside
 			return sc
 		}
