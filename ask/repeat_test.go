@@ -57,6 +57,17 @@ func TestRunRepeatAndAcceptAll(t *testing.T) {
 	if !strings.Contains(out.String(), "  = 0644 (as for the previous source)\n") || !strings.Contains(out.String(), "accepting every suggestion from here on") {
 		t.Errorf("conversation:\n%s", out.String())
 	}
+	// After *, both parents are answered without reading input: each has
+	// an owner suggestion but no mode one, so each is skipped whole, not
+	// written half-declared.
+	for _, p := range []string{"/opt/sql", "/opt/sql/init"} {
+		if !strings.Contains(out.String(), "  skipped: the host creates "+p+" as root 0755 and convert keeps warning C2M011\n") {
+			t.Errorf("* did not settle %s; conversation:\n%s", p, out.String())
+		}
+	}
+	if strings.Contains(string(decl), "directories:") {
+		t.Errorf("a parent without a mode suggestion was written:\n%s", decl)
+	}
 }
 
 // TestRunOwnerFromVariables: an owner convert produces from user:
