@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -82,15 +80,7 @@ func (rep *Report) WriteJSON(w io.Writer, tool *report.Tool, schemaComment strin
 	for _, o := range rep.Orphans {
 		out.Orphans = append(out.Orphans, batchOrphan(o))
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(report.SafeJSON(b.Bytes()))
-	return err
+	return report.EncodeJSON(w, out)
 }
 
 // WriteText writes every project's diagnostics, one line per

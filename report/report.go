@@ -99,11 +99,18 @@ func WriteJSON(w io.Writer, r *Report) error {
 		}
 		out.Modules[i] = m
 	}
+	return EncodeJSON(w, out)
+}
+
+// EncodeJSON writes v to w as the reports of compose2manifest are
+// written: indented by two spaces, with <, > and & as they are, and what
+// a terminal or a CI log must not get raw escaped (SafeJSON).
+func EncodeJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(SafeJSON(b.Bytes()))
