@@ -55,7 +55,7 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(wd, p)
 			}
-			out = append(out, relTo(dir, filepath.Clean(p)))
+			out = append(out, project.RelTo(dir, filepath.Clean(p)))
 		}
 		return out
 	}

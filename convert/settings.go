@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -65,7 +64,7 @@ func withSettings(opts Options) (Options, settings, error) {
 		return opts, settings{}, err
 	}
 	st := settings{in: in}
-	f, err := declare.Parse(relTo(dir, in.path), in.data)
+	f, err := declare.Parse(project.RelTo(dir, in.path), in.data)
 	if err != nil {
 		// Reported once the compose files are read, as before settings
 		// existed (ask fills an empty file in then), or with the load
@@ -166,20 +165,10 @@ func insideProblem(dir, p string) string {
 	if err1 != nil || err2 != nil {
 		return "cannot be resolved"
 	}
-	if r, err := filepath.Rel(realDir, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if !project.Within(realDir, real) {
 		return fmt.Sprintf("leads outside the project directory (to %s) through a symbolic link", real)
 	}
 	return ""
-}
-
-// relTo returns p relative to dir, slash-separated, or p when it has no
-// relative path.
-func relTo(dir, p string) string {
-	r, err := filepath.Rel(dir, p)
-	if err != nil {
-		return filepath.ToSlash(p)
-	}
-	return filepath.ToSlash(r)
 }
 
 // describe fills in what res tells of the project l as read, whatever

@@ -86,11 +86,11 @@ type Project struct {
 // ".." for a file outside it (a manifest names its sources relative to
 // the project, never by this machine's absolute paths); p itself when
 // there is no relative path (another volume).
-func (p *Project) Rel(path string) string { return relTo(p.Dir, path) }
+func (p *Project) Rel(path string) string { return RelTo(p.Dir, path) }
 
-// relTo returns p relative to dir, slash-separated, or p itself when
-// there is no relative path.
-func relTo(dir, p string) string {
+// RelTo returns p relative to dir, slash-separated, or p itself (slash
+// separated) when there is no relative path.
+func RelTo(dir, p string) string {
 	r, err := filepath.Rel(dir, p)
 	if err != nil {
 		return filepath.ToSlash(p)
