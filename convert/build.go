@@ -47,7 +47,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if err := checkFlagPath("--volume-root", opts.VolumeRoot); err != nil {
 		return &Result{Status: Failed}, err
 	}
-	if opts.Layout != "" && !contains(declare.Layouts, opts.Layout) {
+	if opts.Layout != "" && !slices.Contains(declare.Layouts, opts.Layout) {
 		return &Result{Status: Failed}, fmt.Errorf("--layout %q: want %s", opts.Layout, strings.Join(declare.Layouts, ", "))
 	}
 	// The declarations file may say how the project is run (its compose
@@ -361,15 +361,6 @@ func kindWord(k declare.Kind) string {
 		return "directory"
 	}
 	return string(k)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sources returns the manifest's sources: every file the project was

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -224,7 +225,7 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			if !mounted {
 				ct.Secrets = append(ct.Secrets, manifest.FileRef{Source: cr.Name, Target: target})
 			}
-			if !contains(c.credUsers[cr.Name], svc.Name) {
+			if !slices.Contains(c.credUsers[cr.Name], svc.Name) {
 				if c.credUsers == nil {
 					c.credUsers = map[string][]string{}
 				}

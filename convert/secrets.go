@@ -118,7 +118,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 	for _, name := range names {
 		for _, s := range c.l.Compose.Services[name].Secrets {
 			t := secretTarget(s)
-			if !contains(targets[s.Source], t) {
+			if !slices.Contains(targets[s.Source], t) {
 				targets[s.Source] = append(targets[s.Source], t)
 			}
 		}
@@ -128,7 +128,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 	for name, users := range c.credUsers {
 		declared[name] = users
 		t := "/run/secrets/" + name
-		if !contains(targets[name], t) {
+		if !slices.Contains(targets[name], t) {
 			targets[name] = append(targets[name], t)
 		}
 	}
@@ -148,7 +148,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 			// Only the declarations name it.
 			var vars []string
 			for _, cr := range c.decl.Credentials {
-				if cr.Name == k && contains(declared[k], cr.Service) {
+				if cr.Name == k && slices.Contains(declared[k], cr.Service) {
 					vars = append(vars, cr.Service+"."+cr.Variable)
 					if r.Pos.File == "" {
 						r.Pos = cr.Pos
@@ -209,7 +209,7 @@ func (c *converter) deviceHosts(names []string, have []manifest.Resource) []mani
 			if _, ok := users[p]; !ok {
 				paths = append(paths, p)
 			}
-			if !contains(users[p], name) {
+			if !slices.Contains(users[p], name) {
 				users[p] = append(users[p], name)
 			}
 		}

@@ -32,6 +32,7 @@ import (
 	"io"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -605,22 +606,13 @@ func (p *parser) mapping(n *yaml.Node, what string, allowed []string) []pair {
 			continue
 		}
 		seen[key] = k.Line
-		if allowed != nil && !contains(allowed, key) {
+		if allowed != nil && !slices.Contains(allowed, key) {
 			p.errorf(k, "%s: unknown key %q (allowed: %s)", what, key, strings.Join(allowed, ", "))
 			continue
 		}
 		out = append(out, pair{key: key, k: k, v: v})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *parser) file(n *yaml.Node) *File {
@@ -1048,7 +1040,7 @@ func ParseAck(item string) (Ack, bool) {
 			return Ack{}, false
 		}
 		target, opt := rest[:i], rest[i+1:]
-		if (target != "*" && !manifest.ValidPath(target)) || !contains(AckOptions, opt) {
+		if (target != "*" && !manifest.ValidPath(target)) || !slices.Contains(AckOptions, opt) {
 			return Ack{}, false
 		}
 		return Ack{Service: svc, Field: AckVolumes, Target: target, Option: opt}, true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -421,7 +422,7 @@ func (d *decoder) resource(n *yaml.Node) (Resource, bool) {
 	var kindKey, kindVal *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		if k.Kind == yaml.ScalarNode && k.Tag == "!!str" && isKind(k.Value) && !contains(kinds, k.Value) {
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!str" && isKind(k.Value) && !slices.Contains(kinds, k.Value) {
 			kinds = append(kinds, k.Value)
 			if kindKey == nil {
 				kindKey, kindVal = k, n.Content[i+1]
@@ -475,12 +476,12 @@ func (d *decoder) resource(n *yaml.Node) (Resource, bool) {
 			}
 			continue
 		case "mode":
-			if contains(allowed, k.Value) {
+			if slices.Contains(allowed, k.Value) {
 				r.Mode = d.mode(v, what)
 				continue
 			}
 		default:
-			if !contains(allowed, k.Value) {
+			if !slices.Contains(allowed, k.Value) {
 				break
 			}
 			s, _ := d.str(v, what)
@@ -506,15 +507,6 @@ func (d *decoder) resource(n *yaml.Node) (Resource, bool) {
 func isKind(s string) bool {
 	for _, k := range Kinds() {
 		if string(k) == s {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
 			return true
 		}
 	}

@@ -8,7 +8,7 @@
 package placement
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -67,14 +67,8 @@ func (p *Placement) Services() []string {
 	for _, m := range p.Mounts {
 		out = append(out, m.Service)
 	}
-	sort.Strings(out)
-	var uniq []string
-	for i, s := range out {
-		if i == 0 || s != out[i-1] {
-			uniq = append(uniq, s)
-		}
-	}
-	return uniq
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Field is a compose field the manifest's container shape does not carry.

@@ -190,7 +190,7 @@ type Extension struct {
 func (p *Project) Extensions(key string) []Extension {
 	var out []Extension
 	for _, f := range p.raw.files {
-		if !contains(p.ConfigFiles, f.path) {
+		if !slices.Contains(p.ConfigFiles, f.path) {
 			continue
 		}
 		if n := get(f.root, key); n != nil {
@@ -198,15 +198,6 @@ func (p *Project) Extensions(key string) []Extension {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Input is a file the project was read from.
@@ -228,12 +219,12 @@ func (p *Project) Inputs() ([]Input, error) {
 		paths = append(paths, f.path)
 	}
 	for _, f := range p.ConfigFiles {
-		if !contains(paths, f) {
+		if !slices.Contains(paths, f) {
 			paths = append(paths, f)
 		}
 	}
 	for _, f := range append(append([]string{}, p.EnvFiles...), p.raw.envFiles...) {
-		if !contains(paths, f) {
+		if !slices.Contains(paths, f) {
 			paths = append(paths, f)
 		}
 	}
@@ -253,7 +244,7 @@ func (p *Project) Inputs() ([]Input, error) {
 			}
 			files = append(files, svc.LabelFiles...)
 			for _, f := range files {
-				if _, err := os.Stat(f); err == nil && !contains(paths, f) {
+				if _, err := os.Stat(f); err == nil && !slices.Contains(paths, f) {
 					paths = append(paths, f)
 				}
 			}
@@ -488,7 +479,7 @@ func (p *Project) EnvFilePos(svc types.ServiceConfig, name string, def manifest.
 func (p *Project) Name() string {
 	name := ""
 	for _, f := range p.raw.files {
-		if !contains(p.ConfigFiles, f.path) {
+		if !slices.Contains(p.ConfigFiles, f.path) {
 			continue
 		}
 		if n := scalar(get(f.root, "name")); n != "" {
@@ -526,11 +517,11 @@ func DefaultFiles(dir string) []string {
 // IsDefaultFileName reports whether name is one of compose-go's default
 // compose file names (cli.DefaultFileNames), and IsOverrideFileName
 // whether it is one of its override file names.
-func IsDefaultFileName(name string) bool { return contains(cli.DefaultFileNames, name) }
+func IsDefaultFileName(name string) bool { return slices.Contains(cli.DefaultFileNames, name) }
 
 // IsOverrideFileName reports whether name is one of compose-go's override
 // file names (cli.DefaultOverrideFileNames).
-func IsOverrideFileName(name string) bool { return contains(cli.DefaultOverrideFileNames, name) }
+func IsOverrideFileName(name string) bool { return slices.Contains(cli.DefaultOverrideFileNames, name) }
 
 // regular reports whether p is a regular file, after symbolic links.
 func regular(p string) bool {
@@ -572,7 +563,7 @@ func (p *Project) envFileUnset() []VariableUse {
 				if v, ok := svc.Environment[k]; ok && v != nil {
 					return *v, true
 				}
-				if !contains(missed, k) {
+				if !slices.Contains(missed, k) {
 					missed = append(missed, k)
 				}
 				return "", false

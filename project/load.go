@@ -381,7 +381,7 @@ func (e *stableErr) Unwrap() error { return e.err }
 func (p *Project) unsetNames() []string {
 	var out []string
 	for _, u := range p.UnsetVariables {
-		if !contains(out, u.Name) {
+		if !slices.Contains(out, u.Name) {
 			out = append(out, u.Name)
 		}
 	}
@@ -554,7 +554,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 	}
 	addRead := func(files []string) {
 		for _, f := range files {
-			if !contains(in.read, f) {
+			if !slices.Contains(in.read, f) {
 				in.read = append(in.read, f)
 			}
 		}
@@ -639,7 +639,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 	}
 	in.roots = append(in.roots, in.dir)
 	for _, f := range in.files {
-		if d := filepath.Dir(f); !contains(in.roots, d) {
+		if d := filepath.Dir(f); !slices.Contains(in.roots, d) {
 			in.roots = append(in.roots, d)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -224,7 +225,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 			}
 		}
 		for _, e := range envFiles {
-			if !contains(ix.envFiles, e) {
+			if !slices.Contains(ix.envFiles, e) {
 				ix.envFiles = append(ix.envFiles, e)
 			}
 		}

@@ -3,6 +3,7 @@ package project
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -18,7 +19,7 @@ func (p *Project) Files() []string {
 		return out
 	}
 	for _, f := range p.raw.files {
-		if !contains(out, f.path) {
+		if !slices.Contains(out, f.path) {
 			out = append(out, f.path)
 		}
 	}
