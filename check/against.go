@@ -109,10 +109,12 @@ type projects struct {
 	// convert to it (dirsOf). mu guards confirmed and others.
 	quick     map[string]bool
 	confirmed map[string][]string
-	// others caches the module names of folders found by a manifest's
-	// first source when that is not a name batch.Discover finds.
-	mu     sync.Mutex
-	others map[string]string
+	// others caches the module names of compose files (by path) found by
+	// a manifest's first source when that is not a name batch.Discover
+	// finds, and holders the folders under root holding each such name.
+	mu      sync.Mutex
+	others  map[string]string
+	holders map[string][]string
 }
 
 // index names every compose project under root, each without loading
@@ -129,7 +131,7 @@ func index(ctx context.Context, cfg Config, root string) (*projects, error) {
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
 	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
-		confirmed: map[string][]string{}, others: map[string]string{}}
+		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))
 	parallel(len(found), cfg.Jobs, func(i int) {
@@ -373,35 +375,43 @@ func (a *projects) find(ctx context.Context, m *manifest.Module) (dir, file stri
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	holders, ok := a.holders[first]
+	if !ok {
+		err := filepath.WalkDir(a.root, func(dir string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			if name := d.Name(); dir != a.root && (name == ".git" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(dir, first)); err == nil {
+				holders = append(holders, dir)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", "", nil, err
+		}
+		a.holders[first] = holders
+	}
 	var found []string
 	var lastErr error
-	walkErr := filepath.WalkDir(a.root, func(dir string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		if name := d.Name(); dir != a.root && (name == ".git" || name == "node_modules") {
-			return filepath.SkipDir
-		}
-		if _, err := os.Stat(filepath.Join(dir, first)); err != nil {
-			return nil
-		}
-		name, ok := a.others[dir]
+	for _, dir := range holders {
+		key := filepath.Join(dir, first) // a folder may hold several such files
+		name, ok := a.others[key]
 		if !ok {
 			res, err := a.convertAt(ctx, dir, first, a.opts)
 			if err != nil {
 				lastErr = err
 			}
 			name = moduleOf(res)
-			a.others[dir] = name
+			a.others[key] = name
 		}
 		if name == m.Module {
 			found = append(found, relPath(a.root, dir))
 		}
-		return nil
-	})
+	}
 	switch {
-	case walkErr != nil:
-		return "", "", nil, walkErr
 	case len(found) > 1:
 		return "", "", found, nil
 	case len(found) == 1:

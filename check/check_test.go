@@ -125,3 +125,38 @@ func TestAgainstFindFails(t *testing.T) {
 		t.Errorf("findings = %q; want one naming the module being looked for", msgs)
 	}
 }
+
+// TestAgainstTwoFilesOneFolder: two compose files of one folder, each a
+// module of its own, are each found for their manifest; the module
+// learned from one file is not taken for the other's.
+func TestAgainstTwoFilesOneFolder(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	svc := filepath.Join(tmp, "proj", "svc")
+	if err := os.MkdirAll(filepath.Join(tmp, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(svc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b"} {
+		file := name + ".yaml"
+		if err := os.WriteFile(filepath.Join(svc, file), []byte("name: "+name+"\nservices:\n  web:\n    image: example/web:1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := convert.Convert(ctx, convert.Options{ProjectDirectory: svc, WorkingDirectory: svc, ConfigFiles: []string{file}, Environ: []string{}})
+		if err != nil || res.Status != convert.Converted {
+			t.Fatalf("convert %s: %v %+v", file, err, res)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "out", file), res.Manifest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := check.Against(ctx, check.Config{Dir: tmp, Jobs: 1, Convert: convert.Options{Environ: []string{}}}, "proj", []string{"out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, w := r.Count(); e+w != 0 {
+		t.Errorf("%d errors, %d warnings: %+v", e, w, r.Report.Modules)
+	}
+}
