@@ -413,6 +413,10 @@ type converter struct {
 	// known holds the values known to be secrets (knownSecrets), once
 	// computed.
 	known *[]knownSecret
+	// seen holds what the checkout showed of each relative bind source
+	// (evidence), read once: the resources and the fingerprint record
+	// the same observation.
+	seen map[string]project.SourceEvidence
 	// usedCreds marks the credentials: items that matched a variable.
 	usedCreds map[int]bool
 	// credUsers maps a declared credential's name to the services it is
@@ -559,7 +563,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	// the one file evidence ask takes too).
 	var ev project.SourceEvidence
 	if s.Section == declare.SectionBinds {
-		ev = project.Evidence(c.l.Dir, s.Key)
+		ev = c.evidence(s.Key)
 	}
 	noKind := e == nil || e.Kind == declare.KindNone
 	// A link out of the project names, on the target host, a place the
@@ -855,6 +859,20 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 		}
 	}
 	return ""
+}
+
+// evidence returns project.Evidence for the bind source key in the
+// project directory, read once per conversion.
+func (c *converter) evidence(key string) project.SourceEvidence {
+	if ev, ok := c.seen[key]; ok {
+		return ev
+	}
+	ev := project.Evidence(c.l.Dir, key)
+	if c.seen == nil {
+		c.seen = map[string]project.SourceEvidence{}
+	}
+	c.seen[key] = ev
+	return ev
 }
 
 func evidenceWord(k declare.Kind) string {

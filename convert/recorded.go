@@ -100,7 +100,7 @@ func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic)
 	f.VariablesSHA256 = VariablesDigest(names, c.opts.Environ)
 	for _, s := range c.placements {
 		if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~") {
-			f.Checkout[s.Key] = project.Evidence(c.l.Dir, s.Key).String()
+			f.Checkout[s.Key] = c.evidence(s.Key).String()
 		}
 	}
 	var probes []string
