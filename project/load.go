@@ -379,29 +379,26 @@ func (e *stableErr) Unwrap() error { return e.err }
 // unsetNames returns the names of every unset variable used, sorted and
 // unique.
 func (p *Project) unsetNames() []string {
-	var out []string
-	for _, u := range p.UnsetVariables {
-		if !slices.Contains(out, u.Name) {
-			out = append(out, u.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return p.unsetWhere(func(VariableUse) bool { return true })
 }
 
 // neededVariables returns the names of the unset variables that feed a
 // volume or an image, sorted and unique.
 func (p *Project) neededVariables() []string {
-	seen := map[string]bool{}
+	return p.unsetWhere(func(u VariableUse) bool { return u.FeedsMount })
+}
+
+// unsetWhere returns the names of the unset variables keep keeps, sorted
+// and unique.
+func (p *Project) unsetWhere(keep func(VariableUse) bool) []string {
 	var out []string
 	for _, u := range p.UnsetVariables {
-		if u.FeedsMount && !seen[u.Name] {
-			seen[u.Name] = true
+		if keep(u) {
 			out = append(out, u.Name)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // reloadConsistency loads the project again without compose-go's
