@@ -20,6 +20,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -212,8 +213,13 @@ type Input struct {
 // the compose files read (the -f files, then files they include or
 // extend), the env files, and each service's env_file and label_file
 // that exists, services in name order. Compose files are hashed as read;
-// the others are read now.
+// the others are read on the first call, bounded (MaxInputSize) and only
+// as regular files, and kept for the later ones. The error names a file
+// that could not be read.
 func (p *Project) Inputs() ([]Input, error) {
+	if p.inputs != nil {
+		return slices.Clone(p.inputs), nil
+	}
 	var paths []string
 	for _, f := range p.raw.files {
 		paths = append(paths, f.path)
@@ -259,14 +265,23 @@ func (p *Project) Inputs() ([]Input, error) {
 		data, ok := read[path]
 		if !ok {
 			var err error
-			if data, err = os.ReadFile(path); err != nil {
+			if data, err = fsread.File("input file", path, MaxInputSize); err != nil {
 				return nil, err
 			}
+			read[path] = data
 		}
 		sum := sha256.Sum256(data)
 		out = append(out, Input{Path: path, SHA256: hex.EncodeToString(sum[:])})
 	}
-	return out, nil
+	p.inputs, p.inputData = out, read
+	return slices.Clone(out), nil
+}
+
+// inputBytes returns the bytes Inputs read of the file at path, if it
+// read it.
+func (p *Project) inputBytes(path string) ([]byte, bool) {
+	data, ok := p.inputData[path]
+	return data, ok
 }
 
 // ConfigMounts returns a read-only bind mount for each config of svc that

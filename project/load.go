@@ -80,6 +80,10 @@ type Project struct {
 	// no default, in file order.
 	UnsetVariables []VariableUse
 	raw            *rawIndex
+	// inputs and inputData are what Inputs read, once (a Project is
+	// not for concurrent use).
+	inputs    []Input
+	inputData map[string][]byte
 }
 
 // Rel returns p relative to the project directory, slash-separated, with

@@ -69,9 +69,9 @@ func (p *Project) Variables(extra ...[]byte) ([]string, error) {
 		if p.raw.file(in.Path) != nil {
 			continue // a compose file, scanned above
 		}
-		data, err := os.ReadFile(in.Path)
-		if err != nil {
-			return nil, err
+		data, ok := p.inputBytes(in.Path)
+		if !ok {
+			return nil, fmt.Errorf("%s: not read with the project's inputs", in.Path)
 		}
 		scan(data)
 		for _, m := range bareLineRE.FindAllSubmatch(data, -1) {
