@@ -844,6 +844,10 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 	return found, ok, ""
 }
 
+// outOfVersionText starts outOfVersion's reason; the skeleton's comment
+// repeats the reason from it on.
+const outOfVersionText = "the image table knows "
+
 // outOfVersion says why the image table gave s no evidence when a row
 // for a mount's image and target exists but only up to a major version
 // the image's tag does not name, or "".
@@ -855,7 +859,7 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
-			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
+			return fmt.Sprintf(outOfVersionText+"%s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
 		}
 	}
 	return ""

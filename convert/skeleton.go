@@ -161,6 +161,8 @@ func (m *Missing) where() string {
 	}
 	if i := strings.Index(m.Reason, "no owner produced"); i >= 0 {
 		where += "; " + m.Reason[i:]
+	} else if i := strings.Index(m.Reason, outOfVersionText); i >= 0 {
+		where += "; " + m.Reason[i:]
 	}
 	if m.NeedsKind {
 		where += "; not in the checkout: kind file or directory?"
