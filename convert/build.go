@@ -151,7 +151,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions())
+	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions(), c.uncarried)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {

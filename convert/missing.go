@@ -7,6 +7,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Missing describes one source whose declaration is missing or incomplete:
@@ -33,6 +34,10 @@ type Missing struct {
 	// NeedsPath reports whether the source can only be placed by a
 	// declared path (a ~ bind).
 	NeedsPath bool
+	// NotOwnable says why the module may not own the absolute bind source
+	// where it is (rules.Ownable, C2M006): it needs a path of its own, or
+	// kind: host alone. "" otherwise.
+	NotOwnable string
 	// NeedsKind reports that the author must choose kind: file or kind:
 	// directory: the bind source is not in the checkout and looks like a
 	// file (placement.Placement.KindUnknown, C2M004).
@@ -91,6 +96,17 @@ func (c *converter) missingList() []Missing {
 			switch {
 			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
 				x.NeedsPath = true
+			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "/") && m.entry.Kind != declare.KindHost:
+				// An absolute source the module may not own (/etc/pihole):
+				// declared as it is, C2M006 refuses it; it needs a path of
+				// its own (its data moves, by plan) or kind: host.
+				var roots []string
+				for _, r := range c.roots() {
+					roots = append(roots, r.Path)
+				}
+				if why, ok := rules.Ownable(m.src.Key, c.module, roots); !ok {
+					x.NotOwnable = why
+				}
 			case m.src.Section == declare.SectionBinds && !strings.HasPrefix(m.src.Key, "/"):
 				x.NeedsHostProjectDirectory = c.hostDir == ""
 			case m.src.Section != declare.SectionBinds:
@@ -116,7 +132,7 @@ func (c *converter) missingList() []Missing {
 // is never complete.
 func (m *Missing) Complete() bool {
 	e := m.Known
-	if m.NeedsKind || m.LinkOutside != "" {
+	if m.NeedsKind || m.LinkOutside != "" || m.NotOwnable != "" {
 		return false
 	}
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -14,7 +15,7 @@ import (
 // the author to fill, each entry with a comment saying where the source is
 // used. module names the module in comments. Nil when missing is empty.
 func Skeleton(module string, missing []Missing) []byte {
-	return skeleton(module, missing, nil)
+	return skeleton(module, missing, nil, nil)
 }
 
 // SecretSuggestion is a secret-looking environment variable the skeleton
@@ -31,9 +32,16 @@ type SecretSuggestion struct {
 }
 
 // secretSuggestions returns the secret-looking variables that are neither
-// delivered as credentials nor acknowledged.
+// delivered as credentials nor acknowledged. Variables written as the same
+// variable of the project environment (POSTGRES_PASSWORD of the database
+// and DB_PASSWORD of the application, both ${DB_PASSWORD}) are one
+// secret: they are offered the same credential name, the first one's in
+// the order of c.secrets, so the mesh holds the value once. Equal values
+// alone are not enough: two placeholders that read the same
+// (changePassword) stand for two secrets.
 func (c *converter) secretSuggestions() []SecretSuggestion {
 	var out []SecretSuggestion
+	bySource := map[string]string{}
 	for _, s := range c.secrets {
 		if s.Credential != "" || s.Acknowledged || s.Field != "" || s.Config != "" {
 			continue // a field or a config carrying a secret: no credentials: item covers it
@@ -45,13 +53,38 @@ func (c *converter) secretSuggestions() []SecretSuggestion {
 			}
 			return '_'
 		}, name)
+		if src, ok := c.environSource(s.Service, s.Variable); ok {
+			if first, ok := bySource[src]; ok {
+				name = first
+			} else {
+				bySource[src] = name
+			}
+		}
 		out = append(out, SecretSuggestion{Service: s.Service, Variable: s.Variable, Credential: name, FileEnv: s.FileEnv, Image: s.Image})
 	}
 	return out
 }
 
+// environSource returns the variable of the project environment that
+// service's environment entry for variable is written as (${VAR}), from
+// the last definition of the service that sets it.
+func (c *converter) environSource(service, variable string) (string, bool) {
+	defs := c.l.ServiceDefs(service)
+	for i := len(defs) - 1; i >= 0; i-- {
+		if _, ok := defs[i].EnvPos(variable); ok {
+			return defs[i].EnvSource(variable)
+		}
+	}
+	return "", false
+}
+
 // skeleton is Skeleton with a credentials: section for secrets.
-func skeleton(module string, missing []Missing, secrets []SecretSuggestion) []byte {
+//
+// With a skeleton to give anyway, each field not carried and not
+// acknowledged (C2M007, an error in check --against) gets an empty
+// acknowledge: item too, so that the skeleton filled in ends where check
+// passes: the author writes the item or carries the behaviour another way.
+func skeleton(module string, missing []Missing, secrets []SecretSuggestion, uncarried []placement.Field) []byte {
 	if len(missing) == 0 && len(secrets) == 0 {
 		return nil
 	}
@@ -90,7 +123,7 @@ func skeleton(module string, missing []Missing, secrets []SecretSuggestion) []by
 			case m.NeedsKind:
 				addKV(v, "kind", quoted("")) // file or directory: the author's choice
 			}
-			if e.Path != "" || m.NeedsPath || m.LinkOutside != "" {
+			if e.Path != "" || m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != "" {
 				addKV(v, "path", quoted(e.Path))
 			}
 			if e.Kind != declare.KindHost {
@@ -116,20 +149,42 @@ func skeleton(module string, missing []Missing, secrets []SecretSuggestion) []by
 			addKV(root, section, sec)
 		}
 	}
+	acks := &yaml.Node{Kind: yaml.SequenceNode}
 	if len(secrets) > 0 {
 		sec := &yaml.Node{Kind: yaml.MappingNode}
 		for _, sg := range secrets {
 			k := plain(sg.Service + "." + sg.Variable)
 			v := plain(sg.Credential)
-			how := fmt.Sprintf("service %q: image %s is not known to read %s_FILE: configure it to read /run/secrets/%s and acknowledge %s.credentials.%s", sg.Service, sg.Image, sg.Variable, sg.Credential, sg.Service, sg.Variable)
+			plaintext := sg.Service + "." + declare.AckEnvironment + "." + sg.Variable
 			if sg.FileEnv != "" {
-				how = fmt.Sprintf("service %q: image %s reads %s_FILE (%s)", sg.Service, sg.Image, sg.Variable, sg.FileEnv)
+				v.LineComment = fmt.Sprintf("service %q: image %s reads %s_FILE (%s); or, to carry the value in plaintext knowingly, acknowledge: [%s]", sg.Service, sg.Image, sg.Variable, sg.FileEnv, plaintext)
+			} else {
+				v.LineComment = fmt.Sprintf("service %q: image %s is not known to read %s_FILE: see acknowledge: below", sg.Service, sg.Image, sg.Variable)
+				a := quoted("")
+				a.LineComment = declare.AckChoiceComment(
+					declare.AckChoice{Item: sg.Service + "." + declare.AckCredentials + "." + sg.Variable, Means: "the image reads /run/secrets/" + sg.Credential},
+					declare.AckChoice{Item: plaintext, Means: "carry the value in plaintext; drop its credentials: item"})
+				acks.Content = append(acks.Content, a)
 			}
-			v.LineComment = how + "; or, to carry the value in plaintext knowingly, acknowledge: [" + sg.Service + ".environment." + sg.Variable + "]"
 			sec.Content = append(sec.Content, k, v)
 		}
 		addKV(root, "credentials", sec)
 		root.Content[len(root.Content)-2].HeadComment = "The mesh delivers each credential; put its value there, never in a file of the module."
+	}
+	seen := map[string]bool{}
+	for _, f := range uncarried {
+		item := f.AckItem()
+		if f.Acknowledged || seen[item] {
+			continue
+		}
+		seen[item] = true
+		a := quoted("")
+		a.LineComment = declare.AckChoiceComment(declare.AckChoice{Item: item, Means: "left behind knowingly: " + f.Reason}) + "; or carry it another way and drop this item"
+		acks.Content = append(acks.Content, a)
+	}
+	if len(acks.Content) > 0 {
+		addKV(root, "acknowledge", acks)
+		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a credential whose image is not known to read\nVARIABLE_FILE, a field the manifest does not carry (check --against refuses it until acknowledged)."
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -169,6 +224,9 @@ func (m *Missing) where() string {
 	}
 	if m.LinkOutside != "" {
 		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
+	}
+	if m.NotOwnable != "" {
+		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
 	}
 	return where
 }

@@ -1002,6 +1002,10 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 		if !ok {
 			continue
 		}
+		if strings.TrimSpace(s) == "" {
+			p.errorf(item, "acknowledge: empty item; fill it in (a skeleton's comment beside it gives the choices)")
+			continue
+		}
 		a, ok := ParseAck(s)
 		if !ok {
 			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
@@ -1141,4 +1145,41 @@ func isOneOf(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// AckChoice is one choice a refusal skeleton offers for an empty
+// acknowledge: item: the item to write, and what writing it means.
+type AckChoice struct{ Item, Means string }
+
+// AckChoiceComment is the comment of a refusal skeleton's empty
+// acknowledge: item: "choose: ITEM (MEANS) | ITEM (MEANS)". For a
+// credential whose image is not known to read VARIABLE_FILE the choices
+// are SERVICE.credentials.VARIABLE (the image is made to read
+// /run/secrets/CREDENTIAL) and SERVICE.environment.VARIABLE (the value is
+// carried in plaintext); for a field not carried, SERVICE.FIELD (left
+// behind knowingly). AckChoices reads the items back.
+func AckChoiceComment(choices ...AckChoice) string {
+	parts := make([]string, len(choices))
+	for i, c := range choices {
+		parts[i] = c.Item + " (" + c.Means + ")"
+	}
+	return "choose: " + strings.Join(parts, " | ")
+}
+
+// AckChoices returns the items AckChoiceComment wrote into comment, in
+// order; nil when comment is not such a comment.
+func AckChoices(comment string) []string {
+	rest, found := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(comment), "#")), "choose: ")
+	if !found {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(rest, " | ") {
+		item, _, _ := strings.Cut(part, " ")
+		if item == "" {
+			return nil
+		}
+		out = append(out, item)
+	}
+	return out
 }

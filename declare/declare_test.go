@@ -166,6 +166,7 @@ func TestParseErrors(t *testing.T) {
 			[]string{`:3: acknowledge: "postfix" is not SERVICE.FIELD`, `:4: acknowledge: ".build" is not SERVICE.FIELD`, `:5: acknowledge: "web.Build" is not SERVICE.FIELD`, `:7: acknowledge: "web.build" listed twice (first at line 6)`}},
 		{"acknowledge not a list", "version: 1\nacknowledge: postfix.build\n", []string{`:2: acknowledge: want a list of SERVICE.FIELD items, got "postfix.build"`}},
 		{"acknowledge item not string", "version: 1\nacknowledge:\n  - {a: b}\n", []string{`:3: acknowledge item: want a string, got a mapping`}},
+		{"acknowledge item empty", "version: 1\nacknowledge:\n  - \"\"\n", []string{`:3: acknowledge: empty item; fill it in`}},
 		{"images bad", "version: 1\nimages:\n  web: \"\"\n  \"a b\": x\n  db: 12\n",
 			[]string{`:3: images: "web": "" is not an image reference`, `:4: images: "a b" is not a service name`, `:5: images: "db": want a string, got the integer 12`}},
 		{"non-string note", "version: 1\nbinds:\n  ./a: {note: true}\n", []string{`:3: binds: "./a": note: want a string, got the boolean true; quote it: "true"`}},

@@ -91,6 +91,19 @@ type Field struct {
 	Pos          manifest.Pos
 }
 
+// AckItem returns the acknowledge: item that leaves f behind knowingly:
+// SERVICE.FIELD, SERVICE.configs for a file config's uid, gid or mode, or
+// SECTION.ENTRY.FIELD for a field of a top-level entry.
+func (f Field) AckItem() string {
+	switch {
+	case f.Service != "" && f.Config != "":
+		return f.Service + ".configs"
+	case f.Service != "":
+		return f.Service + "." + f.Name
+	}
+	return f.Section + "." + f.Entry + "." + f.Name
+}
+
 // What an Unmatched item is.
 const (
 	UnmatchedKey         = "key"         // a binds:, volumes: or anonymous: key

@@ -88,6 +88,71 @@ func (d ServiceDef) EnvPos(name string) (manifest.Pos, bool) {
 	return manifest.Pos{}, false
 }
 
+// EnvSource returns the variable of the project environment that the
+// definition's environment: entry for name is written as: exactly one
+// reference, $VAR or ${VAR} with or without a default or an error
+// (${VAR:-x}, ${VAR?err}); ok is false for a literal, for text around the
+// reference, and when the definition does not set name. An entry with no
+// value (- VAR, or VAR: with nothing after it) takes the variable of the
+// same name, as compose does, and returns name.
+func (d ServiceDef) EnvSource(name string) (string, bool) {
+	env := get(d.node, "environment")
+	if env == nil {
+		return "", false
+	}
+	raw, found := "", false
+	if _, v := lookup(env, name); v != nil {
+		if v = resolve(v); v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			return name, true
+		}
+		raw, found = scalar(v), true
+	}
+	for _, item := range seqItems(env) {
+		k, v, ok := strings.Cut(scalar(item), "=")
+		if k != name {
+			continue
+		}
+		if !ok {
+			return name, true
+		}
+		raw, found = v, true
+	}
+	if !found {
+		return "", false
+	}
+	return singleReference(strings.TrimSpace(raw))
+}
+
+// singleReference returns VAR when s is $VAR or ${VAR…} and nothing else.
+func singleReference(s string) (string, bool) {
+	body, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return "", false
+	}
+	braced := strings.HasPrefix(body, "{")
+	if braced {
+		if !strings.HasSuffix(body, "}") || strings.Count(body, "{") != 1 || strings.Count(body, "}") != 1 {
+			return "", false
+		}
+		body = body[1 : len(body)-1]
+	}
+	end := 0
+	for end < len(body) && (body[end] == '_' || body[end] >= 'A' && body[end] <= 'Z' || body[end] >= 'a' && body[end] <= 'z' || end > 0 && body[end] >= '0' && body[end] <= '9') {
+		end++
+	}
+	if end == 0 {
+		return "", false
+	}
+	rest := body[end:]
+	if !braced && rest != "" {
+		return "", false
+	}
+	if rest != "" && !strings.HasPrefix(rest, ":-") && !strings.HasPrefix(rest, "-") && !strings.HasPrefix(rest, ":?") && !strings.HasPrefix(rest, "?") {
+		return "", false
+	}
+	return body[:end], true
+}
+
 // FieldUse is a key a definition writes, named by its dotted path
 // ("deploy.placement"), with its position.
 type FieldUse struct {

@@ -1,37 +1,25 @@
 package project
 
 import (
+	"net/url"
 	"strings"
 	"unicode"
 )
 
 // LooksLikeSecret reports whether an environment variable looks like a
-// plaintext secret (C2M015): its name has password, passwd, secret, token,
-// key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
-// dbPassword; not KEYBOARD_LAYOUT), its last word part does not say it
-// names something else (…_FILE, …_PATH, …_DIR, …_ID, …_TTL, …), and its
-// value is a literal: not empty, not a path (such as a *_FILE reference
-// under /run/secrets), not a number or a boolean, and not a variable
-// reference the container expands itself.
+// plaintext secret (C2M015). Its value must be a literal: not empty, not a
+// path (such as a *_FILE reference under /run/secrets), not a number or a
+// boolean, and not a variable reference the container expands itself.
+// Then either the value is a URL with a password in it
+// (postgres://app:hunter2@db/app, whatever the variable's name), or the
+// name says secret: one of its word parts (split at non-letters and at a
+// lower-to-upper case change) is password, passwd, pass, pwd, pw, secret,
+// token, key, apikey, credential(s) or salt, contains password, passwd or
+// secret (WEBPASSWORD, CLIENTSECRET), or ends in token, pass, pwd, apikey,
+// accesskey or privatekey (AUTHTOKEN, DBPASS); and its last word part
+// does not say it names something else (…_FILE, …_PATH, …_ID, …_TTL,
+// …_URL, …_USER, …). KEYBOARD_LAYOUT and BYPASS_CACHE are not secrets.
 func LooksLikeSecret(name, value string) bool {
-	parts := wordParts(name)
-	if len(parts) == 0 {
-		return false
-	}
-	secret := false
-	for _, p := range parts {
-		switch p {
-		case "password", "passwd", "secret", "token", "key", "apikey":
-			secret = true
-		}
-	}
-	if !secret {
-		return false
-	}
-	switch parts[len(parts)-1] {
-	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port":
-		return false
-	}
 	v := strings.TrimSpace(value)
 	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "$") {
 		return false
@@ -40,14 +28,65 @@ func LooksLikeSecret(name, value string) bool {
 	case "true", "false", "yes", "no", "on", "off", "null", "none":
 		return false
 	}
-	numeric := true
-	for _, r := range v {
-		if !unicode.IsDigit(r) {
-			numeric = false
-			break
+	if strings.IndexFunc(v, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		return false
+	}
+	if urlPassword(v) {
+		return true
+	}
+	parts := wordParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	secret := false
+	for _, p := range parts {
+		secret = secret || secretWord(p)
+	}
+	if !secret {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port",
+		"user", "username", "min", "max", "policy", "algorithm", "method", "mode", "format", "header", "version", "count", "rounds", "strategy", "provider", "backend", "required", "reset", "lifetime":
+		return false
+	}
+	return true
+}
+
+// secretWord reports whether a lower-case word part of a variable name
+// says its value is secret.
+func secretWord(p string) bool {
+	switch p {
+	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt":
+		return true
+	case "bypass", "compass", "overpass", "passthrough":
+		return false
+	}
+	for _, s := range []string{"password", "passwd", "secret"} {
+		if strings.Contains(p, s) {
+			return true
 		}
 	}
-	return !numeric
+	for _, s := range []string{"token", "pass", "pwd", "apikey", "accesskey", "privatekey"} {
+		if strings.HasSuffix(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlPassword reports whether v is a URL whose user information holds a
+// password: scheme://user:password@host/….
+func urlPassword(v string) bool {
+	if !strings.Contains(v, "://") || !strings.Contains(v, "@") {
+		return false
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.User == nil {
+		return false
+	}
+	p, ok := u.User.Password()
+	return ok && p != "" && !strings.HasPrefix(p, "$")
 }
 
 // wordParts splits a variable name into lower-case words at non-letters

@@ -29,6 +29,30 @@ func TestLooksLikeSecret(t *testing.T) {
 		{"API_KEY", "12345", false},
 		{"APP_SECRET", "${SECRET}", false},
 		{"HOSTNAME", "web", false},
+		// Compound and short names (pihole's WEBPASSWORD, DB_PASS).
+		{"WEBPASSWORD", "changeit", true},
+		{"MYSQLROOTPASSWORD", "x1", true},
+		{"DB_PASS", "hunter2", true},
+		{"SMTP_PWD", "hunter2", true},
+		{"PIHOLE_PW", "changeit", true},
+		{"OAUTH_CLIENTSECRET", "s3", true},
+		{"GITLAB_AUTHTOKEN", "glpat", true},
+		{"AWS_SECRETACCESSKEY", "wJalr", true},
+		{"RELAY_CREDENTIALS", "user:pw", true},
+		{"AUTH_SALT", "pepper", true},
+		{"BYPASS_CACHE", "sometimes", false},
+		{"PASSWORD_MIN_LENGTH", "12", false},
+		{"PASSWORD_POLICY", "strong", false},
+		{"DB_PASS_USER", "app", false},
+		{"PASSENGER_APP_ENV", "production", false},
+		{"TOKENIZER", "bert", false},
+		{"PWD", "/srv/app", false},
+		// A password in a URL, whatever the name says.
+		{"DATABASE_URL", "postgres://app:hunter2@db:5432/app", true},
+		{"PAPERLESS_REDIS", "redis://:hunter2@broker:6379", true},
+		{"DATABASE_URL", "postgres://app@db:5432/app", false},
+		{"REDIS_URL", "redis://broker:6379", false},
+		{"DATABASE_URL", "postgres://app:${DB_PASSWORD}@db/app", false},
 	} {
 		if got := LooksLikeSecret(tc.name, tc.value); got != tc.want {
 			t.Errorf("LooksLikeSecret(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)

@@ -87,6 +87,10 @@ func capturingMain() {
 // reports and SARIF logs its commands printed are validated: the reports
 // against schema/report.json, the logs against the SARIF 2.1.0 schema and
 // GitHub code scanning's requirements (internal/schematest).
+// updateScripts rewrites the files a story compares with cmp (go test
+// ./cmd/compose2manifest -run TestScripts -update-scripts).
+var updateScripts = flag.Bool("update-scripts", false, "rewrite the files the testscript stories compare with cmp")
+
 func TestScripts(t *testing.T) {
 	v, err := schematest.New()
 	if err != nil {
@@ -104,7 +108,8 @@ func TestScripts(t *testing.T) {
 		}
 	})
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: *updateScripts,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"status": cmdStatus,
 		},

@@ -175,7 +175,7 @@ func oracle(t *testing.T, bin, root, prefix string) {
 			d := &differ{t: t, project: name, seen: seen, n: &n}
 			dir := filepath.Dir(file)
 			dc, warnings, dcErr := composeConfig(t, bin, file, dir, env)
-			res, convErr := convertFilled(t, file, dir, env)
+			res, relocated, convErr := convertFilled(t, file, dir, env)
 			compareUnset(d, warnings, res.Diagnostics)
 			if dcErr != nil {
 				dcRefuses++
@@ -199,7 +199,7 @@ func oracle(t *testing.T, bin, root, prefix string) {
 			if res.Status == convert.Converted {
 				converted++
 			}
-			compare(d, dc, m, res.Diagnostics, dir, root, env)
+			compare(d, dc, m, res.Diagnostics, dir, root, env, relocated)
 		})
 	}
 	for key, why := range knownDifferences {
@@ -277,8 +277,10 @@ func composeConfig(t *testing.T, bin, file, dir string, env []string) (*dcProjec
 
 // convertFilled converts the project as the corpus test does (--strict,
 // every profile) and, when it is refused with a skeleton, again with the
-// skeleton filled in by internal/skeletontest.
-func convertFilled(t *testing.T, file, dir string, env []string) (*convert.Result, error) {
+// skeleton filled in by internal/skeletontest. relocated maps each bind
+// source the filled skeleton gives a path of its own (a source the module
+// may not own where it is, a ~ source) to that path: its data moves there.
+func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.Result, relocated map[string]string, err error) {
 	t.Helper()
 	opts := convert.Options{
 		ConfigFiles:          []string{file},
@@ -290,16 +292,29 @@ func convertFilled(t *testing.T, file, dir string, env []string) (*convert.Resul
 		HostProjectDirectory: hostDir,
 		VolumeRoot:           volumeRoot,
 	}
-	res, err := convert.Convert(context.Background(), opts)
+	res, err = convert.Convert(context.Background(), opts)
 	if res.Status != convert.Refused || len(res.Skeleton) == 0 {
-		return res, err
+		return res, nil, err
 	}
 	filled, ferr := skeletontest.Fill(res.Skeleton)
 	if ferr != nil {
 		t.Fatalf("filling the skeleton: %v\n%s", ferr, res.Skeleton)
 	}
+	var decl struct {
+		Binds map[string]struct{ Path string }
+	}
+	if err := yaml.Unmarshal(filled, &decl); err != nil {
+		t.Fatalf("the filled skeleton: %v", err)
+	}
+	relocated = map[string]string{}
+	for k, e := range decl.Binds {
+		if strings.HasPrefix(k, "/") && e.Path != "" {
+			relocated[k] = e.Path
+		}
+	}
 	opts.Declarations = &convert.Declarations{Path: filepath.Join(t.TempDir(), convert.DeclarationsFile), Data: filled}
-	return convert.Convert(context.Background(), opts)
+	res, err = convert.Convert(context.Background(), opts)
+	return res, relocated, err
 }
 
 // unsetRE matches docker compose's warning about an unset variable.
@@ -326,7 +341,7 @@ func compareUnset(d *differ, stderr string, diags []rules.Diagnostic) {
 }
 
 // compare holds the module against docker compose's reading.
-func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, dir, root string, env []string) {
+func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, dir, root string, env []string, relocated map[string]string) {
 	containers := map[string]*manifest.Container{}
 	index := map[string]int{}
 	for i, r := range m.Containers() {
@@ -344,7 +359,7 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 		}
 		d.n.services++
 		compareImage(d, name, svc, ct)
-		compareVolumes(d, name, svc, dc, ct, diags, dir, root, env)
+		compareVolumes(d, name, svc, dc, ct, diags, dir, root, env, relocated)
 		compareEnvironment(d, name, svc, ct, diags)
 		comparePorts(d, name, svc, ct)
 		// docker compose starts a service after what it depends on
@@ -376,7 +391,7 @@ func compareImage(d *differ, name string, svc dcService, ct *manifest.Container)
 	}
 }
 
-func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *manifest.Container, diags []rules.Diagnostic, dir, root string, env []string) {
+func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *manifest.Container, diags []rules.Diagnostic, dir, root string, env []string, relocated map[string]string) {
 	mounted := map[string]manifest.Volume{}
 	for _, v := range ct.Volumes {
 		mounted[path.Clean(v.Target)] = v
@@ -457,6 +472,10 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		switch {
 		case home != "" && within(home, src):
 			continue
+		case relocated[src] != "":
+			// The module may not own it there: declared with a
+			// path of its own, its data moves (compose2manifest plan).
+			want = relocated[src]
 		case within(root, src):
 			r, _ := filepath.Rel(dir, src)
 			want = path.Join(hostDir, filepath.ToSlash(r))

@@ -6,6 +6,8 @@ package skeletontest
 import (
 	"fmt"
 
+	"github.com/compose2manifest/compose2manifest/declare"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -13,8 +15,11 @@ import (
 // of the right form: owner "0:0", mode "0755", intent state, a distinct
 // path under /srv/placeholder, host_project_directory /opt/placeholder,
 // volume_root /srv, and kind file (an empty kind is left for a source that
-// is not in the checkout and looks like a file). It returns an error when skeleton is not YAML or has
-// an empty value of another key.
+// is not in the checkout and looks like a file), and each empty acknowledge:
+// item the first choice its comment offers (declare.AckChoiceComment: for
+// a credential, the image is taken to read the credential's file; for a
+// field not carried, it is left behind). It returns an error when skeleton is not YAML or has an empty
+// value of another key.
 func Fill(skeleton []byte) ([]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(skeleton, &doc); err != nil {
@@ -26,8 +31,12 @@ func Fill(skeleton []byte) ([]byte, error) {
 	fill = func(key string, v *yaml.Node) {
 		switch v.Kind {
 		case yaml.DocumentNode, yaml.SequenceNode:
+			item := ""
+			if key == "acknowledge" {
+				item = key
+			}
 			for _, c := range v.Content {
-				fill("", c)
+				fill(item, c)
 			}
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(v.Content); i += 2 {
@@ -53,6 +62,13 @@ func Fill(skeleton []byte) ([]byte, error) {
 				v.Value = "/opt/placeholder"
 			case "volume_root":
 				v.Value = "/srv"
+			case "acknowledge":
+				choices := declare.AckChoices(v.LineComment)
+				if len(choices) == 0 {
+					bad = fmt.Errorf("skeleton has an empty acknowledge: item without choices: %q", v.LineComment)
+					return
+				}
+				v.Value = choices[0]
 			default:
 				bad = fmt.Errorf("skeleton has an empty %q", key)
 			}
