@@ -271,12 +271,17 @@ compose file (${VAR:-default}).`,
 			Check:        checkPlaintextSecret,
 			CheckProject: checkComposeSecret,
 			SkipBuilt:    true,
-			Doc: `An environment variable whose name has password, passwd, secret, token,
-key or apikey as a word part (DB_PASSWORD, API_KEY, SECRET_KEY_BASE,
-dbPassword; not KEYBOARD_LAYOUT) has a literal value: not empty, not a
-path such as a *_FILE reference under /run/secrets, not a number or a
-boolean. Names that end in a word saying they hold something else
-(_FILE, _PATH, _DIR, _ID, _TTL, _URL, …) are left alone. The value is
+			Doc: `An environment variable whose name says secret has a literal value:
+not empty, not a path such as a *_FILE reference under /run/secrets,
+not a number or a boolean. The name says secret when a word part is
+password, passwd, pass, pwd, pw, secret, token, key, apikey, credential(s)
+or salt (DB_PASSWORD, DB_PASS, API_KEY, SECRET_KEY_BASE, dbPassword), or
+contains password, passwd or secret, or ends in token, pass, pwd, apikey,
+accesskey or privatekey (WEBPASSWORD, CLIENTSECRET, AUTHTOKEN); not
+KEYBOARD_LAYOUT, BYPASS_CACHE or TOKENIZER. Names that end in a word
+saying they hold something else (_FILE, _PATH, _DIR, _ID, _TTL, _URL,
+_USER, _MIN, _POLICY, …) are left alone. A URL with a password in it
+(postgres://app:hunter2@db/app) is a secret whatever the name. The value is
 judged after interpolation, wherever it came from: the compose file,
 .env, an env_file or the environment. A manifest is committed and read
 widely, so it never carries such a value in plaintext: convert refuses
