@@ -152,6 +152,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		module = m.Module
 	}
 	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	plan.Secrets, plan.Uncarried = res.Secrets, res.Uncarried
 	if !o.Strict {
 		r.markVariableOwners(ctx, plan, res)
 		if ctx.Err() != nil {
@@ -195,7 +196,10 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
 		return r.terminal(ctx, plan, refusals, res)
 	}
-	if len(plan.Items) == 0 {
+	// Off a terminal, plaintext secrets alone still get the skeleton of
+	// their credentials (and the acknowledge: items beside them).
+	offTerminal := !cfg.Terminal && !cfg.GitHub && len(plan.Secrets) > 0
+	if len(plan.Items) == 0 && !offTerminal {
 		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
 		if res.Status == convert.Refused {
 			out.Hints = []string{fmt.Sprintf("convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", report.CountErrors(res.Diagnostics))}

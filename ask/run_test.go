@@ -74,6 +74,40 @@ func TestRunNotTerminal(t *testing.T) {
 	}
 }
 
+// TestRunNotTerminalSecretsOnly: off a terminal, a project whose only
+// refusals are a plaintext secret and a field not carried still gets the
+// skeleton: its credentials: item and the acknowledge: items beside it
+// (before, ask said nothing was left to ask and exited 0).
+func TestRunNotTerminalSecretsOnly(t *testing.T) {
+	dir := t.TempDir()
+	compose := "name: app\nservices:\n  web:\n    image: example/web:1\n    container_name: web1\n    environment:\n      WEB_TOKEN: ${TOKEN}\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(compose), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("TOKEN=s3cr3t-t0ken-value\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options: convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		In:      strings.NewReader(""), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Unanswered || got.Err == nil || !strings.Contains(got.Err.Error(), "1 plaintext secret needs a credential") {
+		t.Errorf("outcome %+v", got)
+	}
+	for _, want := range []string{"credentials:\n  web.WEB_TOKEN: web_web_token", `choose: web.credentials.WEB_TOKEN`, `choose: web.container_name`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("skeleton lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if strings.Contains(stdout.String()+out.String(), "s3cr3t-t0ken-value") {
+		t.Error("the secret's value is shown")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "compose2manifest.yaml")); err == nil {
+		t.Error("a declarations file was written")
+	}
+}
+
 // TestRunAnswers: answers read from a pipe are written into the
 // declarations file, convert then accepts the module, and no temporary
 // declarations file is made on the way (answers are converted in

@@ -16,17 +16,18 @@ import (
 )
 
 // Skeleton returns convert's declarations skeleton for the plan's sources
-// (convert.Skeleton), with each entry's suggestions added as comments
-// above it: where each value filled in came from, and what the image table
-// and the target path suggest for the values left "", and at the end the
-// plan's Directories as a commented, optional directories: block. Nil when
-// the plan has no items.
+// and its secrets and fields not carried (convert.SkeletonFor), with each
+// entry's suggestions added as comments above it: where each value filled
+// in came from, and what the image table and the target path suggest for
+// the values left "", and at the end the plan's Directories as a
+// commented, optional directories: block. Nil when the plan has no items
+// and no secrets.
 func Skeleton(p *Plan) []byte {
 	missing := make([]convert.Missing, len(p.Items))
 	for i := range p.Items {
 		missing[i] = p.Items[i].Missing
 	}
-	sk := convert.Skeleton(p.Module, missing)
+	sk := convert.SkeletonFor(p.Module, missing, p.Secrets, p.Uncarried)
 	if sk == nil {
 		return nil
 	}

@@ -117,6 +117,28 @@ func shellQuote(s string) string {
 // setting in the skeleton): "2 sources lack a declaration; 1 more only
 // needs host_project_directory".
 func lacking(p *Plan) string {
+	what := lackingSources(p)
+	if n := len(p.Secrets); n > 0 {
+		secrets := "1 plaintext secret needs a credential"
+		if n > 1 {
+			secrets = fmt.Sprintf("%d plaintext secrets need a credential", n)
+		}
+		if what == "" {
+			return secrets
+		}
+		what += "; " + secrets
+	}
+	if what == "" {
+		return "fields not carried need an acknowledgement"
+	}
+	return what
+}
+
+// lackingSources is lacking for the plan's sources; "" when it has none.
+func lackingSources(p *Plan) string {
+	if len(p.Items) == 0 {
+		return ""
+	}
 	decl, loc := 0, 0
 	var hostDir, volRoot bool
 	for i := range p.Items {

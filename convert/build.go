@@ -151,7 +151,9 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Skeleton = skeleton(c.module, res.Missing, c.secretSuggestions(), c.uncarried)
+	res.Secrets = c.secretSuggestions()
+	res.Uncarried = c.uncarried
+	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Secrets, res.Uncarried)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {

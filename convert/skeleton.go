@@ -15,7 +15,7 @@ import (
 // the author to fill, each entry with a comment saying where the source is
 // used. module names the module in comments. Nil when missing is empty.
 func Skeleton(module string, missing []Missing) []byte {
-	return skeleton(module, missing, nil, nil)
+	return SkeletonFor(module, missing, nil, nil)
 }
 
 // SecretSuggestion is a secret-looking environment variable the skeleton
@@ -78,13 +78,17 @@ func (c *converter) environSource(service, variable string) (string, bool) {
 	return "", false
 }
 
-// skeleton is Skeleton with a credentials: section for secrets.
+// SkeletonFor is Skeleton with a credentials: section for secrets and an
+// acknowledge: section: an empty item, with the choices in its comment,
+// for each secret whose image is not known to read VARIABLE_FILE and for
+// each field of uncarried not acknowledged. Result.Skeleton is
+// SkeletonFor of the Result's Missing, Secrets and Uncarried.
 //
 // With a skeleton to give anyway, each field not carried and not
 // acknowledged (C2M007, an error in check --against) gets an empty
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
-func skeleton(module string, missing []Missing, secrets []SecretSuggestion, uncarried []placement.Field) []byte {
+func SkeletonFor(module string, missing []Missing, secrets []SecretSuggestion, uncarried []placement.Field) []byte {
 	if len(missing) == 0 && len(secrets) == 0 {
 		return nil
 	}
