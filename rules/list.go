@@ -458,7 +458,9 @@ declare (user:).`,
 			ID:           "C2M024",
 			Title:        "a VOLUME the image declares that no volume mounts",
 			Severity:     Error,
+			Check:        checkImageVolumeManifest,
 			CheckProject: checkImageVolume,
+			SkipBuilt:    true,
 			Doc: `The image's Dockerfile declares a VOLUME at a path (the image table's
 volumes: rows, each citing the Dockerfile) and no bind, volume or tmpfs
 of the service mounts exactly that path; a mount of a directory above
@@ -466,7 +468,8 @@ it does not cover it (docker creates the anonymous volume below it all
 the same). The runtime would create an anonymous volume there for each
 new container: data
 outside every declaration, which no backup takes and which a recreated
-container loses.
+container loses. check finds the same in a manifest from the container's
+image: a VOLUME path that no volume or tmpfs of the container mounts.
 
 Declare it under anonymous: as "SERVICE:PATH" with its owner, mode and
 intent (convert produces them from the image table where a row has them,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -122,4 +123,35 @@ func otherUser(user, owner string) bool {
 	uid, _, _ := strings.Cut(user, ":")
 	ouid, _, _ := strings.Cut(owner, ":")
 	return uid != ouid
+}
+
+// checkImageVolumeManifest is C2M024 in a manifest: a container whose
+// image declares a VOLUME (the image table's volumes: rows) that no
+// volume or tmpfs of the container mounts at exactly that path. check
+// finds the rows itself from the container's image, as convert does from
+// the service's.
+func checkImageVolumeManifest(p *Pass) {
+	table, err := imageTable()
+	if err != nil {
+		p.Report(Diagnostic{Message: "the built-in image table does not load, so no image VOLUME was looked for: " + err.Error()})
+		return
+	}
+	for _, c := range p.Module.Containers() {
+		mounted := map[string]bool{}
+		for _, v := range c.Container.Volumes {
+			mounted[v.Target] = true
+		}
+		for _, t := range c.Container.Tmpfs {
+			mounted[t.Target] = true
+		}
+		for _, v := range table.Volumes(c.Container.Image) {
+			if mounted[v.Path] {
+				continue
+			}
+			d := Diag(c, "image %s declares VOLUME %s (%s:%d, %s) and no volume or tmpfs of the container mounts it: the runtime would create an anonymous volume there, data outside every declaration; convert again with it declared under anonymous: (%q) or acknowledged disposable (%s.volumes.%s.disposable)",
+				c.Container.Image, v.Path, images.TableFile, v.Row.Line, v.Row.Source, declare.AnonymousKey(c.Container.Name, v.Path), c.Container.Name, v.Path)
+			d.Service, d.Target = c.Container.Name, v.Path
+			p.Report(d)
+		}
+	}
 }
