@@ -66,7 +66,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	if !manifest.ValidPath(o.DockerRoot) || !path.IsAbs(o.LegacyProjectDirectory) {
 		return nil, fmt.Errorf("the docker root and the legacy project directory must be absolute, clean paths")
 	}
-	p := &Plan{Version: Version, Project: o.Project, Moves: []Move{}}
+	p := &Plan{Version: Version, Project: o.Project, DockerRoot: o.DockerRoot, Moves: []Move{}}
 	used := map[string]bool{}
 	for _, m := range mods {
 		seen := map[string]bool{}
@@ -85,6 +85,11 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 				}
 			}
 			if from == "" {
+				if a := o.anonymous(m, r); a != nil {
+					p.Moves = append(p.Moves, Move{Module: m.Module, To: r.Path, Kind: r.Kind,
+						Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: r.Origin.Legacy, Anonymous: a})
+					continue
+				}
 				p.Unlocated = append(p.Unlocated, Unlocated{Module: m.Module, To: r.Path, Legacy: r.Origin.Legacy, Find: find})
 				continue
 			}
@@ -137,6 +142,22 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 		return "", fmt.Sprintf("find it with docker container inspect (the Mounts entry with Destination %s of the %s container of project %s), then give --anonymous %s=VOLUME_ID", target, service, o.Project, key)
 	}
 	return "", "compose2manifest does not know where " + legacy + " is"
+}
+
+// anonymous is the anonymous volume r's data lives in, for the script to
+// find with docker container inspect when it runs; nil when r is no
+// anonymous volume's, or the plan knows no project name or mount target
+// to find it by.
+func (o Options) anonymous(m *manifest.Module, r manifest.Resource) *Anonymous {
+	service, ok := strings.CutPrefix(r.Origin.Legacy, "anonymous Docker volume of service ")
+	if !ok || o.Project == "" || r.Kind != manifest.KindDirectory {
+		return nil
+	}
+	target := mountTarget(m, service, r.Path)
+	if target == "" {
+		return nil
+	}
+	return &Anonymous{Service: service, Target: target}
 }
 
 // mountTarget is where service mounts p in its container.

@@ -62,9 +62,35 @@ func TestOf(t *testing.T) {
 		t.Errorf("directories: %+v, want /etc/app and /var/lib/app", p.Directories)
 	}
 
-	// Without --anonymous the anonymous volume is not located: the
-	// script says how to find it and refuses to copy it.
+	// Without --anonymous, the script finds the anonymous volume when
+	// it runs, from the legacy container of the service.
 	o.Anonymous = nil
+	p, err = Of([]*manifest.Module{fhsModule()}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Moves) != 5 || len(p.Unlocated) != 0 {
+		t.Fatalf("moves %+v, unlocated %+v", p.Moves, p.Unlocated)
+	}
+	if a := p.Moves[4].Anonymous; a == nil || *a != (Anonymous{Service: "web", Target: "/var/cache/web"}) || p.Moves[4].From != "" {
+		t.Errorf("the anonymous move: %+v", p.Moves[4])
+	}
+	var script bytes.Buffer
+	if err := WriteScript(&script, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\nDOCKER_ROOT='/data/docker'\n",
+		"\nanonymous_volume 'app' 'web' '{{range .Mounts}}{{if and (eq .Type \"volume\") (eq .Destination \"/var/cache/web\")}}{{.Name}}{{end}}{{end}}' 'move 5 (/var/lib/app/web-var-cache)'\ncopy_directory \"$src\" '/var/lib/app/web-var-cache' '33:33' '0750'",
+	} {
+		if !strings.Contains(script.String(), want) {
+			t.Errorf("the script lacks %q:\n%s", want, script.String())
+		}
+	}
+
+	// With no project name to find the container by, it is not
+	// located: the script says how to find it and refuses to copy it.
+	o.Project = ""
 	p, err = Of([]*manifest.Module{fhsModule()}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -73,13 +99,14 @@ func TestOf(t *testing.T) {
 		!strings.Contains(p.Unlocated[0].Find, "--anonymous web:/var/cache/web=VOLUME_ID") {
 		t.Errorf("unlocated: %+v", p.Unlocated)
 	}
-	var script bytes.Buffer
+	script.Reset()
 	if err := WriteScript(&script, p); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(script.String(), "\nunlocated 'anonymous Docker volume of service web for /var/lib/app/web-var-cache: find it with docker container inspect") {
 		t.Errorf("the script does not refuse the anonymous volume:\n%s", script.String())
 	}
+	o.Project = "app"
 
 	// An --anonymous naming no anonymous volume is an error.
 	o.Anonymous = map[string]string{"db:/x": "1"}
@@ -109,8 +136,29 @@ func TestJSONReadsBack(t *testing.T) {
 	if !back.Planned("/data/docker/volumes/app_dbdata/_data", "/var/lib/app/dbdata") && !back.Planned("/var/lib/docker/volumes/app_dbdata/_data", "/var/lib/app/dbdata") {
 		t.Errorf("the plan read back lacks the dbdata move: %+v", back.Moves)
 	}
-	if len(back.Unlocated) != 1 || len(back.Directories) != 2 {
+	if len(back.Unlocated) != 0 || len(back.Directories) != 2 || len(back.Moves) != 5 || back.Moves[4].Anonymous == nil || back.Moves[4].Anonymous.Target != "/var/cache/web" {
 		t.Errorf("read back: %+v", back)
+	}
+	// A move with neither a from nor an anonymous volume is refused.
+	if !strings.Contains(b.String(), `"anonymous": {`) {
+		t.Fatalf("no anonymous move in the JSON:\n%s", b.String())
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(b.String(), `"from": "",`, ``, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(file); err != nil {
+		t.Errorf("an anonymous move without from: %v", err)
+	}
+	p.Moves[4].Anonymous = nil
+	b.Reset()
+	if err := WriteJSON(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(file); err == nil || !strings.Contains(err.Error(), "move 5") {
+		t.Errorf("a move with no from read back: %v", err)
 	}
 }
 

@@ -15,8 +15,9 @@ import (
 const About = `Convert the project as convert does and print the migration plan: every
 declared path whose data lives elsewhere today (a relocated bind, under
 --legacy-project-directory; a named volume, under DOCKER_ROOT/volumes;
-an anonymous volume named with --anonymous) and the declared path it goes
-to. A refused project is an error: the plan needs the whole manifest.
+an anonymous volume, found when the script runs with docker container
+inspect of the stopped legacy container, or named with --anonymous) and
+the declared path it goes to. A refused project is an error: the plan needs the whole manifest.
 
 --format sh (the default) prints a POSIX shell script to review and run
 as root on the legacy host: it stops while the project's containers run,

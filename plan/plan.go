@@ -24,6 +24,9 @@ type Plan struct {
 	Version int `json:"version"`
 	// Project is the compose project name the legacy containers carry.
 	Project string `json:"project,omitempty"`
+	// DockerRoot is the legacy host's Docker data root, where a Docker
+	// volume's data lives (DOCKER_ROOT/volumes/NAME/_data).
+	DockerRoot string `json:"docker_root,omitempty"`
 	// Directories are the declared directories above the targets, parent
 	// first, created before the moves.
 	Directories []Directory `json:"directories,omitempty"`
@@ -47,6 +50,18 @@ type Move struct {
 	// Legacy says what From is: "Docker volume mail_dbdata", "bind
 	// ./data", "anonymous volume of postfix:/var/lib/postfix".
 	Legacy string `json:"legacy,omitempty"`
+	// Anonymous, when set, is the anonymous volume whose data moves, to be
+	// found when the script runs: the volume that the one container of the
+	// service in the legacy project mounts at the target, named by docker
+	// container inspect. From is then "".
+	Anonymous *Anonymous `json:"anonymous,omitempty"`
+}
+
+// Anonymous names an anonymous volume by what mounts it: a service of the
+// legacy project and the container path.
+type Anonymous struct {
+	Service string `json:"service"`
+	Target  string `json:"target"`
 }
 
 // Planned reports whether p moves the data of from to to.
@@ -74,7 +89,10 @@ func Read(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s: plan version %d, want %d", path, p.Version, Version)
 	}
 	for i, m := range p.Moves {
-		if !manifest.ValidPath(m.From) || !manifest.ValidPath(m.To) {
+		switch {
+		case m.Anonymous != nil && (m.From != "" || m.Anonymous.Service == "" || !manifest.ValidPath(m.Anonymous.Target) || p.Project == "" || !manifest.ValidPath(p.DockerRoot)):
+			return nil, fmt.Errorf("%s: move %d: an anonymous volume found at run time has no from, a service, an absolute target, and the plan's project and docker_root", path, i+1)
+		case m.Anonymous == nil && !manifest.ValidPath(m.From), !manifest.ValidPath(m.To):
 			return nil, fmt.Errorf("%s: move %d: from and to must be absolute, clean paths", path, i+1)
 		}
 	}

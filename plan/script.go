@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -35,11 +36,16 @@ func WriteScript(w io.Writer, p *Plan) error {
 	fmt.Fprintf(b, "# deletes or changes a source; it refuses a non-empty target that does not\n")
 	fmt.Fprintf(b, "# match its source; run twice, the second run changes nothing.\n#\n")
 	for i, m := range p.Moves {
-		fmt.Fprintf(b, "# move %d: %s (%s) -> %s\n", i+1, shown(m.From), shown(m.Legacy), shown(m.To))
+		from := m.From
+		if m.Anonymous != nil {
+			from = "found when run, with docker container inspect"
+		}
+		fmt.Fprintf(b, "# move %d: %s (%s) -> %s\n", i+1, shown(from), shown(m.Legacy), shown(m.To))
 	}
 	for _, u := range p.Unlocated {
 		fmt.Fprintf(b, "# not located: %s (%s) -> %s\n", shown(u.Legacy), shown(u.Find), shown(u.To))
 	}
+	fmt.Fprintf(b, "\nDOCKER_ROOT=%s\n", Quote(p.DockerRoot))
 	b.WriteString(scriptHead)
 	if p.Project != "" {
 		fmt.Fprintf(b, "stopped %s %s\n", Quote(p.Project), Quote(shown(p.Project)))
@@ -52,14 +58,26 @@ func WriteScript(w io.Writer, p *Plan) error {
 		if m.Kind == manifest.KindFile {
 			fn = "copy_file"
 		}
-		fmt.Fprintf(b, "%s %s %s %s %s %s\n", fn, Quote(m.From), Quote(m.To), Quote(m.Owner), Quote(m.Mode),
-			Quote(fmt.Sprintf("move %d (%s)", i+1, shown(m.To))))
+		desc := Quote(fmt.Sprintf("move %d (%s)", i+1, shown(m.To)))
+		from := Quote(m.From)
+		if a := m.Anonymous; a != nil {
+			fmt.Fprintf(b, "anonymous_volume %s %s %s %s\n", Quote(p.Project), Quote(a.Service), Quote(inspectFormat(a.Target)), desc)
+			from = `"$src"`
+		}
+		fmt.Fprintf(b, "%s %s %s %s %s %s\n", fn, from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc)
 	}
 	for _, u := range p.Unlocated {
 		fmt.Fprintf(b, "unlocated %s\n", Quote(fmt.Sprintf("%s for %s: %s", shown(u.Legacy), shown(u.To), shown(u.Find))))
 	}
 	b.WriteString(scriptTail)
 	return b.Flush()
+}
+
+// inspectFormat is the docker container inspect template that prints the
+// name of the volume a container mounts at target: a Go template, with
+// target as a Go string literal, so any byte of the path stays in it.
+func inspectFormat(target string) string {
+	return `{{range .Mounts}}{{if and (eq .Type "volume") (eq .Destination ` + strconv.Quote(target) + `)}}{{.Name}}{{end}}{{end}}`
 }
 
 // scriptHead is the script's functions. Messages print only the
@@ -94,7 +112,7 @@ stopped() {
 	fi
 	running=$(docker ps --filter "label=com.docker.compose.project=$1" -q) || die "docker ps failed: cannot tell whether the containers of project $2 run"
 	if [ -n "$running" ]; then
-		die "containers of project $2 are running; stop them first: docker compose -p $2 down"
+		die "containers of project $2 are running; stop them first: docker compose -p $2 stop (not down, which removes the containers, and with them what tells an anonymous volume's name)"
 	fi
 	say "no container of project $2 runs"
 }
@@ -199,6 +217,26 @@ copy_file() {
 		die "$5: the copy differs from the source"
 	fi
 	say "$5: copied and verified"
+}
+
+# anonymous_volume PROJECT SERVICE FORMAT SHOWN: set src to the data of
+# the anonymous volume that the one container of SERVICE in PROJECT mounts,
+# its name printed by docker container inspect --format FORMAT.
+anonymous_volume() {
+	command -v docker >/dev/null 2>&1 || die "$4: docker is not installed here, so the anonymous volume cannot be found; give compose2manifest plan --anonymous SERVICE:TARGET=VOLUME_ID"
+	ids=$(docker ps -a -q --no-trunc --filter "label=com.docker.compose.project=$1" --filter "label=com.docker.compose.service=$2") || die "$4: docker ps failed"
+	case "$ids" in
+	"") die "$4: no container of service $2 is left to inspect (docker compose down removes them): find the volume with docker volume ls and give compose2manifest plan --anonymous" ;;
+	*"
+"*) die "$4: more than one container of service $2 (each has an anonymous volume of its own): give compose2manifest plan --anonymous for the one to keep" ;;
+	esac
+	name=$(docker container inspect --format "$3" "$ids") || die "$4: docker container inspect failed"
+	case "$name" in
+	"") die "$4: the container of service $2 mounts no volume there" ;;
+	.* | -* | *[!A-Za-z0-9_.-]*) die "$4: docker container inspect printed no volume name" ;;
+	esac
+	src="$DOCKER_ROOT/volumes/$name/_data"
+	say "$4: the anonymous volume of service $2 is $name"
 }
 
 # unlocated SHOWN: a declared path whose data the plan cannot find.

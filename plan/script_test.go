@@ -123,6 +123,13 @@ func listing(t *testing.T, dir string, times, top bool) string {
 // PATH that prints running, and returns its output and exit status.
 func runScript(t *testing.T, p *Plan, dir, running string) (string, int) {
 	t.Helper()
+	fake := "#!/bin/sh\n[ \"$1 $2 $3\" = 'ps --filter label=com.docker.compose.project=c2mtest' ] || exit 2\nprintf '%s' " + Quote(running) + "\n"
+	return runScriptWith(t, p, dir, fake)
+}
+
+// runScriptWith is runScript with fake as the docker on PATH.
+func runScriptWith(t *testing.T, p *Plan, dir, fake string) (string, int) {
+	t.Helper()
 	var script bytes.Buffer
 	if err := WriteScript(&script, p); err != nil {
 		t.Fatal(err)
@@ -131,7 +138,6 @@ func runScript(t *testing.T, p *Plan, dir, running string) (string, int) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	fake := "#!/bin/sh\n[ \"$1 $2 $3\" = 'ps --filter label=com.docker.compose.project=c2mtest' ] || exit 2\nprintf '%s' " + Quote(running) + "\n"
 	if err := os.WriteFile(filepath.Join(bin, "docker"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -181,8 +187,8 @@ func TestScriptCopies(t *testing.T) {
 	before := listing(t, legacy, true, true)
 
 	out, code := runScript(t, p, tmp, "0123abcd\n")
-	if code == 0 || !strings.Contains(out, "docker compose -p c2mtest down") {
-		t.Fatalf("running containers: exit %d, want a refusal naming docker compose -p c2mtest down:\n%s", code, out)
+	if code == 0 || !strings.Contains(out, "docker compose -p c2mtest stop") {
+		t.Fatalf("running containers: exit %d, want a refusal naming docker compose -p c2mtest stop:\n%s", code, out)
 	}
 	if _, err := os.Stat(target); err == nil {
 		t.Fatalf("running containers: the script created %s", target)
@@ -359,5 +365,67 @@ func TestScriptEmptySource(t *testing.T) {
 	}
 	if got := listing(t, dst, true, true); got != after {
 		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
+	}
+}
+
+// TestScriptAnonymousVolume runs a plan whose anonymous volume is found
+// when the script runs: docker ps names the one stopped container of the
+// service, docker container inspect the volume it mounts at the target,
+// and the volume's data is copied and verified. No container, or two, and
+// the script refuses without copying.
+func TestScriptAnonymousVolume(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "docker root")
+	src := filepath.Join(root, "volumes", "0f1e2d3c", "_data")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	legacyTree(t, src)
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	target := filepath.Join(tmp, "target")
+	p := &Plan{Version: Version, Project: "c2mtest", DockerRoot: root,
+		Directories: []Directory{{Module: "m", Path: target, Owner: owner, Mode: "0755"}},
+		Moves: []Move{{Module: "m", To: filepath.Join(target, "cache"), Kind: manifest.KindDirectory, Owner: owner, Mode: "0750",
+			Intent: manifest.IntentCache, Legacy: "anonymous Docker volume of service web", Anonymous: &Anonymous{Service: "web", Target: "/var/cache/we'b \"x\""}}}}
+	before := listing(t, root, false, true)
+	// The fake docker: no container runs; ps -a names CONTAINERS for the
+	// service; inspect prints the volume name when the template asks for
+	// the mount at the target, written as a Go string literal.
+	fake := func(containers string) string {
+		return "#!/bin/sh\n" +
+			"case \"$*\" in\n" +
+			"'ps --filter label=com.docker.compose.project=c2mtest -q') exit 0 ;;\n" +
+			"'ps -a -q --no-trunc --filter label=com.docker.compose.project=c2mtest --filter label=com.docker.compose.service=web') printf '%s' " + Quote(containers) + " ;;\n" +
+			"'container inspect --format '*) case \"$4\" in *'(eq .Destination \"/var/cache/we'\\''b \\\"x\\\"\")'*) [ \"$5\" = c0ffee ] && echo 0f1e2d3c ;; *) exit 3 ;; esac ;;\n" +
+			"*) exit 2 ;;\n" +
+			"esac\n"
+	}
+	out, code := runScriptWith(t, p, tmp, fake(""))
+	if code == 0 || !strings.Contains(out, "no container of service web is left to inspect") {
+		t.Fatalf("no container: exit %d, want a refusal:\n%s", code, out)
+	}
+	out, code = runScriptWith(t, p, tmp, fake("c0ffee\nbeef\n"))
+	if code == 0 || !strings.Contains(out, "more than one container of service web") {
+		t.Fatalf("two containers: exit %d, want a refusal:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(target, "cache")); err == nil {
+		t.Fatal("a refused run created the target")
+	}
+	out, code = runScriptWith(t, p, tmp, fake("c0ffee\n"))
+	if code != 0 || !strings.Contains(out, "the anonymous volume of service web is 0f1e2d3c") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if got, want := listing(t, filepath.Join(target, "cache"), false, false), listing(t, src, false, false); got != want {
+		t.Errorf("the copy differs from the volume:\n got: %s\nwant: %s", got, want)
+	}
+	out, code = runScriptWith(t, p, tmp, fake("c0ffee\n"))
+	if code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("second run: exit %d:\n%s", code, out)
+	}
+	if after := listing(t, root, false, true); after != before {
+		t.Errorf("the volume changed:\n%s\nwant:\n%s", after, before)
 	}
 }
