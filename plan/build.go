@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // Directory is a declared directory above a move's target, created with
@@ -41,6 +42,11 @@ type Options struct {
 	DockerRoot string
 	// Anonymous maps "SERVICE:TARGET" to the anonymous volume's Docker ID.
 	Anonymous map[string]string
+	// Previous are the manifests the target host applies today, when the
+	// declarations changed since: a state or content path that moved
+	// (rules.MovedPaths) has its data at the path declared before, and
+	// the plan moves it from there, whatever the origin says.
+	Previous []*manifest.Module
 }
 
 // DefaultDockerRoot is Docker's data root unless configured otherwise.
@@ -70,11 +76,30 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	used := map[string]bool{}
 	for _, m := range mods {
 		seen := map[string]bool{}
+		before := map[string]string{}
+		for _, old := range o.Previous {
+			if old != nil && old.Module == m.Module {
+				for _, mv := range rules.MovedPaths(old, m) {
+					before[mv.To] = mv.From
+				}
+				break
+			}
+		}
 		for _, r := range m.Resources {
-			if (r.Kind != manifest.KindDirectory && r.Kind != manifest.KindFile) || r.Origin == nil || r.Origin.Legacy == "" {
+			if r.Kind != manifest.KindDirectory && r.Kind != manifest.KindFile {
 				continue
 			}
-			from, find := o.legacyPath(m, r, used)
+			var from, find, legacy string
+			switch {
+			case before[r.Path] != "":
+				from = before[r.Path]
+				legacy = "declared path " + from + " of the previous manifest"
+			case r.Origin != nil && r.Origin.Legacy != "":
+				from, find = o.legacyPath(m, r, used)
+				legacy = r.Origin.Legacy
+			default:
+				continue
+			}
 			if from == r.Path {
 				continue
 			}
@@ -90,14 +115,14 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 						Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: r.Origin.Legacy, Anonymous: a})
 					continue
 				}
-				p.Unlocated = append(p.Unlocated, Unlocated{Module: m.Module, To: r.Path, Legacy: r.Origin.Legacy, Find: find})
+				p.Unlocated = append(p.Unlocated, Unlocated{Module: m.Module, To: r.Path, Legacy: legacy, Find: find})
 				continue
 			}
 			if manifest.IsAncestor(from, r.Path) || manifest.IsAncestor(r.Path, from) {
-				return nil, fmt.Errorf("%s would be copied into itself: %s and %s are one inside the other; declare another path", r.Origin.Legacy, from, r.Path)
+				return nil, fmt.Errorf("%s would be copied into itself: %s and %s are one inside the other; declare another path", legacy, from, r.Path)
 			}
 			p.Moves = append(p.Moves, Move{Module: m.Module, From: from, To: r.Path, Kind: r.Kind,
-				Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: r.Origin.Legacy})
+				Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: legacy})
 		}
 	}
 	// Parents first across modules too.

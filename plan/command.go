@@ -40,6 +40,11 @@ type Config struct {
 	Anonymous []string
 	// Format is sh or json.
 	Format string
+	// Previous names the manifests the host applies today (--previous, a
+	// file or a directory, relative to Dir), read with ReadPrevious
+	// (check.ReadPreviousDir) into Options.Previous; "" for none.
+	Previous, Dir string
+	ReadPrevious func(dir, previous string) ([]*manifest.Module, error)
 }
 
 // Failure is why a plan was not printed: a message, hints, and the exit
@@ -67,6 +72,16 @@ func Command(c Config, w io.Writer) *Failure {
 			return &Failure{Msg: fmt.Sprintf("plan: --anonymous %s given twice (%s and %s): which volume it is must be one", k, prev, id), Code: 2}
 		}
 		c.Options.Anonymous[k] = id
+	}
+	if c.Previous != "" {
+		if c.ReadPrevious == nil {
+			return &Failure{Msg: "plan: --previous: no reader of manifests given", Code: 2}
+		}
+		prev, err := c.ReadPrevious(c.Dir, c.Previous)
+		if err != nil {
+			return &Failure{Msg: "plan: --previous: " + err.Error(), Code: 2}
+		}
+		c.Options.Previous = prev
 	}
 	res, err := convert.Convert(context.Background(), c.Convert)
 	if res == nil || res.Status != convert.Converted {

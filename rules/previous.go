@@ -201,6 +201,30 @@ func comparePrevious(p *PreviousPass, old, cur *manifest.Module) {
 	}
 }
 
+// A Moved is a declaration that moved between two manifests of one module:
+// the path From, no longer declared, was mounted where a container now
+// mounts the declared path To.
+type Moved struct{ From, To string }
+
+// MovedPaths returns the state and content paths of old that cur no
+// longer declares and that moved (C2M022's test: the same container
+// mounts another declared path at the same target), in old's order.
+// compose2manifest plan --previous plans their data from From to To.
+func MovedPaths(old, cur *manifest.Module) []Moved {
+	now := owned(cur)
+	oldMounts, curMounts := mounts(old), mounts(cur)
+	var out []Moved
+	for _, r := range old.Declared() {
+		if r.Kind == manifest.KindHost || !keeps(r.Intent) || now[r.Path] != nil {
+			continue
+		}
+		if to := movedTo(r.Path, oldMounts, curMounts); to != "" && now[to] != nil {
+			out = append(out, Moved{From: r.Path, To: to})
+		}
+	}
+	return out
+}
+
 // movedTo returns the declared path now mounted where a container mounted
 // from before, or "".
 func movedTo(from string, before, after map[mountKey]string) string {
