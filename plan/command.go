@@ -44,7 +44,7 @@ type Config struct {
 	// file or a directory, relative to Dir), read with ReadPrevious
 	// (check.ReadPreviousDir) into Options.Previous; "" for none.
 	Previous, Dir string
-	ReadPrevious func(dir, previous string) ([]*manifest.Module, error)
+	ReadPrevious  func(dir, previous string) ([]*manifest.Module, error)
 }
 
 // Failure is why a plan was not printed: a message, hints, and the exit
