@@ -32,7 +32,6 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -98,11 +97,9 @@ type Plan struct {
 	// sources and directories (TakePaths): a relocation there would
 	// declare one path twice (C2M005).
 	Taken []TakenPath
-	// Secrets and Uncarried are convert's plaintext secrets and fields not
-	// carried (Result.Secrets, Result.Uncarried): Skeleton offers their
-	// credentials: and acknowledge: items too.
-	Secrets   []convert.SecretSuggestion
-	Uncarried []placement.Field
+	// Suggestions are convert's (Result.Suggestions): Skeleton offers
+	// their directories:, credentials: and acknowledge: items too.
+	Suggestions convert.Suggestions
 	// Roots are the directories the declarations name under roots:,
 	// where the module may own paths besides the data roots, /etc/MODULE,
 	// host_project_directory and VOLUME_ROOT/MODULE (C2M006).

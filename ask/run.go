@@ -152,7 +152,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 		module = m.Module
 	}
 	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
-	plan.Secrets, plan.Uncarried = res.Secrets, res.Uncarried
+	plan.Suggestions = res.Suggestions
 	if !o.Strict {
 		r.markVariableOwners(ctx, plan, res)
 		if ctx.Err() != nil {
@@ -198,7 +198,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	}
 	// Off a terminal, plaintext secrets alone still get the skeleton of
 	// their credentials (and the acknowledge: items beside them).
-	offTerminal := !cfg.Terminal && !cfg.GitHub && len(plan.Secrets) > 0
+	offTerminal := !cfg.Terminal && !cfg.GitHub && (len(plan.Suggestions.Secrets) > 0 || len(plan.Suggestions.Roots) > 0)
 	if len(plan.Items) == 0 && !offTerminal {
 		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
 		if res.Status == convert.Refused {

@@ -27,7 +27,7 @@ func Skeleton(p *Plan) []byte {
 	for i := range p.Items {
 		missing[i] = p.Items[i].Missing
 	}
-	sk := convert.SkeletonFor(p.Module, missing, p.Secrets, p.Uncarried)
+	sk := convert.SkeletonFor(p.Module, missing, p.Suggestions)
 	if sk == nil {
 		return nil
 	}

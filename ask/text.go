@@ -118,7 +118,17 @@ func shellQuote(s string) string {
 // needs host_project_directory".
 func lacking(p *Plan) string {
 	what := lackingSources(p)
-	if n := len(p.Secrets); n > 0 {
+	if n := len(p.Suggestions.Roots); n > 0 {
+		roots := "1 module root of layout fhs needs a declaration"
+		if n > 1 {
+			roots = fmt.Sprintf("%d module roots of layout fhs need a declaration", n)
+		}
+		if what != "" {
+			roots = what + "; " + roots
+		}
+		what = roots
+	}
+	if n := len(p.Suggestions.Secrets); n > 0 {
 		secrets := "1 plaintext secret needs a credential"
 		if n > 1 {
 			secrets = fmt.Sprintf("%d plaintext secrets need a credential", n)

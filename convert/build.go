@@ -151,9 +151,8 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Secrets = c.secretSuggestions()
-	res.Uncarried = c.uncarried
-	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Secrets, res.Uncarried)
+	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots}
+	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
@@ -395,17 +394,22 @@ type converter struct {
 	// layout is declare.LayoutFHS or ""; laidOut holds, under it, the
 	// source that took each path placed by intent, so that a second is
 	// refused rather than merged.
-	layout     string
-	laidOut    map[string]string
-	diags      []rules.Diagnostic
-	mounts     []project.Mount // of the services converted
-	placements []*placement.Placement
-	uncarried  []placement.Field
-	unmatched  []placement.Unmatched
-	missing    []*missing
-	fields     fieldIndex
-	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr  error
+	layout  string
+	laidOut map[string]string
+	// missingRoots are the module roots layout fhs needs that no
+	// directories: entry declares; collided are the sources layout fhs
+	// would place where another landed already (each needs a path).
+	missingRoots []MissingRoot
+	collided     map[*placement.Placement]bool
+	diags        []rules.Diagnostic
+	mounts       []project.Mount // of the services converted
+	placements   []*placement.Placement
+	uncarried    []placement.Field
+	unmatched    []placement.Unmatched
+	missing      []*missing
+	fields       fieldIndex
+	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr    error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table

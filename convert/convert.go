@@ -10,7 +10,6 @@ package convert
 import (
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -116,16 +115,12 @@ type Result struct {
 	// Missing lists the sources whose declaration is missing or
 	// incomplete, with what is known of each (for ask).
 	Missing []Missing
-	// Secrets are the plaintext secrets (C2M015) neither delivered as
-	// credentials nor acknowledged, each with the credential name to
-	// suggest.
-	Secrets []SecretSuggestion
-	// Uncarried are the fields the manifest does not carry (C2M007),
-	// acknowledged or not.
-	Uncarried []placement.Field
+	// Suggestions are what the skeleton offers besides Missing: plaintext
+	// secrets, fields not carried, module roots of layout fhs.
+	Suggestions Suggestions
 	// Skeleton is a ready-to-paste declarations file for exactly the
-	// sources that are missing or incomplete and the secrets (SkeletonFor);
-	// nil when none are.
+	// sources that are missing or incomplete and the Suggestions
+	// (SkeletonFor); nil when none are.
 	Skeleton []byte
 	// ProjectDirectory is the absolute project directory on this machine.
 	ProjectDirectory string

@@ -66,13 +66,30 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 		c.laidOut = map[string]string{}
 	}
 	if other, ok := c.laidOut[p]; ok {
+		if c.collided == nil {
+			c.collided = map[*placement.Placement]bool{}
+		}
+		c.collided[s] = true
 		return "", "", fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", describeSource(s), p, other)
 	}
 	c.laidOut[p] = describeSource(s)
 	if !c.rootDeclared(root) {
+		c.missingRoot(root, intent, p)
 		return "", "", fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", describeSource(s), p, root, root)
 	}
 	return p, legacy, ""
+}
+
+// missingRoot records that layout fhs placed p in root, which no
+// directories: entry declares, for the skeleton.
+func (c *converter) missingRoot(root string, intent manifest.Intent, p string) {
+	for i := range c.missingRoots {
+		if c.missingRoots[i].Path == root {
+			c.missingRoots[i].Holds = append(c.missingRoots[i].Holds, p)
+			return
+		}
+	}
+	c.missingRoots = append(c.missingRoots, MissingRoot{Path: root, Intent: intent, Holds: []string{p}})
 }
 
 // rootDeclared reports whether the declarations' directories: own root.

@@ -32,7 +32,8 @@ type Missing struct {
 	// Known holds the values known so far, supplied or produced.
 	Known declare.Entry
 	// NeedsPath reports whether the source can only be placed by a
-	// declared path (a ~ bind).
+	// declared path (a ~ bind, or a source layout fhs would land where
+	// another source did).
 	NeedsPath bool
 	// NotOwnable says why the module may not own the absolute bind source
 	// where it is (rules.Ownable, C2M006): it needs a path of its own, or
@@ -91,6 +92,9 @@ func (c *converter) missingList() []Missing {
 		}
 		if m.src.Section == declare.SectionVolumes {
 			x.Legacy = c.dockerVolumeName(first.Volume)
+		}
+		if m.entry.Path == "" && c.collided[m.src] {
+			x.NeedsPath = true // layout fhs would land it where another source did
 		}
 		if m.entry.Path == "" && c.layout == "" {
 			switch {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,7 +16,7 @@ import (
 // the author to fill, each entry with a comment saying where the source is
 // used. module names the module in comments. Nil when missing is empty.
 func Skeleton(module string, missing []Missing) []byte {
-	return SkeletonFor(module, missing, nil, nil)
+	return SkeletonFor(module, missing, Suggestions{})
 }
 
 // SecretSuggestion is a secret-looking environment variable the skeleton
@@ -78,18 +79,46 @@ func (c *converter) environSource(service, variable string) (string, bool) {
 	return "", false
 }
 
-// SkeletonFor is Skeleton with a credentials: section for secrets and an
-// acknowledge: section: an empty item, with the choices in its comment,
-// for each secret whose image is not known to read VARIABLE_FILE and for
-// each field of uncarried not acknowledged. Result.Skeleton is
-// SkeletonFor of the Result's Missing, Secrets and Uncarried.
+// Suggestions are what a refusal's skeleton offers besides the sources
+// of Missing.
+type Suggestions struct {
+	// Secrets are the plaintext secrets (C2M015) neither delivered as
+	// credentials nor acknowledged, each with the credential name to
+	// suggest.
+	Secrets []SecretSuggestion
+	// Uncarried are the fields the manifest does not carry (C2M007),
+	// acknowledged or not.
+	Uncarried []placement.Field
+	// Roots are the module roots layout fhs places sources in that no
+	// directories: entry declares (C2M013), in the order found.
+	Roots []MissingRoot
+}
+
+// MissingRoot is a module root of layout fhs (/var/lib/MODULE) that no
+// directories: entry declares.
+type MissingRoot struct {
+	Path string
+	// Intent is the intent of the root's home (state for /var/lib).
+	Intent manifest.Intent
+	// Holds names the paths placed in it, in the order placed.
+	Holds []string
+}
+
+// SkeletonFor is Skeleton with a directories: section for the module
+// roots of layout fhs (owner and mode "", the intent of their home), a
+// credentials: section for secrets and an acknowledge: section: an empty
+// item, with the choices in its comment, for each secret whose image is
+// not known to read VARIABLE_FILE and for each field not carried and not
+// acknowledged. Result.Skeleton is SkeletonFor of the Result's Missing
+// and Suggestions.
 //
 // With a skeleton to give anyway, each field not carried and not
 // acknowledged (C2M007, an error in check --against) gets an empty
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
-func SkeletonFor(module string, missing []Missing, secrets []SecretSuggestion, uncarried []placement.Field) []byte {
-	if len(missing) == 0 && len(secrets) == 0 {
+func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
+	secrets, uncarried := s.Secrets, s.Uncarried
+	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
@@ -152,6 +181,18 @@ func SkeletonFor(module string, missing []Missing, secrets []SecretSuggestion, u
 		if len(sec.Content) > 0 {
 			addKV(root, section, sec)
 		}
+	}
+	if len(s.Roots) > 0 {
+		dirs := &yaml.Node{Kind: yaml.MappingNode}
+		for _, r := range s.Roots {
+			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+			addKV(v, "owner", quoted(""))
+			addKV(v, "mode", quoted(""))
+			addKV(v, "intent", plain(string(r.Intent)))
+			v.LineComment = "module root of layout fhs, holding " + strings.Join(r.Holds, ", ")
+			dirs.Content = append(dirs.Content, plain(r.Path), v)
+		}
+		addKV(root, declare.SectionDirectories, dirs)
 	}
 	acks := &yaml.Node{Kind: yaml.SequenceNode}
 	if len(secrets) > 0 {
