@@ -151,7 +151,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Missing = c.missingList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
-	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots}
+	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
@@ -968,8 +968,16 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 	if s.Entry != nil {
 		declared = s.Entry.Path
 	}
-	if declared == "" && c.layout == declare.LayoutFHS && s.Entry != nil && s.Entry.Kind != declare.KindHost {
-		return c.placeByIntent(s)
+	if declared == "" && c.layout == declare.LayoutFHS {
+		switch {
+		case s.Entry != nil && s.Entry.Kind != declare.KindHost:
+			return c.placeByIntent(s)
+		case s.Entry == nil && (s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~")):
+			// Undeclared, its values to be produced from evidence: laid
+			// out like a declaration (an absolute bind source stays
+			// where it is, a ~ one needs its path either way).
+			return c.placeByIntent(s)
+		}
 	}
 	switch s.Section {
 	case declare.SectionBinds:

@@ -34,8 +34,10 @@ func ModuleRoot(i manifest.Intent, module string) string {
 }
 
 // placeByIntent is place under layout fhs, for a declaration without a
-// path of its own that is not a host path: HOME/MODULE/NAME, HOME by the
-// intent and NAME from the source (layoutName). The module root must be
+// path of its own that is not a host path, and for a source without a
+// declaration whose values are produced from evidence (not an absolute or
+// ~ bind): HOME/MODULE/NAME, HOME by the intent (the declaration's, else
+// the image table row's) and NAME from the source (layoutName). The module root must be
 // declared under directories:, and no two sources may land on one path.
 func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, problem string) {
 	first := s.First()
@@ -47,7 +49,10 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 	default:
 		legacy = "anonymous Docker volume of service " + first.Service
 	}
-	intent := manifest.Intent(s.Entry.Intent)
+	var intent manifest.Intent
+	if s.Entry != nil {
+		intent = manifest.Intent(s.Entry.Intent)
+	}
 	if !intent.Valid() && !c.opts.Strict {
 		if row, ok, _ := c.imageRow(s); ok && row.Intent.Valid() {
 			intent = row.Intent

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -92,6 +93,39 @@ type Suggestions struct {
 	// Roots are the module roots layout fhs places sources in that no
 	// directories: entry declares (C2M013), in the order found.
 	Roots []MissingRoot
+	// Options are the volume options the manifest cannot carry and no
+	// acknowledgement drops (C2M012), one per option name (z, Z,
+	// propagation, nocopy), in the order found.
+	Options []OptionUse
+}
+
+// OptionUse is a volume option the manifest cannot carry, by name, with
+// the first mount that gives it and how many do.
+type OptionUse struct {
+	Name            string
+	Service, Target string
+	Mounts          int
+}
+
+// optionUses returns the volume options of c's mounts that C2M012 refuses
+// and acknowledge: could drop.
+func (c *converter) optionUses() []OptionUse {
+	var out []OptionUse
+	for _, m := range c.mounts {
+		for _, o := range m.Options {
+			name := declare.OptionName(o)
+			if name == "" || c.decl.AcknowledgesOption(m.Service, m.Target, name) {
+				continue
+			}
+			i := slices.IndexFunc(out, func(u OptionUse) bool { return u.Name == name })
+			if i < 0 {
+				out = append(out, OptionUse{Name: name, Service: m.Service, Target: m.Target})
+				i = len(out) - 1
+			}
+			out[i].Mounts++
+		}
+	}
+	return out
 }
 
 // MissingRoot is a module root of layout fhs (/var/lib/MODULE) that no
@@ -118,7 +152,7 @@ type MissingRoot struct {
 // passes: the author writes the item or carries the behaviour another way.
 func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	secrets, uncarried := s.Secrets, s.Uncarried
-	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 {
+	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
@@ -227,9 +261,21 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 		a.LineComment = declare.AckChoiceComment(declare.AckChoice{Item: item, Means: "left behind knowingly: " + f.Reason}) + "; or carry it another way and drop this item"
 		acks.Content = append(acks.Content, a)
 	}
+	for _, o := range s.Options {
+		a := quoted("")
+		one := AckOption(o.Service, o.Target, o.Name)
+		if o.Mounts == 1 {
+			a.LineComment = declare.AckChoiceComment(declare.AckChoice{Item: one, Means: "drop it knowingly: the manifest cannot carry it"}) + "; or remove it from the compose file and drop this item"
+		} else {
+			a.LineComment = declare.AckChoiceComment(
+				declare.AckChoice{Item: "*.volumes.*." + o.Name, Means: fmt.Sprintf("drop it knowingly from all %d mounts that give it: the manifest cannot carry it", o.Mounts)},
+				declare.AckChoice{Item: one, Means: "the first of them; one item each"}) + "; or remove it from the compose file"
+		}
+		acks.Content = append(acks.Content, a)
+	}
 	if len(acks.Content) > 0 {
 		addKV(root, "acknowledge", acks)
-		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a credential whose image is not known to read\nVARIABLE_FILE, a field the manifest does not carry (check --against refuses it until acknowledged)."
+		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a credential whose image is not known to read\nVARIABLE_FILE, a volume option or a field the manifest does not carry (check --against refuses a field until\nacknowledged)."
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -239,6 +285,12 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	}
 	enc.Close()
 	return buf.Bytes()
+}
+
+// AckOption is the acknowledge: item that drops option of service's mount
+// at target: SERVICE.volumes.TARGET.OPTION.
+func AckOption(service, target, option string) string {
+	return service + ".volumes." + target + "." + option
 }
 
 // where says where a missing source is used: position, services, target,

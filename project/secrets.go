@@ -18,7 +18,8 @@ import (
 // secret (WEBPASSWORD, CLIENTSECRET), or ends in token, pass, pwd, apikey,
 // accesskey or privatekey (AUTHTOKEN, DBPASS); and its last word part
 // does not say it names something else (…_FILE, …_PATH, …_ID, …_TTL,
-// …_URL, …_USER, …). KEYBOARD_LAYOUT and BYPASS_CACHE are not secrets.
+// …_URL, …_USER, …_SCHEME, …). KEYBOARD_LAYOUT, BYPASS_CACHE and
+// MAILCOW_PASS_SCHEME are not secrets.
 func LooksLikeSecret(name, value string) bool {
 	v := strings.TrimSpace(value)
 	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "$") {
@@ -47,7 +48,8 @@ func LooksLikeSecret(name, value string) bool {
 	}
 	switch parts[len(parts)-1] {
 	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port",
-		"user", "username", "min", "max", "policy", "algorithm", "method", "mode", "format", "header", "version", "count", "rounds", "strategy", "provider", "backend", "required", "reset", "lifetime":
+		"user", "username", "min", "max", "policy", "algorithm", "method", "mode", "format", "header", "version", "count", "rounds", "strategy", "provider", "backend", "required", "reset", "lifetime",
+		"scheme", "hint", "expiration", "complexity":
 		return false
 	}
 	return true

@@ -43,6 +43,7 @@ func TestLooksLikeSecret(t *testing.T) {
 		{"BYPASS_CACHE", "sometimes", false},
 		{"PASSWORD_MIN_LENGTH", "12", false},
 		{"PASSWORD_POLICY", "strong", false},
+		{"MAILCOW_PASS_SCHEME", "BLF-CRYPT", false},
 		{"DB_PASS_USER", "app", false},
 		{"PASSENGER_APP_ENV", "production", false},
 		{"TOKENIZER", "bert", false},
