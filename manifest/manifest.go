@@ -239,7 +239,10 @@ func IsAncestor(a, b string) bool {
 	if a == "/" {
 		return strings.HasPrefix(b, "/")
 	}
-	return strings.HasPrefix(b, a+"/")
+	// b has a as a prefix followed by a slash, without building a+"/":
+	// the rules ask this of every declared path against every system
+	// subtree.
+	return len(b) > len(a) && b[len(a)] == '/' && strings.HasPrefix(b, a)
 }
 
 // ValidPath reports whether p is an absolute, clean slash path with no ".."

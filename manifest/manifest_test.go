@@ -36,3 +36,23 @@ func TestValidPath(t *testing.T) {
 		}
 	}
 }
+
+func TestIsAncestor(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"/srv", "/srv/a", true},
+		{"/srv", "/srv/a/b", true},
+		{"/", "/srv", true},
+		{"/srv", "/srv", false},
+		{"/srv", "/srvx", false},
+		{"/srv", "/sr", false},
+		{"/srv/a", "/srv", false},
+		{"/", "/", false},
+	} {
+		if got := IsAncestor(tc.a, tc.b); got != tc.want {
+			t.Errorf("IsAncestor(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
