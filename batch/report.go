@@ -22,8 +22,10 @@ type batchModule struct {
 	report.Module
 	// Write says whether a converted module's manifest was written or
 	// left unchanged.
-	Write   string `json:"write,omitempty"`
-	Missing int    `json:"missing_declarations,omitempty"`
+	Write string `json:"write,omitempty"`
+	// Kept is set when the manifest was kept without converting again.
+	Kept    bool `json:"kept,omitempty"`
+	Missing int  `json:"missing_declarations,omitempty"`
 	// LeftOut names the services profiles left out; VolumesLeftOut is
 	// set when every service with a volume is one of them.
 	LeftOut        []string `json:"left_out_by_profiles,omitempty"`
@@ -72,6 +74,7 @@ func (rep *Report) WriteJSON(w io.Writer, tool *report.Tool, schemaComment strin
 				Skeleton: string(declare.WithSchemaComment(en.Skeleton, schemaComment)), Diagnostics: ds,
 			},
 			Write:          string(en.Write),
+			Kept:           en.Kept,
 			Missing:        en.Missing,
 			LeftOut:        en.LeftOut,
 			VolumesLeftOut: en.VolumesLeftOut,
@@ -124,7 +127,11 @@ func (rep *Report) WriteText(w io.Writer, quiet bool) {
 		}
 		switch en.Status {
 		case convert.Converted:
-			fmt.Fprintf(w, "%s%s: converted: %s (%s)%s\n", proj, name, en.Output, en.Write, left)
+			how := string(en.Write)
+			if en.Kept {
+				how = "kept: current, not converted again"
+			}
+			fmt.Fprintf(w, "%s%s: converted: %s (%s)%s\n", proj, name, en.Output, how, left)
 		case convert.Refused:
 			fmt.Fprintf(w, "%s%s: refused: %s, %s; nothing written%s\n", proj, name, report.CountErrors(en.Diagnostics), report.Plural(en.Missing, "missing declaration"), left)
 		default:
@@ -147,8 +154,11 @@ func (rep *Report) WriteText(w io.Writer, quiet bool) {
 	}
 	s := rep.Summary()
 	without := ""
+	if s.Kept > 0 {
+		without = fmt.Sprintf(", %d of them kept without converting", s.Kept)
+	}
 	if s.VolumesLeftOut > 0 {
-		without = fmt.Sprintf("; %d without its volumes", s.VolumesLeftOut)
+		without += fmt.Sprintf("; %d without its volumes", s.VolumesLeftOut)
 	}
 	line := fmt.Sprintf("%s found: %d converted (%d written, %d unchanged%s), %d refused (%s), %d failed to load",
 		report.Plural(s.Projects, "project"), s.Converted, s.Written, s.Unchanged, without, s.Refused, report.Plural(s.Missing, "missing declaration"), s.LoadFailed)

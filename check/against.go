@@ -260,7 +260,7 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		pass.Sources = append(pass.Sources, sc)
 	}
 	opts := settingsFor(a.opts, m.ConvertedWith)
-	if err == nil && generated && unchanged && !a.reconvert && a.current(dir, m, opts) {
+	if err == nil && generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
 		return rules.RunAgainst(list, pass) // nothing converts differently
 	}
 	var res *convert.Result
@@ -293,30 +293,6 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	}
 	pass.Conversion = c
 	return append(own, rules.RunAgainst(list, pass)...)
-}
-
-// current reports whether m's fingerprint still holds for the project in
-// dir converted with opts: converting it again would give m's bytes, so
-// long as its sources are unchanged (the caller compares them).
-func (a *projects) current(dir string, m *manifest.Module, opts convert.Options) bool {
-	f := m.Fingerprint
-	if f == nil || f.Uncarried > 0 || f.Conversion != convert.ConversionVersion {
-		return false
-	}
-	// As convertAt converts: from dir.
-	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
-	if f.Images != convert.ImagesDigest(opts) || !convert.RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
-		return false
-	}
-	if convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
-		return false
-	}
-	for p, was := range f.Checkout {
-		if project.Evidence(dir, p).String() != was {
-			return false
-		}
-	}
-	return true
 }
 
 // source holds the recorded source s against the file it names in the

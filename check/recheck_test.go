@@ -9,41 +9,9 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/gen"
 	"github.com/compose2manifest/compose2manifest/report"
 )
-
-// recheckFiles is a project with an included file, a .env, an env_file,
-// declarations and a bind source that is a file.
-var recheckFiles = map[string]string{
-	"proj/app/compose.yaml": `include:
-  - inc/extra.yaml
-services:
-  app:
-    image: example/app:1
-    env_file: app.env
-    environment:
-      LEVEL: ${LEVEL:-info}
-    volumes:
-      - ./conf.ini:/etc/app/conf.ini
-      - data:/data
-volumes:
-  data: {}
-`,
-	"proj/app/inc/extra.yaml": "services:\n  side:\n    image: example/side:1\n    environment:\n      MODE: ${MODE}\n",
-	"proj/app/.env":           "MODE=fast\n",
-	"proj/app/app.env":        "A=1\n",
-	"proj/app/conf.ini":       "[app]\n",
-	"proj/app/compose2manifest.yaml": `version: 1
-host_project_directory: /opt/app
-binds:
-  ./conf.ini: {owner: "0:0", mode: "0644", intent: config}
-volumes:
-  data: {owner: "1:1", mode: "0700", intent: state}
-directories:
-  /opt/app: {owner: "0:0", mode: "0755", intent: config}
-  /srv/app: {owner: "0:0", mode: "0755", intent: state}
-`,
-}
 
 // TestRecheckProperty: check --against takes a manifest whose
 // fingerprint holds as current without converting, and converts again as
@@ -56,7 +24,7 @@ func TestRecheckProperty(t *testing.T) {
 	tmp := t.TempDir()
 	write := func() {
 		os.RemoveAll(filepath.Join(tmp, "proj"))
-		for name, data := range recheckFiles {
+		for name, data := range gen.Recheck {
 			p := filepath.Join(tmp, name)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
@@ -111,11 +79,11 @@ func TestRecheckProperty(t *testing.T) {
 		mutate func()
 		cfg    func(check.Config) check.Config
 	}{
-		{"compose file", edit("proj/app/compose.yaml", recheckFiles["proj/app/compose.yaml"]+"# edited\n"), nil},
-		{"included file", edit("proj/app/inc/extra.yaml", recheckFiles["proj/app/inc/extra.yaml"]+"# edited\n"), nil},
+		{"compose file", edit("proj/app/compose.yaml", gen.Recheck["proj/app/compose.yaml"]+"# edited\n"), nil},
+		{"included file", edit("proj/app/inc/extra.yaml", gen.Recheck["proj/app/inc/extra.yaml"]+"# edited\n"), nil},
 		{".env", edit("proj/app/.env", "MODE=slow\n"), nil},
 		{"env_file", edit("proj/app/app.env", "A=2\n"), nil},
-		{"declarations", edit("proj/app/compose2manifest.yaml", recheckFiles["proj/app/compose2manifest.yaml"]+"# edited\n"), nil},
+		{"declarations", edit("proj/app/compose2manifest.yaml", gen.Recheck["proj/app/compose2manifest.yaml"]+"# edited\n"), nil},
 		{"variable", nil, func(c check.Config) check.Config { c.Convert.Environ = []string{"LEVEL=debug", "OTHER=1"}; return c }},
 		{"variable unset", nil, func(c check.Config) check.Config { c.Convert.Environ = []string{"OTHER=1"}; return c }},
 		{"variable of an included file", nil, func(c check.Config) check.Config {

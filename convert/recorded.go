@@ -10,6 +10,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/utils"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -19,7 +20,7 @@ import (
 // fingerprint records. Raise it with every change that makes the same
 // inputs convert to other bytes, so that check --against converts every
 // manifest made before the change again instead of taking it as current.
-const ConversionVersion = 2
+const ConversionVersion = 3
 
 // VariablesDigest returns the digest a fingerprint records of the values
 // the variables names have in environ (KEY=VALUE strings, the last of a
@@ -111,9 +112,78 @@ func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic)
 		f.Checkout[p] = project.Evidence(c.l.Dir, p).String()
 	}
 	for _, d := range diags {
-		if rules.EscalatedAgainst(d) {
+		switch {
+		case rules.EscalatedAgainst(d):
 			f.Uncarried++
+		case d.Severity == rules.Warning:
+			f.Warnings++
 		}
 	}
 	return f, nil
+}
+
+// FingerprintHolds reports whether m's fingerprint still holds for the
+// project in dir converted with opts, judged without loading compose: the
+// conversion version, the image table's digest, the settings that change
+// the output (RecordedSettings against converted_with), the digest of the
+// variables the conversion used and what the checkout shows at each path
+// it recorded are all as they were. A manifest with fields not carried
+// (fingerprint uncarried > 0) never holds: converting again reports them.
+// The recorded sources' digests are the caller's to compare (Current
+// does). opts is taken as Convert would get it for dir: ProjectDirectory
+// and WorkingDirectory are set to dir.
+func FingerprintHolds(dir string, m *manifest.Module, opts Options) bool {
+	f := m.Fingerprint
+	if f == nil || f.Uncarried > 0 || f.Conversion != ConversionVersion {
+		return false
+	}
+	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
+	if f.Images != ImagesDigest(opts) || !RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
+		return false
+	}
+	if VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
+		return false
+	}
+	for p, was := range f.Checkout {
+		if project.Evidence(dir, p).String() != was {
+			return false
+		}
+	}
+	return true
+}
+
+// Current reports whether converting the project in dir with opts would
+// give data, a generated manifest (m decoded from it), byte for byte,
+// without loading compose: data is unedited (its body digest holds), each
+// source it records is a regular file inside dir, after symbolic links,
+// of at most project.MaxInputSize bytes with the recorded sha256, its
+// fingerprint holds (FingerprintHolds), and the conversion had no warning
+// to report (fingerprint warnings). convert --batch keeps such a
+// manifest instead of converting its project again.
+func Current(dir string, data []byte, m *manifest.Module, opts Options) bool {
+	if rec, actual, ok := manifest.BodyDigest(data); !ok || rec != actual || len(m.Sources) == 0 || m.Fingerprint == nil || m.Fingerprint.Warnings > 0 {
+		return false
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	for _, s := range m.Sources {
+		name := filepath.FromSlash(s.File)
+		if !filepath.IsLocal(name) {
+			return false
+		}
+		p := filepath.Join(dir, name)
+		if real, err := filepath.EvalSymlinks(p); err != nil || !project.Within(realDir, real) {
+			return false
+		}
+		b, err := fsread.File("source", p, project.MaxInputSize)
+		if err != nil {
+			return false
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != s.SHA256 {
+			return false
+		}
+	}
+	return FingerprintHolds(dir, m, opts)
 }

@@ -112,6 +112,11 @@ type Fingerprint struct {
 	// acknowledged (C2M007 warnings), which check --against reports as
 	// errors: it must convert again to name them.
 	Uncarried int
+	// Warnings counts the conversion's other warnings (an unset
+	// variable, a service left out by profiles, …): convert --batch keeps
+	// an unchanged manifest instead of converting again only when there
+	// are none to report.
+	Warnings int
 	// Body is the sha256 of the manifest's bytes as written, without the
 	// line that records it (BodyDigest). Encode computes it; the value
 	// held here is ignored when encoding.
@@ -194,6 +199,9 @@ func encodeFingerprint(root *yaml.Node, f *Fingerprint) {
 	}
 	if f.Uncarried > 0 {
 		addScalar(n, "uncarried", strconv.Itoa(f.Uncarried), "!!int")
+	}
+	if f.Warnings > 0 {
+		addScalar(n, "warnings", strconv.Itoa(f.Warnings), "!!int")
 	}
 	addScalar(n, "body", bodyPlaceholder, "!!str")
 	root.Content = append(root.Content, str("fingerprint"), n)
@@ -335,11 +343,13 @@ func (d *decoder) fingerprint(n *yaml.Node) *Fingerprint {
 			}
 		case "uncarried":
 			f.Uncarried = integer(v, "fingerprint uncarried")
+		case "warnings":
+			f.Warnings = integer(v, "fingerprint warnings")
 		case "body":
 			sawBody = true
 			f.Body = digest(v, "fingerprint body")
 		default:
-			d.errorf(k, "unknown key %q in fingerprint (want conversion, images, variables, checkout, uncarried or body)", k.Value)
+			d.errorf(k, "unknown key %q in fingerprint (want conversion, images, variables, checkout, uncarried, warnings or body)", k.Value)
 		}
 	}
 	if !sawBody {
