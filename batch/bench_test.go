@@ -91,8 +91,10 @@ func BenchmarkBatchGenerated(b *testing.B) {
 			stop := samplePeakHeap()
 			b.ResetTimer()
 			for b.Loop() {
+				// runBenchGC converts into a folder of its own each time:
+				// into the same one, a batch keeps every manifest.
 				rep := runBenchGC(b, root, out, 0, tune)
-				if s := rep.Summary(); s.Converted != n {
+				if s := rep.Summary(); s.Converted != n || s.Kept != 0 {
 					b.Fatalf("%d of %d projects converted: %+v", s.Converted, n, s)
 				}
 			}
@@ -102,6 +104,36 @@ func BenchmarkBatchGenerated(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
+}
+
+// BenchmarkBatchUnchanged is convert --batch run again over a generated
+// tree of 2,000 projects nothing in which changed since the last batch:
+// every manifest is kept (convert.Current), none converted.
+func BenchmarkBatchUnchanged(b *testing.B) {
+	const n = 2000
+	root := filepath.Join(b.TempDir(), "tree")
+	if err := gen.Tree(root, gen.Shape{Projects: n, Services: 10, Volumes: 4}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := Config{Root: root, Out: b.TempDir(), Convert: convert.Options{Environ: []string{}}}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		b.Fatal(err)
+	}
+	stop := samplePeakHeap()
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s := rep.Summary(); s.Kept != n {
+			b.Fatalf("kept %d of %d manifests: %+v", s.Kept, n, s)
+		}
+	}
+	b.StopTimer()
+	peak := stop()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n)/1e6, "ms/project")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }
 
 // samplePeakHeap samples the bytes of heap objects every 5 ms until the
