@@ -23,14 +23,8 @@ func TestKeepProperty(t *testing.T) {
 	tmp := t.TempDir()
 	write := func() {
 		os.RemoveAll(filepath.Join(tmp, "proj"))
-		for name, data := range gen.Recheck {
-			p := filepath.Join(tmp, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if err := gen.WriteFiles(tmp, gen.Recheck); err != nil {
+			t.Fatal(err)
 		}
 	}
 	environ := []string{"LEVEL=warn", "OTHER=1"}

@@ -4,17 +4,15 @@ package plan
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/treetest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -62,61 +60,6 @@ func legacyTree(t *testing.T, dir string) {
 			t.Logf("no xattr in this tree: setfattr: %v: %s", err, out)
 		}
 	}
-}
-
-// listing is every entry under dir: its mode, owner, link count, size,
-// link target, content hash, xattrs and, with times, mtime and ctime.
-// The entry "." is left out when top is false.
-func listing(t *testing.T, dir string, times, top bool) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." && !top {
-			return nil
-		}
-		var st syscall.Stat_t
-		if err := syscall.Lstat(p, &st); err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%q mode=%o uid=%d gid=%d nlink=%d size=%d", rel, st.Mode, st.Uid, st.Gid, st.Nlink, st.Size)
-		switch st.Mode & syscall.S_IFMT {
-		case syscall.S_IFLNK:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" -> %q", target)
-		case syscall.S_IFREG:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" sha256=%x sparse=%v", sha256.Sum256(data), st.Blocks*512 < st.Size/2)
-			buf := make([]byte, 4096)
-			if n, err := syscall.Listxattr(p, buf); err == nil && n > 0 {
-				names := strings.Split(strings.TrimRight(string(buf[:n]), "\x00"), "\x00")
-				sort.Strings(names)
-				for _, name := range names {
-					v := make([]byte, 4096)
-					m, _ := syscall.Getxattr(p, name, v)
-					line += fmt.Sprintf(" xattr %s=%q", name, v[:max(m, 0)])
-				}
-			}
-		}
-		if times {
-			line += fmt.Sprintf(" mtime=%d.%d ctime=%d.%d", st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // runScript writes p as a script and runs it with sh, with a docker on
@@ -184,7 +127,7 @@ func TestScriptCopies(t *testing.T) {
 			{Module: "m", From: src, To: filepath.Join(target, "data"), Kind: manifest.KindDirectory, Owner: moved, Mode: "0750", Intent: manifest.IntentState},
 			{Module: "m", From: cf, To: filepath.Join(target, "main.cf"), Kind: manifest.KindFile, Owner: owner, Mode: "0644", Intent: manifest.IntentConfig},
 		}}
-	before := listing(t, legacy, true, true)
+	before := treetest.Listing(t, legacy, true, true)
 
 	out, code := runScript(t, p, tmp, "0123abcd\n")
 	if code == 0 || !strings.Contains(out, "docker compose -p c2mtest stop") {
@@ -200,7 +143,7 @@ func TestScriptCopies(t *testing.T) {
 	}
 	t.Logf("first run:\n%s", out)
 	dst := filepath.Join(target, "data")
-	if got, want := listing(t, dst, false, false), listing(t, src, false, false); got != want {
+	if got, want := treetest.Listing(t, dst, false, false), treetest.Listing(t, src, false, false); got != want {
 		t.Errorf("the copy differs from the source:\n got: %s\nwant: %s", got, want)
 	}
 	for path, want := range map[string]string{target: "0755 " + owner, dst: "0750 " + moved, filepath.Join(target, "main.cf"): "0644 " + owner} {
@@ -219,12 +162,12 @@ func TestScriptCopies(t *testing.T) {
 		t.Errorf("the log says nothing of the copy: %q, %v", log, err)
 	}
 
-	after := listing(t, target, true, true)
+	after := treetest.Listing(t, target, true, true)
 	out, code = runScript(t, p, tmp, "")
 	if code != 0 || !strings.Contains(out, "nothing changed") {
 		t.Errorf("second run: exit %d, want 0 and nothing changed:\n%s", code, out)
 	}
-	if got := listing(t, target, true, true); got != after {
+	if got := treetest.Listing(t, target, true, true); got != after {
 		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
 	}
 
@@ -282,7 +225,7 @@ func TestScriptCopies(t *testing.T) {
 		t.Errorf("without docker: %v, want the check skipped, saying so:\n%s", err, out)
 	}
 
-	if got := listing(t, legacy, true, true); got != before {
+	if got := treetest.Listing(t, legacy, true, true); got != before {
 		t.Errorf("the source changed:\n got: %s\nwant: %s", got, before)
 	}
 }
@@ -358,12 +301,12 @@ func TestScriptEmptySource(t *testing.T) {
 	if out, code := runScript(t, p, tmp, ""); code != 0 {
 		t.Fatalf("first run: exit %d:\n%s", code, out)
 	}
-	after := listing(t, dst, true, true)
+	after := treetest.Listing(t, dst, true, true)
 	out, code := runScript(t, p, tmp, "")
 	if code != 0 || !strings.Contains(out, "nothing changed") || strings.Contains(out, "copied and verified") || strings.Contains(out, "copying") {
 		t.Errorf("second run on an empty source: exit %d, want nothing changed:\n%s", code, out)
 	}
-	if got := listing(t, dst, true, true); got != after {
+	if got := treetest.Listing(t, dst, true, true); got != after {
 		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
 	}
 }
@@ -390,7 +333,7 @@ func TestScriptAnonymousVolume(t *testing.T) {
 		Directories: []Directory{{Module: "m", Path: target, Owner: owner, Mode: "0755"}},
 		Moves: []Move{{Module: "m", To: filepath.Join(target, "cache"), Kind: manifest.KindDirectory, Owner: owner, Mode: "0750",
 			Intent: manifest.IntentCache, Legacy: "anonymous Docker volume of service web", Anonymous: &Anonymous{Service: "web", Target: "/var/cache/we'b \"x\""}}}}
-	before := listing(t, root, false, true)
+	before := treetest.Listing(t, root, false, true)
 	// The fake docker: no container runs; ps -a names CONTAINERS for the
 	// service; inspect prints the volume name when the template asks for
 	// the mount at the target, written as a Go string literal.
@@ -418,14 +361,14 @@ func TestScriptAnonymousVolume(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "the anonymous volume of service web is 0f1e2d3c") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	if got, want := listing(t, filepath.Join(target, "cache"), false, false), listing(t, src, false, false); got != want {
+	if got, want := treetest.Listing(t, filepath.Join(target, "cache"), false, false), treetest.Listing(t, src, false, false); got != want {
 		t.Errorf("the copy differs from the volume:\n got: %s\nwant: %s", got, want)
 	}
 	out, code = runScriptWith(t, p, tmp, fake("c0ffee\n"))
 	if code != 0 || !strings.Contains(out, "nothing changed") {
 		t.Errorf("second run: exit %d:\n%s", code, out)
 	}
-	if after := listing(t, root, false, true); after != before {
+	if after := treetest.Listing(t, root, false, true); after != before {
 		t.Errorf("the volume changed:\n%s\nwant:\n%s", after, before)
 	}
 }

@@ -4,10 +4,8 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -21,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
+	"github.com/compose2manifest/compose2manifest/internal/treetest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/plan"
 )
@@ -254,7 +253,7 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 	if os.Getuid() != 0 {
 		t.Skip("not root: the script cannot chown the targets to their declared owners")
 	}
-	before := treeListing(t, legacy)
+	before := treetest.Listing(t, legacy, false, true)
 	run := func() string {
 		t.Helper()
 		bin := filepath.Join(root, "bin")
@@ -282,7 +281,7 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s differs from its source %s: %v %v", m.To, m.From, err1, err2)
 			}
-		} else if got, want := treeListing(t, m.To), treeListing(t, m.From); got != want {
+		} else if got, want := treetest.Listing(t, m.To, false, false), treetest.Listing(t, m.From, false, false); got != want {
 			t.Errorf("%s differs from its source %s:\n got: %s\nwant: %s", m.To, m.From, got, want)
 		}
 		var st syscall.Stat_t
@@ -296,7 +295,7 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 	if second := run(); !strings.Contains(second, "nothing changed") {
 		t.Errorf("a second run changed something:\n%s", second)
 	}
-	if after := treeListing(t, legacy); after != before {
+	if after := treetest.Listing(t, legacy, false, true); after != before {
 		t.Errorf("the legacy sources changed")
 	}
 }
@@ -317,42 +316,4 @@ func writeTree(dir string) error {
 		return err
 	}
 	return os.Link(filepath.Join(dir, "data file"), filepath.Join(dir, "sub dir", "hard link"))
-}
-
-// treeListing lists every entry under p (p itself left out when it is a
-// directory): mode, owner, link count, size, link target, content hash.
-func treeListing(t *testing.T, p string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(p, q)
-		if rel == "." && d.IsDir() {
-			return nil
-		}
-		var st syscall.Stat_t
-		if err := syscall.Lstat(q, &st); err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%q %o %d:%d n%d %d", rel, st.Mode, st.Uid, st.Gid, st.Nlink, st.Size)
-		switch st.Mode & syscall.S_IFMT {
-		case syscall.S_IFLNK:
-			target, _ := os.Readlink(q)
-			line += " -> " + target
-		case syscall.S_IFREG:
-			data, err := os.ReadFile(q)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" %x", sha256.Sum256(data))
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
 }

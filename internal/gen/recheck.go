@@ -1,5 +1,10 @@
 package gen
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // Recheck is a project, by file name relative to a root, with an included
 // file, a .env, an env_file, declarations and a bind source that is a
 // file: each an input whose change must make a re-check or a batch
@@ -34,4 +39,19 @@ directories:
   /opt/app: {owner: "0:0", mode: "0755", intent: config}
   /srv/app: {owner: "0:0", mode: "0755", intent: state}
 `,
+}
+
+// WriteFiles writes files (contents by slash-separated name) under dir,
+// making the folders they need.
+func WriteFiles(dir string, files map[string]string) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
