@@ -2,6 +2,7 @@ package project
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -9,7 +10,11 @@ import (
 // LooksLikeSecret reports whether an environment variable looks like a
 // plaintext secret (C2M015). Its value must be a literal: not empty, not a
 // path (such as a *_FILE reference under /run/secrets), not a number or a
-// boolean, and not a variable reference the container expands itself.
+// boolean, and not exactly ${NAME}, a template the software expands
+// itself. Any other value that starts with $ is no exception: compose has
+// interpolated already, the container gets the text as it is (no shell
+// expands it), so $ecret from $$ecret or a single-quoted .env value is
+// the secret itself, and so is ${X:-hunter22}.
 // Then either the value is a URL with a password in it
 // (postgres://app:hunter2@db/app, whatever the variable's name), or the
 // name says secret: one of its word parts (split at non-letters and at a
@@ -22,7 +27,7 @@ import (
 // MAILCOW_PASS_SCHEME are not secrets.
 func LooksLikeSecret(name, value string) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "$") {
+	if v == "" || strings.HasPrefix(v, "/") || bracedReferenceRE.MatchString(v) {
 		return false
 	}
 	switch strings.ToLower(v) {
@@ -54,6 +59,9 @@ func LooksLikeSecret(name, value string) bool {
 	}
 	return true
 }
+
+// bracedReferenceRE matches a value that is exactly ${NAME}.
+var bracedReferenceRE = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
 
 // secretWord reports whether a lower-case word part of a variable name
 // says its value is secret.

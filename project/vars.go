@@ -25,8 +25,8 @@ var composeVariables = []string{
 
 var (
 	// referenceRE finds $NAME and ${NAME…}: every interpolation, and
-	// some text that only looks like one ($$NAME, a comment), which is
-	// harmless here.
+	// some text that only looks like one (a comment), which is harmless
+	// here. references skips $$, compose's escape of a literal $.
 	referenceRE = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
 	// bareLineRE finds an env file line that names a variable without a
 	// value: its value comes from the environment.
@@ -47,11 +47,7 @@ func (p *Project) Variables(extra ...[]byte) ([]string, error) {
 	for _, n := range composeVariables {
 		names[n] = true
 	}
-	scan := func(data []byte) {
-		for _, m := range referenceRE.FindAllSubmatch(data, -1) {
-			names[string(m[1])] = true
-		}
-	}
+	scan := func(data []byte) { references(data, names) }
 	for _, f := range p.raw.files {
 		scan(f.data)
 		for _, svc := range mapValues(get(f.root, "services")) {
@@ -73,7 +69,7 @@ func (p *Project) Variables(extra ...[]byte) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: not read with the project's inputs", in.Path)
 		}
-		scan(data)
+		envReferences(data, names)
 		for _, m := range bareLineRE.FindAllSubmatch(data, -1) {
 			names[string(m[1])] = true
 		}
@@ -84,6 +80,36 @@ func (p *Project) Variables(extra ...[]byte) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// references adds to names each $NAME and ${NAME…} of data, leaving out
+// what follows $$: compose's escape of a literal $, which no interpolation
+// reads. A secret written $$ecret must not become a variable name in the
+// fingerprint.
+func references(data []byte, names map[string]bool) {
+	for _, loc := range referenceRE.FindAllSubmatchIndex(data, -1) {
+		dollars := 0
+		for i := loc[0]; i >= 0 && data[i] == '$'; i-- {
+			dollars++
+		}
+		if dollars%2 == 0 {
+			continue // $$NAME: an escaped $ and the text NAME
+		}
+		names[string(data[loc[2]:loc[3]])] = true
+	}
+}
+
+// envReferences is references for an env file, line by line, leaving out
+// the values in single quotes, which dotenv takes literally: a
+// single-quoted password such as '$ecret' names no variable.
+func envReferences(data []byte, names map[string]bool) {
+	for line := range strings.Lines(string(data)) {
+		_, v, ok := strings.Cut(line, "=")
+		if ok && strings.HasPrefix(strings.TrimSpace(v), "'") {
+			continue
+		}
+		references([]byte(line), names)
+	}
 }
 
 // bareEnvironment adds to names the variables a service's environment

@@ -28,6 +28,13 @@ func TestLooksLikeSecret(t *testing.T) {
 		{"SECRET_ENABLED", "true", false},
 		{"API_KEY", "12345", false},
 		{"APP_SECRET", "${SECRET}", false},
+		// After interpolation a leading $ is the secret's own text
+		// ($$ecret in compose, '$ecret' in .env).
+		{"DB_PASSWORD", "$ecretPassw0rd", true},
+		{"DB_PASSWORD", "${X:-abcdefgh}", true},
+		{"DB_PASSWORD", "${X}hunter2", true},
+		{"API_TOKEN", "$3cr3tT0ken99", true},
+		{"DB_PASSWORD", "${hunterDotenv", true},
 		{"HOSTNAME", "web", false},
 		// Compound and short names (pihole's WEBPASSWORD, DB_PASS).
 		{"WEBPASSWORD", "changeit", true},
