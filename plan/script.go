@@ -162,23 +162,31 @@ differences() {
 	printf '%s\n' "$out" | grep -v -e "$3" -e '^$' || true
 }
 
-# copy_directory SRC DST OWNER MODE SHOWN
+# copy_directory SRC DST OWNER MODE SHOWN: an existing target is compared
+# first and, when it is not empty and differs, refused untouched (its
+# owner and mode too: it may hold someone else's data).
 copy_directory() {
 	if [ -L "$1" ] || [ ! -d "$1" ]; then
 		die "$5: the source is not a directory"
 	fi
+	if [ -L "$2" ] || { [ -e "$2" ] && [ ! -d "$2" ]; }; then
+		die "$5: the target exists and is not a directory"
+	fi
+	if [ -d "$2" ]; then
+		diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
+		if [ -z "$diff" ]; then
+			# an empty source and an empty target match too: nothing to copy
+			attrs "$2" "$3" "$4" "$5"
+			say "$5: the target already matches the source; nothing copied"
+			return 0
+		fi
+		if [ -n "$(ls -A -- "$2")" ]; then
+			say "$5: the target is not empty and differs from the source; not copying into it, nor changing it:"
+			printf '%s\n' "$diff" | head -n 20
+			die "$5: refused: empty the target or move it aside, then run again"
+		fi
+	fi
 	directory "$2" "$3" "$4" "$5"
-	diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
-	if [ -z "$diff" ]; then
-		# an empty source and an empty target match too: nothing to copy
-		say "$5: the target already matches the source; nothing copied"
-		return 0
-	fi
-	if [ -n "$(ls -A -- "$2")" ]; then
-		say "$5: the target is not empty and differs from the source; not copying into it:"
-		printf '%s\n' "$diff" | head -n 20
-		die "$5: refused: empty the target or move it aside, then run again"
-	fi
 	say "$5: copying"
 	$RSYNC -- "$1/" "$2/" || die "$5: rsync failed"
 	changed=1

@@ -178,10 +178,18 @@ func TestScriptCopies(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "a file with spaces"), []byte("different\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chmod(other, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	untouched := treetest.Listing(t, other, true, true)
 	q := &Plan{Version: Version, Project: "c2mtest", Moves: []Move{{Module: "m", From: src, To: other, Kind: manifest.KindDirectory, Owner: owner, Mode: "0755"}}}
 	out, code = runScript(t, q, tmp, "")
 	if code == 0 || !strings.Contains(out, "refused") {
 		t.Errorf("a different non-empty target: exit %d, want a refusal:\n%s", code, out)
+	}
+	// Not even its mode is changed (the times show a chmod too).
+	if got := treetest.Listing(t, other, true, true); got != untouched {
+		t.Errorf("the refused target was changed:\n got: %s\nwant: %s", got, untouched)
 	}
 	if data, _ := os.ReadFile(filepath.Join(other, "a file with spaces")); string(data) != "different\n" {
 		t.Errorf("the refused target was written: %q", data)
