@@ -45,7 +45,8 @@ type Options struct {
 	// Previous are the manifests the target host applies today, when the
 	// declarations changed since: a state or content path that moved
 	// (rules.MovedPaths) has its data at the path declared before, and
-	// the plan moves it from there, whatever the origin says.
+	// the plan moves it from there, whatever the origin says; a path they
+	// declare already has its data in place and is not moved.
 	Previous []*manifest.Module
 }
 
@@ -77,10 +78,14 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	for _, m := range mods {
 		seen := map[string]bool{}
 		before := map[string]string{}
+		already := map[string]bool{} // declared before too: its data is there
 		for _, old := range o.Previous {
 			if old != nil && old.Module == m.Module {
 				for _, mv := range rules.MovedPaths(old, m) {
 					before[mv.To] = mv.From
+				}
+				for _, r := range old.Declared() {
+					already[r.Path] = true
 				}
 				break
 			}
@@ -91,6 +96,8 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 			}
 			var from, find, legacy string
 			switch {
+			case already[r.Path]:
+				continue
 			case before[r.Path] != "":
 				from = before[r.Path]
 				legacy = "declared path " + from + " of the previous manifest"
@@ -127,6 +134,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	}
 	// Parents first across modules too.
 	sort.SliceStable(p.Directories, func(i, j int) bool { return p.Directories[i].Path < p.Directories[j].Path })
+	p.Parents = undeclaredParents(mods, p)
 	var unused []string
 	for k := range o.Anonymous {
 		if !used[k] {
@@ -167,6 +175,37 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 		return "", fmt.Sprintf("find it with docker container inspect (the Mounts entry with Destination %s of the %s container of project %s), then give --anonymous %s=VOLUME_ID", target, service, o.Project, key)
 	}
 	return "", "compose2manifest does not know where " + legacy + " is"
+}
+
+// undeclaredParents returns the directories above p's targets and
+// directories that no module of mods declares, sorted (parents first),
+// "/" left out.
+func undeclaredParents(mods []*manifest.Module, p *Plan) []string {
+	declared := map[string]bool{}
+	for _, m := range mods {
+		for _, r := range m.Declared() {
+			declared[r.Path] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(q string) {
+		for d := path.Dir(q); d != "/" && d != "."; d = path.Dir(d) {
+			if declared[d] || seen[d] {
+				continue
+			}
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, d := range p.Directories {
+		add(d.Path)
+	}
+	for _, m := range p.Moves {
+		add(m.To)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // anonymous is the anonymous volume r's data lives in, for the script to

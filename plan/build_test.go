@@ -61,6 +61,11 @@ func TestOf(t *testing.T) {
 	if len(p.Directories) != 2 || p.Directories[0].Path != "/etc/app" || p.Directories[1].Path != "/var/lib/app" {
 		t.Errorf("directories: %+v, want /etc/app and /var/lib/app", p.Directories)
 	}
+	// Nothing declares /etc, /var or /var/lib: the script creates them
+	// as the host would when missing, parents first.
+	if got := strings.Join(p.Parents, " "); got != "/etc /var /var/lib" {
+		t.Errorf("parents: %q, want /etc /var /var/lib", got)
+	}
 
 	// Without --anonymous, the script finds the anonymous volume when
 	// it runs, from the legacy container of the service.

@@ -27,6 +27,11 @@ type Plan struct {
 	// DockerRoot is the legacy host's Docker data root, where a Docker
 	// volume's data lives (DOCKER_ROOT/volumes/NAME/_data).
 	DockerRoot string `json:"docker_root,omitempty"`
+	// Parents are the directories above the targets and Directories that
+	// nothing declares, parent first: the script creates each that is
+	// missing as the host would (root, 0755; C2M011 warns of them) and
+	// leaves each that exists as it is.
+	Parents []string `json:"parents,omitempty"`
 	// Directories are the declared directories above the targets, parent
 	// first, created before the moves.
 	Directories []Directory `json:"directories,omitempty"`
@@ -99,6 +104,11 @@ func Read(path string) (*Plan, error) {
 	for i, d := range p.Directories {
 		if !manifest.ValidPath(d.Path) {
 			return nil, fmt.Errorf("%s: directory %d: the path must be absolute and clean", path, i+1)
+		}
+	}
+	for i, d := range p.Parents {
+		if !manifest.ValidPath(d) {
+			return nil, fmt.Errorf("%s: parent %d: the path must be absolute and clean", path, i+1)
 		}
 	}
 	return &p, nil

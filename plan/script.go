@@ -50,6 +50,9 @@ func WriteScript(w io.Writer, p *Plan) error {
 	if p.Project != "" {
 		fmt.Fprintf(b, "stopped %s %s\n", Quote(p.Project), Quote(shown(p.Project)))
 	}
+	for _, d := range p.Parents {
+		fmt.Fprintf(b, "parent %s %s\n", Quote(d), Quote(shown(d)))
+	}
 	for _, d := range p.Directories {
 		fmt.Fprintf(b, "directory %s %s %s %s\n", Quote(d.Path), Quote(d.Owner), Quote(d.Mode), Quote(shown(d.Path)))
 	}
@@ -134,6 +137,24 @@ attrs() {
 	if [ "$(mode_of "$1")" != "$want" ]; then
 		chmod -- "$3" "$1" || die "chmod $3 $4 failed"
 		say "mode of $4 set to $3"
+		changed=1
+	fi
+}
+
+# parent PATH SHOWN: a directory above the targets that nothing declares:
+# created when missing as the host would create it (root, 0755), left as
+# it is when it exists.
+parent() {
+	if [ -L "$1" ] && [ -d "$1" ]; then
+		return 0 # a link to a directory, as hosts have (/var/run): used as it is
+	fi
+	if [ -e "$1" ] && [ ! -d "$1" ]; then
+		die "$2 exists and is not a directory"
+	fi
+	if [ ! -d "$1" ]; then
+		mkdir -m 0755 -- "$1" || die "mkdir $2 failed"
+		chown 0:0 -- "$1" || die "chown 0:0 $2 failed"
+		say "created $2 (not declared: root, 0755, as the host would)"
 		changed=1
 	fi
 }

@@ -216,6 +216,9 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 	for i := range p.Directories {
 		p.Directories[i].Path = under(p.Directories[i].Path)
 	}
+	for i := range p.Parents {
+		p.Parents[i] = under(p.Parents[i])
+	}
 	legacy := filepath.Join(root, "legacy")
 	for i := range p.Moves {
 		m := &p.Moves[i]
@@ -236,12 +239,10 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 			t.Fatal(err)
 		}
 	}
-	// The targets' parents above the declared directories exist on a
-	// host; here they are made.
-	for _, d := range p.Directories {
-		if err := os.MkdirAll(filepath.Dir(d.Path), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	// The target host's root; the script makes the undeclared parents
+	// below it (/var, /var/lib, …) as the host would.
+	if err := os.MkdirAll(filepath.Join(root, "target"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	var script bytes.Buffer
 	if err := plan.WriteScript(&script, p); err != nil {
