@@ -273,6 +273,9 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		return append(rules.RunAgainst(list, pass), errorAt(m, file, fmt.Sprintf("converting %s again: %v", rel, err)))
 	}
 	c := &rules.Conversion{Module: resultModule(res), Refused: res.Status != convert.Converted}
+	if f := m.Fingerprint; f != nil {
+		c.VariablesChanged = convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256
+	}
 	for _, s := range c.Module.Sources {
 		if !recorded[s.File] {
 			c.Unrecorded = append(c.Unrecorded, path.Join(rel, s.File))
@@ -429,6 +432,9 @@ func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options 
 		o.VolumeRoot = rec.VolumeRoot
 	}
 	o.Strict = o.Strict || rec.Strict
+	if o.Layout == "" {
+		o.Layout = rec.Layout
+	}
 	return o
 }
 

@@ -67,6 +67,7 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 		HostProjectDirectory: opts.HostProjectDirectory,
 		VolumeRoot:           opts.VolumeRoot,
 		Strict:               opts.Strict,
+		Layout:               opts.Layout,
 	}
 	if s.IsZero() {
 		return nil

@@ -36,13 +36,15 @@ type Settings struct {
 	VolumeRoot string
 	// Strict is --strict.
 	Strict bool
+	// Layout is --layout ("fhs").
+	Layout string
 	Pos    Pos
 }
 
 // IsZero reports whether s records no setting.
 func (s *Settings) IsZero() bool {
 	return s == nil || (len(s.Profiles) == 0 && len(s.EnvFiles) == 0 && len(s.AllowDirs) == 0 &&
-		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict)
+		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "")
 }
 
 // Equal reports whether s and t record the same settings (positions
@@ -54,7 +56,8 @@ func (s *Settings) Equal(t *Settings) bool {
 	return strings.Join(s.Profiles, "\x00") == strings.Join(t.Profiles, "\x00") &&
 		strings.Join(s.EnvFiles, "\x00") == strings.Join(t.EnvFiles, "\x00") &&
 		strings.Join(s.AllowDirs, "\x00") == strings.Join(t.AllowDirs, "\x00") &&
-		s.HostProjectDirectory == t.HostProjectDirectory && s.VolumeRoot == t.VolumeRoot && s.Strict == t.Strict
+		s.HostProjectDirectory == t.HostProjectDirectory && s.VolumeRoot == t.VolumeRoot && s.Strict == t.Strict &&
+		s.Layout == t.Layout
 }
 
 // String formats s as convert's flags would give it: "--volume-root /srv
@@ -81,6 +84,9 @@ func (s *Settings) String() string {
 	}
 	if s.Strict {
 		parts = append(parts, "--strict")
+	}
+	if s.Layout != "" {
+		parts = append(parts, "--layout "+s.Layout)
 	}
 	return strings.Join(parts, " ")
 }
@@ -167,6 +173,9 @@ func encodeSettings(root *yaml.Node, s *Settings) {
 	}
 	if s.Strict {
 		addScalar(n, "strict", "true", "!!bool")
+	}
+	if s.Layout != "" {
+		addScalar(n, "layout", s.Layout, "!!str")
 	}
 	root.Content = append(root.Content, str("converted_with"), n)
 }
@@ -269,8 +278,15 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 				d.errorf(v, "strict must be true (left out when not strict); found %s", describe(v))
 			}
 			s.Strict = true
+		case "layout":
+			if x, ok := d.str(v, "layout"); ok {
+				if x != "fhs" {
+					d.errorf(v, "layout %q: want fhs", x)
+				}
+				s.Layout = x
+			}
 		default:
-			d.errorf(k, "unknown key %q in converted_with (want profiles, env_files, allow_dirs, host_project_directory, volume_root or strict)", k.Value)
+			d.errorf(k, "unknown key %q in converted_with (want profiles, env_files, allow_dirs, host_project_directory, volume_root, strict or layout)", k.Value)
 		}
 	}
 	return s

@@ -93,6 +93,11 @@ type Conversion struct {
 	// Differences are manifest.Diff(Manifest, Module) when the conversion
 	// was not refused; nil otherwise.
 	Differences []manifest.Difference
+	// VariablesChanged reports that the variables the manifest's
+	// fingerprint records have other values in check's environment than
+	// in the one it was converted in (the digests differ): differences
+	// then come from the environment, not from an edit.
+	VariablesChanged bool
 }
 
 // Stale reports whether a recorded source changed, is gone or lies
@@ -184,14 +189,18 @@ func checkStaleAgainst(p *AgainstPass) {
 //
 // A manifest is held against a conversion with the settings it records
 // (converted_with) unless check was given others: then the differences
-// are the flags', not a person's, and say so.
+// are the flags', not a person's, and say so; so do differences that come
+// with variables of other values than the manifest was converted with.
 func checkEditedAgainst(p *AgainstPass) {
 	if p.Stale() {
 		return
 	}
 	prefix := "edited by hand: "
-	if c := p.Conversion; c != nil && c.Module != nil && !p.Manifest.ConvertedWith.Equal(c.Module.ConvertedWith) {
+	switch c := p.Conversion; {
+	case c != nil && c.Module != nil && !p.Manifest.ConvertedWith.Equal(c.Module.ConvertedWith):
 		prefix = fmt.Sprintf("converted with other settings than check was given (check converts with %s): ", c.Module.ConvertedWith)
+	case c != nil && c.VariablesChanged:
+		prefix = "converted with other values of the variables its fingerprint names than check's environment has (run check with the variables convert had): "
 	}
 	reportDifferences(p, prefix)
 }
