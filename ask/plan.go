@@ -100,10 +100,20 @@ type Plan struct {
 	// Suggestions are convert's (Result.Suggestions): Skeleton offers
 	// their directories:, credentials: and acknowledge: items too.
 	Suggestions convert.Suggestions
+	// Flags are the settings given as flags that the declarations file
+	// does not set: Skeleton writes them, so that the file saved from it
+	// converts without the flags.
+	Flags Settings
 	// Roots are the directories the declarations name under roots:,
 	// where the module may own paths besides the data roots, /etc/MODULE,
 	// host_project_directory and VOLUME_ROOT/MODULE (C2M006).
 	Roots []string
+}
+
+// Settings are the declarations' top-level settings ask carries over
+// from flags.
+type Settings struct {
+	HostProjectDirectory, VolumeRoot, Layout string
 }
 
 // ownable reports why the module may not own the host path at (C2M006),

@@ -164,8 +164,19 @@ func Run(ctx context.Context, cfg Config) Outcome {
 
 	// Where sources land, to show it: the flags, or the declarations.
 	plan.HostProjectDirectory, plan.VolumeRoot = o.HostProjectDirectory, o.VolumeRoot
+	plan.Flags = Settings{HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Layout: o.Layout}
 	if old, _, err := atomicfile.ReadLF(r.declPath); err == nil {
 		if f, err := declare.Parse(r.declName, old); err == nil {
+			// What the file sets already, the skeleton need not repeat.
+			if f.HostProjectDirectory != "" {
+				plan.Flags.HostProjectDirectory = ""
+			}
+			if f.VolumeRoot != "" {
+				plan.Flags.VolumeRoot = ""
+			}
+			if f.Layout != "" {
+				plan.Flags.Layout = ""
+			}
 			if plan.HostProjectDirectory == "" {
 				plan.HostProjectDirectory = f.HostProjectDirectory
 			}

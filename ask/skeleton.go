@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,7 @@ func Skeleton(p *Plan) []byte {
 		return sk
 	}
 	root := doc.Content[0]
+	p.Flags.into(root)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		section, entries := root.Content[i].Value, root.Content[i+1]
 		if entries.Kind != yaml.MappingNode {
@@ -61,6 +63,35 @@ func Skeleton(p *Plan) []byte {
 		buf.WriteString(l + "\n")
 	}
 	return buf.Bytes()
+}
+
+// into sets each setting of s in the skeleton's mapping root, after
+// version:, unless root has the key (with a value to fill in, which the
+// flag fills): a skeleton saved as the declarations file then converts
+// without the flags ask was given.
+func (s Settings) into(root *yaml.Node) {
+	at := 0
+	if len(root.Content) >= 2 && root.Content[0].Value == "version" {
+		at = 2
+	}
+	for _, kv := range []struct{ key, value, flag string }{
+		{"host_project_directory", s.HostProjectDirectory, "--host-project-directory"},
+		{"volume_root", s.VolumeRoot, "--volume-root"},
+		{declare.KeyLayout, s.Layout, "--layout"},
+	} {
+		if kv.value == "" {
+			continue
+		}
+		comment := "given as " + kv.flag + "; here, convert needs no flag"
+		if i := slices.IndexFunc(root.Content, func(n *yaml.Node) bool { return n.Value == kv.key }); i >= 0 && i%2 == 0 {
+			root.Content[i+1].Value, root.Content[i+1].LineComment = kv.value, comment
+			continue
+		}
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.key}
+		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.value, LineComment: comment}
+		root.Content = slices.Insert(root.Content, at, k, v)
+		at += 2
+	}
 }
 
 // findWritten returns the item whose key, as a declarations file writes

@@ -10,12 +10,16 @@
 package batch
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/project"
 )
 
@@ -159,6 +163,10 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 			case project.IsDefaultFileName(name):
 				found = true
 				t.yamlFiles = append(t.yamlFiles, p)
+			case name == convert.DeclarationsFile && namesComposeFiles(p):
+				// A folder whose compose files have other names is a
+				// project when its declarations name them.
+				found = true
 			case strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"):
 				t.yamlFiles = append(t.yamlFiles, p)
 			}
@@ -181,6 +189,18 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 	}
 	walk(abs, ".")
 	return t, nil
+}
+
+// namesComposeFiles reports whether the declarations file p (at most 1
+// MiB, read only then) has a compose_files: key: its folder is a project
+// without a default compose file name.
+func namesComposeFiles(p string) bool {
+	data, err := fsread.File("declarations", p, 1<<20)
+	if err != nil {
+		return false
+	}
+	key := []byte(declare.KeyComposeFiles + ":")
+	return bytes.HasPrefix(data, key) || bytes.Contains(data, append([]byte("\n"), key...))
 }
 
 func isDir(p string) bool {

@@ -182,7 +182,7 @@ func (rep *Report) WriteText(w io.Writer, quiet bool) {
 	}
 	fmt.Fprintf(w, "compose2manifest: %s\n", line)
 	if s.SkippedFiles > 0 {
-		fmt.Fprintf(w, "compose2manifest: hint: --include-file GLOB converts such a file as a project of its own; compose_files: in a project's %s makes it part of that project\n", convert.DeclarationsFile)
+		fmt.Fprintf(w, "compose2manifest: hint: --include-file GLOB converts such a file as a project of its own; compose_files: in the %s of a folder makes the files it names that folder's project (a folder needs no default compose file name then)\n", convert.DeclarationsFile)
 	}
 	if s.VolumesLeftOut > 0 {
 		fmt.Fprintf(w, "compose2manifest: hint: a project converted without its volumes runs only with profiles; say them with profiles: in its %s\n", convert.DeclarationsFile)
