@@ -180,6 +180,7 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 			err = fmt.Errorf("%w (%s unset, see the C2M014 warnings: set them in .env or with --env-file)", stableError(err), strings.Join(names, ", "))
 		}
 		err = relativeError(stableError(err), projectDir)
+		err = namedError(err, l.ConfigFiles, l.Rel)
 		if ex := envExample(in); ex != "" {
 			err = &stableErr{msg: err.Error() + fmt.Sprintf("\n.env is missing, and %s is beside the compose file: copy it to .env and fill it in, or name it with --env-file %s", ex, ex), err: err}
 		}
@@ -732,6 +733,34 @@ func envExample(in *inputs) string {
 // relativeError returns err with the project directory's absolute path
 // taken out of its message: compose-go names files by this machine's
 // paths, and a report must read the same wherever the checkout lies.
+// constructError matches yaml.v3's error for a key written twice, as
+// compose-go wraps it: the file, the line of the second key, the problem.
+var constructError = regexp.MustCompile(`^failed to parse (\S+): yaml: construct errors:\s+line \d+: line (\d+): (.*)$`)
+
+// namedError makes a load error name the file it is about: a key written
+// twice becomes FILE:LINE: yaml: …, and a message that names none of the
+// compose files nor any other file (compose-go's "Invalid containerPort:
+// def") is prefixed with them, since nothing else says where to look.
+func namedError(err error, files []string, rel func(string) string) error {
+	msg := err.Error()
+	if m := constructError.FindStringSubmatch(msg); m != nil {
+		return &stableErr{msg: fmt.Sprintf("%s:%s: yaml: %s", m[1], m[2], m[3]), err: err}
+	}
+	for _, other := range []string{"/", ".yml", ".yaml", ".env", "env file", "env_file"} {
+		if strings.Contains(msg, other) {
+			return err // it names a file already, maybe not a compose file
+		}
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, rel(f))
+	}
+	if len(names) == 0 {
+		return err
+	}
+	return &stableErr{msg: strings.Join(names, ", ") + ": " + msg, err: err}
+}
+
 func relativeError(err error, dir string) error {
 	msg := err.Error()
 	rel := strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
