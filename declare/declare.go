@@ -35,6 +35,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -764,6 +765,10 @@ func pathProblem(s string) string {
 		return "empty path; want an absolute path such as /srv/mail"
 	case !strings.HasPrefix(s, "/"):
 		return fmt.Sprintf("%q is not absolute; want an absolute, clean path such as /srv/mail", s)
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return fmt.Sprintf("%q holds a control character (a newline, a tab): a host path with one is a mistake or an attack", s)
+	case path.Clean(s) == s:
+		return fmt.Sprintf("%q is not a path the manifest accepts (an absolute, clean path of printable characters)", s)
 	default:
 		return fmt.Sprintf("%q is not clean (no .., no // or trailing /); write %q", s, path.Clean(s))
 	}

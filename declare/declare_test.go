@@ -149,6 +149,7 @@ func TestParseErrors(t *testing.T) {
 		{"path relative", "version: 1\nvolumes:\n  db: {path: srv/db}\n", []string{`:3: volumes: "db": path: "srv/db" is not absolute`}},
 		{"path trailing slash", "version: 1\nvolumes:\n  db: {path: /srv/db/}\n", []string{`:3: volumes: "db": path: "/srv/db/" is not clean (no .., no // or trailing /); write "/srv/db"`}},
 		{"path dotdot", "version: 1\nvolumes:\n  db: {path: /srv/../db}\n", []string{`:3: volumes: "db": path: "/srv/../db" is not clean`}},
+		{"path newline", "version: 1\nvolumes:\n  db: {path: \"/srv/db\\nx\"}\n", []string{`:3: volumes: "db": path: "/srv/db\nx" holds a control character`}},
 		{"host_project_directory relative", "version: 1\nhost_project_directory: opt/mail\n", []string{`:2: host_project_directory: "opt/mail" is not absolute`}},
 		{"volume_root unclean", "version: 1\nvolume_root: /srv/\n", []string{`:2: volume_root: "/srv/" is not clean`}},
 		{"volume_root empty", "version: 1\nvolume_root: \"\"\n", []string{`:2: volume_root: empty path`}},
