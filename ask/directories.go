@@ -173,7 +173,9 @@ func (p *Plan) PredictDirectories(m *manifest.Module) []Directory {
 		}
 		have[at] = true
 		r := manifest.Resource{Kind: manifest.KindDirectory, Path: at}
-		if kind == declare.KindFile {
+		if kind == declare.KindFile || kind == declare.KindNone && it.Missing.NeedsKind {
+			// A file, or perhaps one (its kind is the author's
+			// choice): its parent holds not only directories.
 			r.Kind = manifest.KindFile
 		}
 		r.Owner, r.Mode, r.Intent = first(it.Supplied.Owner, it.Missing.Known.Owner), first(it.Supplied.Mode, it.Missing.Known.Mode), manifest.Intent(first(it.Supplied.Intent, it.Missing.Known.Intent))

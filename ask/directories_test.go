@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -220,5 +221,22 @@ func TestPredictDirectories(t *testing.T) {
 	}
 	if _, ok := v["directories"]; ok {
 		t.Errorf("the skeleton's directories: is not commented out:\n%s", sk)
+	}
+}
+
+// TestPredictDirectoriesKindUnknown: a parent that would hold a source of
+// unknown kind (a file or a directory: the author's choice) gets no "only
+// directories" mode suggestion.
+func TestPredictDirectoriesKindUnknown(t *testing.T) {
+	m := convert.Missing{Section: declare.SectionBinds, Key: "./init-data.sh", Source: "./init-data.sh", NeedsKind: true,
+		Mounts: []convert.Mount{{Service: "db", Target: "/docker-entrypoint-initdb.d/init-data.sh"}}}
+	p := NewPlan("app", []convert.Missing{m}, nil, t.TempDir(), nil)
+	p.HostProjectDirectory = "/opt/app"
+	ds := p.PredictDirectories(nil)
+	if len(ds) != 1 || ds[0].Path != "/opt/app" {
+		t.Fatalf("directories %+v, want /opt/app", ds)
+	}
+	if ds[0].Mode.Value != "" {
+		t.Errorf("/opt/app: mode suggested %+v, though what it holds may be a file", ds[0].Mode)
 	}
 }
