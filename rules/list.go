@@ -184,11 +184,14 @@ and driver_opts other than a local bind (type: none, o: bind, device:
 PATH) or a tmpfs (type: tmpfs) have no equivalent. Nor does a tmpfs
 volume mounted twice (by two services, or at two targets): docker mounts
 one tmpfs and shares it, while the manifest's tmpfs is one container's
-own.
+own. Nor does an anonymous volume of a service with more than one
+replica (deploy.replicas, scale): docker gives each replica its own,
+while the manifest's declared directory would be mounted into all.
 
 Replace the volume with a bind of a declared host path (for a shared
-tmpfs volume, remove its driver_opts and declare it with intent runtime),
-or leave the service out of the module.`,
+tmpfs volume, remove its driver_opts and declare it with intent runtime;
+for a replicated service, a named volume shared knowingly), or leave the
+service out of the module.`,
 		},
 		{
 			ID:       "C2M011",

@@ -182,6 +182,9 @@ func checkUnsupportedMount(p *ProjectPass) {
 		if m.Kind == project.Unsupported {
 			p.Report(mountDiag(m, "%s cannot be expressed by the mesh", m.Why))
 		}
+		if n := replicas(p, m.Service); m.Kind == project.Anonymous && n > 1 {
+			p.Report(mountDiag(m, "service %q runs %d replicas, and docker gives each its own anonymous volume at %s; the mesh would mount one declared directory into all of them (several processes writing one data directory), which it cannot express: declare a named volume to share one knowingly, or run one replica", m.Service, n, m.Target))
+		}
 		if m.Kind == project.Tmpfs && m.Volume != "" {
 			if shared[m.Volume] == nil {
 				tmpfsVolumes = append(tmpfsVolumes, m.Volume)
@@ -203,6 +206,24 @@ func checkUnsupportedMount(p *ProjectPass) {
 		}
 		p.Report(mountDiag(ms[0], "tmpfs volume %q is mounted by %s: docker shares one tmpfs between them, and the mesh cannot express a tmpfs shared between mounts (each would get its own); remove its driver_opts and declare it under volumes: (intent runtime) so both mount one host directory", name, strings.Join(where, " and ")))
 	}
+}
+
+// replicas returns how many containers of service docker compose runs
+// (deploy.replicas, or scale), 1 when neither says.
+func replicas(p *ProjectPass, service string) int {
+	if p.Project == nil || p.Project.Compose == nil {
+		return 1
+	}
+	svc, ok := p.Project.Compose.Services[service]
+	switch {
+	case !ok:
+		return 1
+	case svc.Scale != nil:
+		return *svc.Scale
+	case svc.Deploy != nil && svc.Deploy.Replicas != nil:
+		return *svc.Deploy.Replicas
+	}
+	return 1
 }
 
 // checkMountOptions is C2M012: volume options the manifest cannot carry,
