@@ -62,19 +62,19 @@ func TestDiscover(t *testing.T) {
 		"apps/legacy/compose.yaml":        "services: {}\n",
 		"apps/new/compose.yaml":           "services: {}\n",
 		"deep/tmp-1/compose.yaml":         "services: {}\n",
-		"e/compose.yaml/keep":             "a folder named like a compose file is not one\n",
+		"e/compose.yaml/keep":             "a folder named like a compose file: a project that fails, never skipped\n",
 	})
 	got, err := Discover(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".", "a", "a-b", "apps/legacy", "apps/new", "b", "b/nested", "c/d", "deep/tmp-1", "vendor"}
+	want := []string{".", "a", "a-b", "apps/legacy", "apps/new", "b", "b/nested", "c/d", "deep/tmp-1", "e", "vendor"}
 	if !reflect.DeepEqual(rels(got), want) {
 		t.Errorf("Discover:\n got %q\nwant %q", rels(got), want)
 	}
 	for _, p := range got {
-		if !filepath.IsAbs(p.Dir) || p.Err != nil {
-			t.Errorf("project %+v: want an absolute Dir and no error", p)
+		if wantErr := p.Rel == "e"; !filepath.IsAbs(p.Dir) || (p.Err != nil) != wantErr {
+			t.Errorf("project %+v: want an absolute Dir, and an error only for e", p)
 		}
 	}
 
@@ -82,7 +82,7 @@ func TestDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []string{".", "a", "a-b", "apps/new", "b", "c/d"}
+	want = []string{".", "a", "a-b", "apps/new", "b", "c/d", "e"}
 	if !reflect.DeepEqual(rels(got), want) {
 		t.Errorf("Discover with excludes:\n got %q\nwant %q", rels(got), want)
 	}

@@ -149,10 +149,21 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 		}
 		var subdirs []string
 		found := false
+		var unreadable error // a default compose file name that is no regular file
 		for _, e := range entries {
 			name := e.Name()
 			p := filepath.Join(dir, name)
 			switch {
+			case project.IsDefaultFileName(name) && !isFile(p, e):
+				// A FIFO, a device, a folder, a dangling link: docker
+				// compose cannot read it, and nor can convert; the
+				// folder is a project that fails, never a silent skip.
+				if unreadable == nil {
+					unreadable = fmt.Errorf("%s is not a regular file (%s)", name, fileKind(p, e))
+				}
+				if e.IsDir() {
+					subdirs = append(subdirs, name)
+				}
 			case e.IsDir():
 				subdirs = append(subdirs, name)
 			case e.Type()&os.ModeSymlink != 0 && isDir(p):
@@ -170,6 +181,9 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 			case strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"):
 				t.yamlFiles = append(t.yamlFiles, p)
 			}
+		}
+		if unreadable != nil && !found {
+			t.projects = append(t.projects, Project{Dir: dir, Rel: rel, Err: unreadable})
 		}
 		if found {
 			var size int64
@@ -201,6 +215,24 @@ func namesComposeFiles(p string) bool {
 	}
 	key := []byte(declare.KeyComposeFiles + ":")
 	return bytes.HasPrefix(data, key) || bytes.Contains(data, append([]byte("\n"), key...))
+}
+
+// fileKind says what p, which is no regular file, is.
+func fileKind(p string, e os.DirEntry) string {
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil && e.Type()&os.ModeSymlink != 0:
+		return "a symbolic link to nothing"
+	case err != nil:
+		return err.Error()
+	case fi.IsDir():
+		return "a folder"
+	case fi.Mode()&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case fi.Mode()&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 func isDir(p string) bool {
