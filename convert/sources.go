@@ -21,7 +21,7 @@ func sourceKey(m project.Mount) (section, key string, ok bool) {
 	case project.NamedVolume, project.ExternalNamed:
 		return declare.SectionVolumes, m.Volume, true
 	case project.Anonymous:
-		return declare.SectionAnonymous, declare.AnonymousKey(m.Service, m.Target), true
+		return declare.SectionAnonymous, declare.AnonymousKey(m.AnonymousService(), m.Target), true
 	}
 	return "", "", false
 }

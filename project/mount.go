@@ -40,6 +40,10 @@ const (
 type Mount struct {
 	// Service is the service that mounts it.
 	Service string
+	// From is, for an anonymous volume mounted through volumes_from, the
+	// service whose anonymous volume it is (docker mounts that one
+	// volume, not a new one); "" otherwise.
+	From string
 	// Kind is how the volume is classified.
 	Kind MountKind
 	// Source is the source as the compose file writes it, interpolated:
@@ -190,9 +194,63 @@ func shortOptions(spec string, v types.ServiceVolumeConfig) []string {
 	return out
 }
 
-// Mounts returns the mounts of one service, in the order of its volumes
-// and then its tmpfs entries.
+// Mounts returns the mounts of one service, in the order of its volumes,
+// then its tmpfs entries, then what volumes_from brings: each volume and
+// bind of the services it names (theirs from volumes_from too), at the
+// same target, read-only when the entry says ro or the mount was, unless
+// the service mounts that target itself, as docker mounts them. A
+// volumes_from container:NAME (a container outside the project) is an
+// Unsupported mount.
 func (l *Project) Mounts(svc types.ServiceConfig) []Mount {
+	return l.mounts(svc, 0)
+}
+
+func (l *Project) mounts(svc types.ServiceConfig, depth int) []Mount {
+	out := l.ownMounts(svc)
+	if len(svc.VolumesFrom) == 0 || depth > 16 {
+		return out
+	}
+	pos := manifest.Pos{}
+	if defs := l.serviceDefs(svc.Name); len(defs) > 0 {
+		pos = defs[len(defs)-1].pos("volumes_from")
+	}
+	have := map[string]bool{}
+	for _, m := range out {
+		have[m.Target] = true
+	}
+	for _, ref := range svc.VolumesFrom {
+		if name, ok := strings.CutPrefix(ref, "container:"); ok {
+			name, _, _ = strings.Cut(name, ":")
+			out = append(out, Mount{Service: svc.Name, Kind: Unsupported, Pos: pos, Source: ref,
+				Why: fmt.Sprintf("volumes_from container:%s (the volumes of a container outside the project)", name)})
+			continue
+		}
+		name, mode, _ := strings.Cut(ref, ":")
+		if l.Compose == nil {
+			break
+		}
+		from, ok := l.Compose.Services[name]
+		if !ok {
+			continue // compose-go refuses a reference to no service
+		}
+		for _, m := range l.mounts(from, depth+1) {
+			if m.Kind == Tmpfs || have[m.Target] {
+				continue
+			}
+			have[m.Target] = true
+			if m.Kind == Anonymous && m.From == "" {
+				m.From = m.Service // the same volume: docker mounts app's own
+			}
+			m.Service, m.Pos = svc.Name, pos
+			m.ReadOnly = m.ReadOnly || mode == "ro"
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ownMounts returns the mounts the service's own volumes and tmpfs give.
+func (l *Project) ownMounts(svc types.ServiceConfig) []Mount {
 	var out []Mount
 	raws := l.rawVolumes(svc.Name)
 	defPos := manifest.Pos{}
@@ -431,6 +489,15 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 		local = resolved
 	}
 	return written, key, local
+}
+
+// AnonymousService returns the service whose anonymous volume m is: From
+// when volumes_from brought it, else its own Service.
+func (m Mount) AnonymousService() string {
+	if m.From != "" {
+		return m.From
+	}
+	return m.Service
 }
 
 // Display returns the source of m as a person reads it in a report.
