@@ -11,7 +11,10 @@ run check for that.
 --backup prints the paths to back up, one a line (NUL-terminated with -0),
 a path inside another left out, for restic backup --files-from-verbatim
 FILE (--files-from-raw with -0) and borg create --paths-from-stdin.
---exclude-caches prints the cache
+--exclude prints the declared paths inside those that are not backed up
+themselves (cache, runtime, config; logs without --logs): give them to
+restic --exclude-file, borg --exclude-from or tar --exclude-from, and the
+backup holds exactly the state and content paths. --exclude-caches prints the cache
 directories, where a CACHEDIR.TAG makes restic, borg and tar
 (--exclude-caches) leave them out of the backup of their parent.
 

@@ -8,6 +8,7 @@
 package inventory
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -105,6 +106,30 @@ func BackupPaths(entries []Entry, logs bool) []string {
 			continue
 		}
 		out = append(out, e.Path)
+	}
+	return out
+}
+
+// ExcludePaths returns the declared paths that lie inside a path
+// BackupPaths lists (with the same logs) but are not to be backed up
+// themselves: cache and runtime, config, and logs unless logs is set.
+// The backup tool reads them with their parent otherwise; given to it as
+// excludes (restic --exclude-file, borg --exclude-from, tar
+// --exclude-from), the backup holds exactly the state and content
+// paths. Each once, parent first; one inside another excluded path is
+// left out.
+func ExcludePaths(entries []Entry, logs bool) []string {
+	listed := BackupPaths(entries, logs)
+	var out []string
+	for _, e := range entries {
+		if e.Kind == manifest.KindHost || e.Backup == Yes || (logs && e.Backup == Policy) {
+			continue
+		}
+		inside := slices.ContainsFunc(listed, func(q string) bool { return manifest.IsAncestor(q, e.Path) })
+		again := slices.ContainsFunc(out, func(q string) bool { return q == e.Path || manifest.IsAncestor(q, e.Path) })
+		if inside && !again {
+			out = append(out, e.Path)
+		}
 	}
 	return out
 }

@@ -35,18 +35,23 @@ type jsonReport struct {
 	// Backup and ExcludeCaches are what --backup (without --logs) and
 	// --exclude-caches print.
 	Backup        []string `json:"backup"`
+	Exclude       []string `json:"exclude"`
 	ExcludeCaches []string `json:"exclude_caches"`
 }
 
 // WriteJSON writes what inventory --format json prints: format version
-// 1, every entry, and the paths --backup and --exclude-caches print.
+// 1, every entry, and the paths --backup, --exclude and --exclude-caches
+// print.
 func WriteJSON(w io.Writer, entries []Entry) error {
-	rep := jsonReport{Version: 1, Paths: entries, Backup: BackupPaths(entries, false), ExcludeCaches: CacheDirectories(entries)}
+	rep := jsonReport{Version: 1, Paths: entries, Backup: BackupPaths(entries, false), Exclude: ExcludePaths(entries, false), ExcludeCaches: CacheDirectories(entries)}
 	if rep.Paths == nil {
 		rep.Paths = []Entry{}
 	}
 	if rep.Backup == nil {
 		rep.Backup = []string{}
+	}
+	if rep.Exclude == nil {
+		rep.Exclude = []string{}
 	}
 	if rep.ExcludeCaches == nil {
 		rep.ExcludeCaches = []string{}

@@ -20,7 +20,8 @@ func runInventory(e *env, args []string) int {
 	backup := fl.Bool("backup", false, "print only the paths to back up, one a line")
 	logs := fl.Bool("logs", false, "with --backup: back up logs too (the site's policy)")
 	caches := fl.Bool("exclude-caches", false, "print only the cache directories (for CACHEDIR.TAG)")
-	nul := fl.BoolP("null", "0", false, "with --backup or --exclude-caches: end each path with NUL, not a newline")
+	excl := fl.Bool("exclude", false, "print only the declared paths inside the --backup paths not to back up (cache, runtime, config; logs without --logs), for the tool's exclude list")
+	nul := fl.BoolP("null", "0", false, "with --backup, --exclude or --exclude-caches: end each path with NUL, not a newline")
 	u := cmdUsage{name: "inventory", synopsis: "inventory [flags] MANIFEST|DIR...", about: inventory.About, positional: true}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
@@ -29,17 +30,17 @@ func runInventory(e *env, args []string) int {
 	case !slices.Contains(inventoryFormats, *format):
 		errorf(e, "inventory: --format %q: want %s", *format, strings.Join(inventoryFormats, ", "))
 		return exitUsage
-	case *backup && *caches:
-		errorf(e, "inventory: --backup and --exclude-caches print different lists; give one")
+	case len(slices.DeleteFunc([]bool{*backup, *caches, *excl}, func(b bool) bool { return !b })) > 1:
+		errorf(e, "inventory: --backup, --exclude and --exclude-caches print different lists; give one")
 		return exitUsage
-	case (*backup || *caches) && fl.Changed("format"):
-		errorf(e, "inventory: --format goes with the table, not with --backup or --exclude-caches")
+	case (*backup || *caches || *excl) && fl.Changed("format"):
+		errorf(e, "inventory: --format goes with the table, not with --backup, --exclude or --exclude-caches")
 		return exitUsage
-	case *nul && !*backup && !*caches:
-		errorf(e, "inventory: -0 needs --backup or --exclude-caches")
+	case *nul && !*backup && !*caches && !*excl:
+		errorf(e, "inventory: -0 needs --backup, --exclude or --exclude-caches")
 		return exitUsage
-	case *logs && !*backup:
-		errorf(e, "inventory: --logs needs --backup")
+	case *logs && !*backup && !*excl:
+		errorf(e, "inventory: --logs needs --backup or --exclude")
 		return exitUsage
 	case fl.NArg() == 0:
 		errorf(e, "inventory: no manifests")
@@ -68,6 +69,8 @@ func runInventory(e *env, args []string) int {
 		err = inventory.WriteList(e.stdout, inventory.BackupPaths(entries, *logs), *nul)
 	case *caches:
 		err = inventory.WriteList(e.stdout, inventory.CacheDirectories(entries), *nul)
+	case *excl:
+		err = inventory.WriteList(e.stdout, inventory.ExcludePaths(entries, *logs), *nul)
 	case *format == "json":
 		err = inventory.WriteJSON(e.stdout, entries)
 	default:
