@@ -78,7 +78,7 @@ directory.`,
 		},
 		{
 			ID:       "C2M005",
-			Title:    "a path, container or credential declared twice, or a path by two modules",
+			Title:    "a path, container, credential or mount target declared twice, or a path by two modules",
 			Severity: Error,
 			Also:     Warning,
 			Check:    checkDuplicate,
@@ -87,7 +87,8 @@ directory.`,
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers
 and its credentials are known by name: two containers, or two
-credentials, with one name would replace each other.
+credentials, with one name would replace each other. A container with two
+mounts at one target is one docker refuses to create.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second
@@ -680,6 +681,27 @@ func checkDuplicate(p *Pass) {
 			continue
 		}
 		named[r.Kind][name] = r
+	}
+	// Two mounts at one target of a container: docker refuses the
+	// container (duplicate mount point); convert never writes one.
+	for _, c := range p.Module.Containers() {
+		targets := map[string]bool{}
+		var all []string
+		for _, v := range c.Container.Volumes {
+			all = append(all, v.Target)
+		}
+		for _, t := range c.Container.Tmpfs {
+			all = append(all, t.Target)
+		}
+		for _, t := range all {
+			if targets[t] {
+				d := Diag(c, "container %q mounts two volumes at %s: docker refuses a container with a duplicate mount point", c.Container.Name, t)
+				d.Service, d.Target = c.Container.Name, t
+				p.Report(d)
+				continue
+			}
+			targets[t] = true
+		}
 	}
 }
 
