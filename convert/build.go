@@ -134,6 +134,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, c.imagesErr
 	}
 	m.Roots = c.roots()
+	c.secretSources()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
 	m.Sources, err = sources(l, declFiles)
 	if err != nil {
@@ -153,6 +154,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
+	c.maskResult(res)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {

@@ -215,3 +215,55 @@ func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container
 	rv := reflect.ValueOf(ct).Elem()
 	walk(rv, "", func(reflect.Value) {})
 }
+
+// secretSources refuses (C2M015) each mount whose source carries a known
+// secret (a bind of /srv/app/${API_KEY}): the host path would be written
+// in the manifest, and the report would show it.
+func (c *converter) secretSources() {
+	known := c.knownSecrets()
+	for _, m := range c.mounts {
+		for _, k := range known {
+			if !strings.Contains(m.Source, k.value) {
+				continue
+			}
+			dup := slices.ContainsFunc(c.secrets, func(s rules.EnvSecret) bool {
+				return s.Service == m.Service && s.Of == k.of && strings.HasPrefix(s.Field, "volume")
+			})
+			if !dup {
+				c.secrets = append(c.secrets, rules.EnvSecret{Service: m.Service, Field: "volume source", Of: k.of, Pos: m.Pos})
+			}
+		}
+	}
+}
+
+// maskResult masks every known secret out of what res shows: each
+// diagnostic's message, source, target and related messages, the
+// skeleton, and the missing sources ask shows. A value may reach them by
+// a path (a bind of /srv/app/${API_KEY}); secretSources refuses it.
+func (c *converter) maskResult(res *Result) {
+	known := c.knownSecrets()
+	if len(known) == 0 {
+		return
+	}
+	mask := func(s string) string {
+		for _, k := range known {
+			s = strings.ReplaceAll(s, k.value, project.Mask(k.value))
+		}
+		return s
+	}
+	for i := range res.Diagnostics {
+		d := &res.Diagnostics[i]
+		d.Message, d.Source, d.Target = mask(d.Message), mask(d.Source), mask(d.Target)
+		for j := range d.Related {
+			d.Related[j].Message = mask(d.Related[j].Message)
+		}
+	}
+	res.Skeleton = []byte(mask(string(res.Skeleton)))
+	for i := range res.Missing {
+		ms := &res.Missing[i]
+		ms.Key, ms.Source, ms.Known.Key, ms.Known.Path, ms.Reason = mask(ms.Key), mask(ms.Source), mask(ms.Known.Key), mask(ms.Known.Path), mask(ms.Reason)
+	}
+	for i, p := range res.UndeclaredAncestors {
+		res.UndeclaredAncestors[i] = mask(p)
+	}
+}
