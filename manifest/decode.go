@@ -451,6 +451,17 @@ func (d *decoder) resource(n *yaml.Node) (Resource, bool) {
 			d.errorf(kindVal, "container needs a name")
 		}
 		r.Container = c
+		for i := 0; i+1 < len(n.Content); i += 2 { // d.pairs has reported duplicates already
+			if k, v := n.Content[i], n.Content[i+1]; k.Value == "volumes" && v.Kind == yaml.SequenceNode {
+				r.VolumePos = r.VolumePos[:0]
+				for _, item := range v.Content {
+					r.VolumePos = append(r.VolumePos, d.pos(item))
+				}
+			}
+		}
+		if len(r.VolumePos) != len(c.Volumes) {
+			r.VolumePos = nil // not read one for one: the resource's line
+		}
 		return r, true
 	}
 

@@ -61,6 +61,7 @@ func clearPos(m *Module) {
 	}
 	for i := range m.Resources {
 		m.Resources[i].Pos = Pos{}
+		m.Resources[i].VolumePos = nil
 	}
 }
 

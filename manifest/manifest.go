@@ -159,6 +159,18 @@ type Resource struct {
 	// Origin records, for a resource made by convert, the compose volume
 	// that needed it. It is not written.
 	Origin *Origin
+	// VolumePos holds, for a container Decode read, the manifest line of
+	// each of its volumes, in order (VolumeAt). It is not written.
+	VolumePos []Pos
+}
+
+// VolumeAt returns where the container's i-th volume is written: its own
+// line when Decode read it, else the resource's.
+func (r *Resource) VolumeAt(i int) Pos {
+	if i >= 0 && i < len(r.VolumePos) {
+		return r.VolumePos[i]
+	}
+	return r.Pos
 }
 
 // Origin describes the compose source a declared resource was made for.

@@ -513,11 +513,14 @@ func checkUndeclaredSource(p *Pass) {
 		declared[r.Path] = true
 	}
 	for _, c := range p.Module.Containers() {
-		for _, v := range c.Container.Volumes {
+		for i, v := range c.Container.Volumes {
 			if declared[v.Source] {
 				continue
 			}
 			d := Diag(c, "mounted at %s, but not declared as a directory, file or host path", v.Target)
+			if at := c.VolumeAt(i); at.Line > 0 {
+				d.File, d.Line = at.File, at.Line
+			}
 			d.Service, d.Source, d.Target = c.Container.Name, v.Source, v.Target
 			if anc := nearestDeclared(declared, v.Source); anc != "" {
 				d.Message += "; its declared ancestor " + anc + " does not cover it"
@@ -686,21 +689,28 @@ func checkDuplicate(p *Pass) {
 	// container (duplicate mount point); convert never writes one.
 	for _, c := range p.Module.Containers() {
 		targets := map[string]bool{}
-		var all []string
-		for _, v := range c.Container.Volumes {
-			all = append(all, v.Target)
+		type mount struct {
+			target string
+			at     manifest.Pos
+		}
+		var all []mount
+		for i, v := range c.Container.Volumes {
+			all = append(all, mount{v.Target, c.VolumeAt(i)})
 		}
 		for _, t := range c.Container.Tmpfs {
-			all = append(all, t.Target)
+			all = append(all, mount{t.Target, c.Pos})
 		}
-		for _, t := range all {
-			if targets[t] {
-				d := Diag(c, "container %q mounts two volumes at %s: docker refuses a container with a duplicate mount point", c.Container.Name, t)
-				d.Service, d.Target = c.Container.Name, t
+		for _, m := range all {
+			if targets[m.target] {
+				d := Diag(c, "container %q mounts two volumes at %s: docker refuses a container with a duplicate mount point", c.Container.Name, m.target)
+				d.Service, d.Target = c.Container.Name, m.target
+				if m.at.Line > 0 {
+					d.File, d.Line = m.at.File, m.at.Line
+				}
 				p.Report(d)
 				continue
 			}
-			targets[t] = true
+			targets[m.target] = true
 		}
 	}
 }
