@@ -62,7 +62,9 @@ func githubCommand(d rules.Diagnostic) string {
 // reads it back: % as %25, CR as %0D, LF as %0A. Other control characters
 // are shown escaped (Escape), so none reaches the log raw.
 func GitHubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(Escape(s, true))
+	// "##[" anywhere in a log line is the runner's older command form:
+	// written as the text report writes it.
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", "##[", `##\x5b`).Replace(Escape(s, true))
 }
 
 // GitHubProperty escapes a property value of a workflow command (file=,

@@ -276,6 +276,9 @@ func TestGitHub(t *testing.T) {
 			"::error title=compose2manifest::unreadable"},
 		{rules.Diagnostic{Rule: "C2M001", Severity: rules.Error, File: "a,b:c%d\ne.yaml", Line: 1, Service: "s", Source: "./x", Message: "50% a:b, c\r\nd"},
 			`::error file=a%2Cb%3Ac%25d%0Ae.yaml,line=1,title=C2M001::service "s": volume "./x": 50%25 a:b, c%0D%0Ad`},
+		// The runner reads ##[ anywhere in a line as a command.
+		{rules.Diagnostic{Rule: "C2M007", Severity: rules.Warning, File: "m.yaml", Line: 2, Message: "label ##[group]x"},
+			`::warning file=m.yaml,line=2,title=C2M007::label ##\x5bgroup]x`},
 	} {
 		var b bytes.Buffer
 		if err := WriteGitHub(&b, &Report{Modules: []Module{{Diagnostics: []rules.Diagnostic{tc.d}}}}); err != nil {
