@@ -117,7 +117,9 @@ func BackupPaths(entries []Entry, logs bool) []string {
 // excludes (restic --exclude-file, borg --exclude-from, tar
 // --exclude-from), the backup holds exactly the state and content
 // paths. Each once, parent first; one inside another excluded path is
-// left out.
+// left out, and so is one that holds a path to back up (the tools skip
+// all below an excluded path, even a path they were told to back up): its
+// other contents are then backed up with the parent.
 func ExcludePaths(entries []Entry, logs bool) []string {
 	listed := BackupPaths(entries, logs)
 	var out []string
@@ -127,7 +129,10 @@ func ExcludePaths(entries []Entry, logs bool) []string {
 		}
 		inside := slices.ContainsFunc(listed, func(q string) bool { return manifest.IsAncestor(q, e.Path) })
 		again := slices.ContainsFunc(out, func(q string) bool { return q == e.Path || manifest.IsAncestor(q, e.Path) })
-		if inside && !again {
+		// Never a path that holds one to back up: restic, borg and tar
+		// skip everything below an excluded path, a listed one too.
+		holds := slices.ContainsFunc(listed, func(q string) bool { return manifest.IsAncestor(e.Path, q) })
+		if inside && !again && !holds {
 			out = append(out, e.Path)
 		}
 	}
