@@ -1007,14 +1007,14 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
 		}
 	default: // anonymous
-		legacy = "anonymous Docker volume of service " + first.Service
+		legacy = "anonymous Docker volume of service " + first.AnonymousService()
 		switch {
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
 			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
 		default:
-			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Service, targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.Service), legacy)
+			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
 		}
 	}
 }

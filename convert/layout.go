@@ -47,7 +47,7 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 	case declare.SectionVolumes:
 		legacy = "Docker volume " + c.dockerVolumeName(first.Volume)
 	default:
-		legacy = "anonymous Docker volume of service " + first.Service
+		legacy = "anonymous Docker volume of service " + first.AnonymousService()
 	}
 	var intent manifest.Intent
 	if s.Entry != nil {
@@ -124,7 +124,7 @@ func layoutName(s *placement.Placement) string {
 		}
 		return first.Volume
 	case declare.SectionAnonymous:
-		return first.Service + "-" + targetName(first.Target)
+		return first.AnonymousService() + "-" + targetName(first.Target)
 	}
 	k := strings.TrimSuffix(s.Key, "/")
 	for _, prefix := range []string{"./", "~/", "~", "/"} {
