@@ -168,7 +168,7 @@ func TestScopes(t *testing.T) {
 	for id, want := range map[string][]rules.Scope{
 		"C2M001": {rules.ScopeProject, rules.ScopeModule},
 		"C2M004": {rules.ScopeProject, rules.ScopeModule, rules.ScopeAgainst},
-		"C2M005": {rules.ScopeModule, rules.ScopeModules},
+		"C2M005": {rules.ScopeProject, rules.ScopeModule, rules.ScopeModules},
 		"C2M007": {rules.ScopeProject, rules.ScopeAgainst},
 		"C2M008": {rules.ScopeAgainst},
 		"C2M017": {rules.ScopeModules, rules.ScopeAgainst},

@@ -77,18 +77,21 @@ directory.`,
 			CheckAgainst: checkKindAgainst,
 		},
 		{
-			ID:       "C2M005",
-			Title:    "a path, container, credential or mount target declared twice, or a path by two modules",
-			Severity: Error,
-			Also:     Warning,
-			Check:    checkDuplicate,
-			CheckSet: checkDuplicateSet,
+			ID:           "C2M005",
+			Title:        "a path, container, credential or mount target declared twice, or a path by two modules",
+			Severity:     Error,
+			Also:         Warning,
+			Check:        checkDuplicate,
+			CheckSet:     checkDuplicateSet,
+			CheckProject: checkSameDockerVolume,
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers
 and its credentials are known by name: two containers, or two
 credentials, with one name would replace each other. A container with two
-mounts at one target is one docker refuses to create.
+mounts at one target is one docker refuses to create. In convert, two
+named volumes that name: makes one Docker volume would be two host paths
+of what docker mounts as one.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second

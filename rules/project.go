@@ -208,6 +208,28 @@ func checkUnsupportedMount(p *ProjectPass) {
 	}
 }
 
+// checkSameDockerVolume is C2M005 in convert: two named volumes of the
+// project that are one Docker volume (name: gives both the same name):
+// docker mounts that one volume wherever either is mounted, and two
+// declarations would make two host paths of it, the services no longer
+// sharing their data.
+func checkSameDockerVolume(p *ProjectPass) {
+	first := map[string]*placement.Placement{}
+	for i := range p.Placements {
+		pl := &p.Placements[i]
+		if pl.Section != declare.SectionVolumes || pl.Legacy == "" {
+			continue
+		}
+		if f, ok := first[pl.Legacy]; ok && f.Key != pl.Key {
+			d := placementDiag(pl, false, fmt.Sprintf("named volumes %q and %q are the one Docker volume %q (name:): docker mounts that one volume for both, and two declarations would make two host paths of it, the services no longer sharing their data; use one key for both", f.Key, pl.Key, strings.TrimPrefix(pl.Legacy, "Docker volume ")))
+			d.relate(f.First().Pos, "the other key of that Docker volume")
+			p.Report(d)
+			continue
+		}
+		first[pl.Legacy] = pl
+	}
+}
+
 // replicas returns how many containers of service docker compose runs
 // (deploy.replicas, or scale), 1 when neither says.
 func replicas(p *ProjectPass, service string) int {
