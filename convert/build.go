@@ -984,6 +984,15 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 	switch s.Section {
 	case declare.SectionBinds:
 		written := s.Key
+		if holder := c.holdingBind(s); declared == "" && holder != nil && holder.Entry != nil && holder.Entry.Path != "" {
+			// Inside a bind given a path of its own: it moves with it,
+			// as docker mounts them as one tree.
+			rel := strings.TrimPrefix(path.Clean(written), path.Clean(holder.Key)+"/")
+			if path.Clean(holder.Key) == "." {
+				rel = path.Clean(written)
+			}
+			return path.Join(holder.Entry.Path, rel), "bind " + first.Source, ""
+		}
 		switch {
 		case declared != "":
 			return declared, "bind " + first.Source, ""

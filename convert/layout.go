@@ -37,8 +37,11 @@ func ModuleRoot(i manifest.Intent, module string) string {
 // path of its own that is not a host path, and for a source without a
 // declaration whose values are produced from evidence (not an absolute or
 // ~ bind): HOME/MODULE/NAME, HOME by the intent (the declaration's, else
-// the image table row's) and NAME from the source (layoutName). The module root must be
-// declared under directories:, and no two sources may land on one path.
+// the image table row's) and NAME from the source (layoutName). A relative
+// bind inside another relative bind of the project (./data/app/uploads in
+// ./data) lands inside the outermost one's place, as docker mounts them
+// as one tree. The module root must be declared under directories:, and
+// no two sources may land on one path.
 func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, problem string) {
 	first := s.First()
 	switch s.Section {
@@ -49,24 +52,27 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 	default:
 		legacy = "anonymous Docker volume of service " + first.AnonymousService()
 	}
-	var intent manifest.Intent
-	if s.Entry != nil {
-		intent = manifest.Intent(s.Entry.Intent)
-	}
-	if !intent.Valid() && !c.opts.Strict {
-		if row, ok, _ := c.imageRow(s); ok && row.Intent.Valid() {
-			intent = row.Intent
+	root, p, intent, problem := c.fhsTarget(s)
+	if holder := c.holdingBind(s); holder != nil {
+		hp := ""
+		if holder.Entry != nil && holder.Entry.Path != "" {
+			hp, root = holder.Entry.Path, ""
+		} else {
+			var hproblem string
+			root, hp, _, hproblem = c.fhsTarget(holder)
+			if hproblem != "" {
+				return "", "", fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", describeSource(s), holder.Key, hproblem)
+			}
 		}
+		rel := strings.TrimPrefix(path.Clean(s.Key), path.Clean(holder.Key)+"/")
+		if path.Clean(holder.Key) == "." {
+			rel = path.Clean(s.Key)
+		}
+		p, problem = path.Join(hp, rel), ""
 	}
-	if !intent.Valid() {
-		return "", "", fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", describeSource(s))
+	if problem != "" {
+		return "", "", problem
 	}
-	name := layoutName(s)
-	if name == "" || name == "." || name == ".." {
-		return "", "", fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", describeSource(s))
-	}
-	root := ModuleRoot(intent, c.module)
-	p := path.Join(root, name)
 	if c.laidOut == nil {
 		c.laidOut = map[string]string{}
 	}
@@ -78,11 +84,33 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 		return "", "", fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", describeSource(s), p, other)
 	}
 	c.laidOut[p] = describeSource(s)
-	if !c.rootDeclared(root) {
+	if root != "" && !c.rootDeclared(root) {
 		c.missingRoot(root, intent, p)
 		return "", "", fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", describeSource(s), p, root, root)
 	}
 	return p, legacy, ""
+}
+
+// fhsTarget returns where layout fhs names s's place by its own intent
+// and name: its module root, the path, the intent; or why it cannot.
+func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent manifest.Intent, problem string) {
+	if s.Entry != nil {
+		intent = manifest.Intent(s.Entry.Intent)
+	}
+	if !intent.Valid() && !c.opts.Strict {
+		if row, ok, _ := c.imageRow(s); ok && row.Intent.Valid() {
+			intent = row.Intent
+		}
+	}
+	if !intent.Valid() {
+		return "", "", "", fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", describeSource(s))
+	}
+	name := layoutName(s)
+	if name == "" || name == "." || name == ".." {
+		return "", "", "", fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", describeSource(s))
+	}
+	root = ModuleRoot(intent, c.module)
+	return root, path.Join(root, name), intent, ""
 }
 
 // missingRoot records that layout fhs placed p in root, which no
@@ -95,6 +123,28 @@ func (c *converter) missingRoot(root string, intent manifest.Intent, p string) {
 		}
 	}
 	c.missingRoots = append(c.missingRoots, MissingRoot{Path: root, Intent: intent, Holds: []string{p}})
+}
+
+// holdingBind returns the outermost other relative bind of the project
+// whose source holds s's (./data holds ./data/app/uploads), nil when none
+// does: named from its own source, s would be split from what docker
+// mounts as one tree.
+func (c *converter) holdingBind(s *placement.Placement) *placement.Placement {
+	if s.Section != declare.SectionBinds || strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~") {
+		return nil
+	}
+	key := path.Clean(s.Key)
+	var out *placement.Placement
+	for _, o := range c.placements {
+		if o == s || o.Section != declare.SectionBinds || strings.HasPrefix(o.Key, "/") || strings.HasPrefix(o.Key, "~") {
+			continue
+		}
+		k := path.Clean(o.Key)
+		if k != key && (k == "." || strings.HasPrefix(key, k+"/")) && (out == nil || len(k) < len(path.Clean(out.Key))) {
+			out = o
+		}
+	}
+	return out
 }
 
 // rootDeclared reports whether the declarations' directories: own root.

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,6 +133,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 				Owner: r.Owner, Mode: r.Mode, Intent: r.Intent, Legacy: legacy})
 		}
 	}
+	p.Moves = uncovered(p.Moves)
 	// Parents first across modules too.
 	sort.SliceStable(p.Directories, func(i, j int) bool { return p.Directories[i].Path < p.Directories[j].Path })
 	p.Parents = undeclaredParents(mods, p)
@@ -175,6 +177,27 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 		return "", fmt.Sprintf("find it with docker container inspect (the Mounts entry with Destination %s of the %s container of project %s), then give --anonymous %s=VOLUME_ID", target, service, o.Project, key)
 	}
 	return "", "compose2manifest does not know where " + legacy + " is"
+}
+
+// uncovered returns moves without those another move carries: a move
+// whose source and target lie at the same place inside another move's
+// source and target (./data/app/uploads inside ./data, laid out inside
+// it): that copy brings its data, and copying it again into the copied
+// tree would find the target non-empty and refuse.
+func uncovered(moves []Move) []Move {
+	var out []Move
+	for _, m := range moves {
+		covered := slices.ContainsFunc(moves, func(o Move) bool {
+			if o.Anonymous != nil || m.Anonymous != nil || !manifest.IsAncestor(o.To, m.To) || !manifest.IsAncestor(o.From, m.From) {
+				return false
+			}
+			return strings.TrimPrefix(m.To, o.To) == strings.TrimPrefix(m.From, o.From)
+		})
+		if !covered {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // undeclaredParents returns the directories above p's targets and

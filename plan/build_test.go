@@ -191,3 +191,22 @@ func TestParseAnonymous(t *testing.T) {
 		}
 	}
 }
+
+// TestUncovered: a move inside another move, at the same place in both
+// source and target, is carried by that copy and left out; one at another
+// place is kept.
+func TestUncovered(t *testing.T) {
+	moves := []Move{
+		{From: "/old/data", To: "/var/lib/app/data"},
+		{From: "/old/data/app/uploads", To: "/var/lib/app/data/app/uploads"},
+		{From: "/old/data/logs", To: "/var/log/app/logs"},
+		{From: "/old/other", To: "/var/lib/app/data/other"},
+	}
+	var got []string
+	for _, m := range uncovered(moves) {
+		got = append(got, m.From)
+	}
+	if strings.Join(got, " ") != "/old/data /old/data/logs /old/other" {
+		t.Errorf("uncovered: %q", got)
+	}
+}

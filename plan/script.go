@@ -50,11 +50,17 @@ func WriteScript(w io.Writer, p *Plan) error {
 	if p.Project != "" {
 		fmt.Fprintf(b, "stopped %s %s\n", Quote(p.Project), Quote(shown(p.Project)))
 	}
-	for _, d := range p.Parents {
-		fmt.Fprintf(b, "parent %s %s\n", Quote(d), Quote(shown(d)))
-	}
-	for _, d := range p.Directories {
+	// Undeclared parents and declared directories, parent first together.
+	parents, dirs := p.Parents, p.Directories
+	for len(parents) > 0 || len(dirs) > 0 {
+		if len(dirs) == 0 || len(parents) > 0 && parents[0] < dirs[0].Path {
+			fmt.Fprintf(b, "parent %s %s\n", Quote(parents[0]), Quote(shown(parents[0])))
+			parents = parents[1:]
+			continue
+		}
+		d := dirs[0]
 		fmt.Fprintf(b, "directory %s %s %s %s\n", Quote(d.Path), Quote(d.Owner), Quote(d.Mode), Quote(shown(d.Path)))
+		dirs = dirs[1:]
 	}
 	for i, m := range p.Moves {
 		fn := "copy_directory"
