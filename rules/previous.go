@@ -206,16 +206,17 @@ func comparePrevious(p *PreviousPass, old, cur *manifest.Module) {
 // mounts the declared path To.
 type Moved struct{ From, To string }
 
-// MovedPaths returns the state and content paths of old that cur no
-// longer declares and that moved (C2M022's test: the same container
+// MovedPaths returns the declared paths of old, of any intent, that cur
+// no longer declares and that moved (C2M022's test: the same container
 // mounts another declared path at the same target), in old's order.
-// compose2manifest plan --previous plans their data from From to To.
+// compose2manifest plan --previous plans their data from From to To (C2M022
+// itself holds only state and content moves against a plan).
 func MovedPaths(old, cur *manifest.Module) []Moved {
 	now := owned(cur)
 	oldMounts, curMounts := mounts(old), mounts(cur)
 	var out []Moved
 	for _, r := range old.Declared() {
-		if r.Kind == manifest.KindHost || !keeps(r.Intent) || now[r.Path] != nil {
+		if r.Kind == manifest.KindHost || now[r.Path] != nil {
 			continue
 		}
 		if to := movedTo(r.Path, oldMounts, curMounts); to != "" && now[to] != nil {
