@@ -50,6 +50,10 @@ type rawIndex struct {
 	parseErr string
 	// envFiles are the env files of include: entries read, in order.
 	envFiles []string
+	// probes are the files that would feed the conversion had they
+	// existed: the .env of an included project's directory, when the
+	// include names no env_file.
+	probes []string
 	// roots are the directories a referenced file must lie in: the
 	// project directory, the -f files' folders, and the allowed ones.
 	roots []string
@@ -191,6 +195,8 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 	if len(inc.envFiles) == 0 {
 		if dot := filepath.Join(dir, ".env"); regular(dot) {
 			envFiles = []string{dot}
+		} else if !slices.Contains(ix.probes, dot) {
+			ix.probes = append(ix.probes, dot)
 		}
 	}
 	for _, e := range inc.envFiles {

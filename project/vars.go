@@ -162,8 +162,10 @@ func (e SourceEvidence) String() string {
 // conversion had they been there: the default compose and override file
 // names not there (looked for however the compose files were named), the
 // project's .env when no env file was read from it, and each service's
-// env_file and label_file inside the project that does not exist. extra
-// names more files (absolute) to look for, such as the declarations file.
+// env_file and label_file inside the project that does not exist, and the
+// .env of an included project's directory when the include names no env
+// file. extra names more files (absolute) to look for, such as the
+// declarations file.
 func (p *Project) Probes(extra ...string) []string {
 	var out []string
 	add := func(abs string) {
@@ -191,6 +193,9 @@ func (p *Project) Probes(extra ...string) []string {
 	add(join(".env"))
 	for _, f := range extra {
 		add(f)
+	}
+	for _, f := range p.raw.probes {
+		add(f) // an included project's .env
 	}
 	if p.Compose != nil {
 		for _, name := range slices.Sorted(maps.Keys(p.Compose.Services)) {
