@@ -219,3 +219,48 @@ func TestRunImageVolume(t *testing.T) {
 	}
 	againstPasses(t, root, dir)
 }
+
+// TestRunCredentialUnreadAndOption: a credential for an image not known
+// to read VARIABLE_FILE is asked its acknowledgement right after its name,
+// and a :z volume option is offered as an acknowledgement: the file
+// written then converts and check --against passes (before, ask wrote the
+// file and convert still refused it).
+func TestRunCredentialUnreadAndOption(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"compose.yaml": "name: app\nservices:\n  web:\n    image: example.org/web:1\n    environment:\n      API_TOKEN: ${TOKEN}\n    volumes:\n      - data:/data:z\nvolumes:\n  data:\n",
+		".env":         "TOKEN=s3cr3t-t0ken-value\n",
+		"compose2manifest.yaml": "version: 1\nvolume_root: /srv\nvolumes:\n  data: {owner: \"0:0\", mode: \"0750\", intent: state}\n" +
+			"directories:\n  /srv/app: {owner: \"0:0\", mode: \"0755\", intent: state}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The credential's name as suggested, then yes to its
+	// acknowledgement; yes to dropping :z.
+	answers := []string{"", "yes", "yes"}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader(strings.Join(answers, "\n") + "\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	for _, want := range []string{"web.API_TOKEN: web_api_token", "- web.credentials.API_TOKEN", "- web.volumes./data.z"} {
+		if !strings.Contains(string(decl), want) {
+			t.Errorf("declarations lack %q:\n%s\nconversation:\n%s", want, decl, out.String())
+		}
+	}
+	if strings.Contains(out.String()+stdout.String(), "s3cr3t-t0ken-value") {
+		t.Error("the secret's value is shown")
+	}
+	againstPasses(t, root, dir)
+}

@@ -41,6 +41,10 @@ type Refusal struct {
 	Suggest string
 	// Where is the finding's FILE:LINE; Message its message.
 	Where, Message string
+	// UnreadFile is set, for a credential, when the image table does not
+	// say the image reads VARIABLE_FILE: the credential needs the
+	// acknowledgement SERVICE.credentials.VARIABLE too.
+	UnreadFile bool
 }
 
 // singularSections maps the word a C2M007 message names a top-level entry
@@ -64,11 +68,14 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 		out = append(out, r)
 	}
 	for _, d := range ds {
+		option, dropped := rules.DroppedOption(d)
 		switch {
 		case rules.Uncarried(d):
 			if item := uncarriedItem(d); item != "" {
 				add(Refusal{What: RefusalAcknowledge, Key: item}, d)
 			}
+		case dropped:
+			add(Refusal{What: RefusalAcknowledge, Key: option}, d)
 		case rules.NoImage(d):
 			if d.Service != "" && d.Severity == rules.Error {
 				add(Refusal{What: RefusalImage, Key: d.Service}, d)
@@ -82,7 +89,8 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 				continue
 			}
 			if v, _, ok := strings.Cut(rest, "="); ok && strings.Contains(rest, "looks like a secret") && !strings.ContainsAny(v, " :") {
-				add(Refusal{What: RefusalCredential, Key: d.Service + "." + v, Suggest: credentialName(d.Service, v)}, d)
+				add(Refusal{What: RefusalCredential, Key: d.Service + "." + v, Suggest: credentialName(d.Service, v),
+					UnreadFile: !strings.Contains(rest, " reads "+v+"_FILE")}, d)
 			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {
 				// A credential the image table does not say the image
 				// reads from a file: acknowledged, it is set anyway.
@@ -224,6 +232,20 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 				out = append(out, Settled{Section: RefusalAcknowledge, Key: ack})
 			default:
 				out = append(out, Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v})
+				if !r.UnreadFile {
+					break
+				}
+				// The image is not known to read VARIABLE_FILE: without the
+				// acknowledgement convert still refuses the credential.
+				credAck := service + "." + declare.AckCredentials + "." + variable
+				yes, err := s.yesNo("the image is not known to read "+variable+"_FILE: acknowledge "+credAck+", to say it is made to read /run/secrets/"+v+"? (yes or no; no leaves convert refusing the credential)",
+					"yes writes "+credAck+" under acknowledge:, and "+variable+"_FILE names the credential's file; no writes nothing more, and convert refuses the credential until the image reads it")
+				if err != nil {
+					return nil, err
+				}
+				if yes {
+					out = append(out, Settled{Section: RefusalAcknowledge, Key: credAck})
+				}
 			}
 		}
 	}

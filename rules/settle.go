@@ -1,5 +1,7 @@
 package rules
 
+import "regexp"
+
 // What a finding asks the declarations for, so that ask can offer it
 // without naming rule IDs outside this package.
 
@@ -15,7 +17,24 @@ func NoImage(d Diagnostic) bool { return d.Rule == noImageID }
 // or credential (C2M015): credentials: or acknowledge: settles it.
 func ComposeSecret(d Diagnostic) bool { return d.Rule == composeSecretID }
 
+// DroppedOption returns, when d is a volume option the manifest cannot
+// carry that an acknowledgement may drop (C2M012), the acknowledge: item
+// that drops it (SERVICE.volumes.TARGET.OPTION).
+func DroppedOption(d Diagnostic) (item string, ok bool) {
+	if d.Rule != mountOptionID || d.Severity != Error {
+		return "", false
+	}
+	m := droppedOptionRE.FindStringSubmatch(d.Message)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+var droppedOptionRE = regexp.MustCompile(`or acknowledge (\S+) to drop it knowingly`)
+
 const (
 	noImageID       = "C2M016"
 	composeSecretID = "C2M015"
+	mountOptionID   = "C2M012"
 )
