@@ -797,7 +797,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		if strings.Contains(strings.Join(fields, ","), "mode") && row.ModeBasis != "" {
 			basis = ", mode " + row.ModeBasis
 		}
-		*provenance = append(*provenance, fmt.Sprintf("%s produced: image profile %s %s (%s:%d%s)",
+		*provenance = append(*provenance, fmt.Sprintf("%s produced: image table row %s %s (%s:%d%s)",
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
