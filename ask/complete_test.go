@@ -11,6 +11,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+	"github.com/compose2manifest/compose2manifest/internal/gen"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -125,15 +126,13 @@ func TestRunImagesAndAcknowledge(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	if err := gen.WriteFiles(dir, map[string]string{
 		"compose.yaml": "name: web\nservices:\n  web:\n    build: .\n    container_name: web1\n",
 		"Dockerfile":   "FROM scratch\n",
 		// A comment the edit keeps.
 		"compose2manifest.yaml": "# the web module\nversion: 1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	}); err != nil {
+		t.Fatal(err)
 	}
 	var stdout, out bytes.Buffer
 	got := Run(context.Background(), Config{
@@ -231,15 +230,13 @@ func TestRunCredentialUnreadAndOption(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	if err := gen.WriteFiles(dir, map[string]string{
 		"compose.yaml": "name: app\nservices:\n  web:\n    image: example.org/web:1\n    environment:\n      API_TOKEN: ${TOKEN}\n    volumes:\n      - data:/data:z\nvolumes:\n  data:\n",
 		".env":         "TOKEN=s3cr3t-t0ken-value\n",
 		"compose2manifest.yaml": "version: 1\nvolume_root: /srv\nvolumes:\n  data: {owner: \"0:0\", mode: \"0750\", intent: state}\n" +
 			"directories:\n  /srv/app: {owner: \"0:0\", mode: \"0755\", intent: state}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	}); err != nil {
+		t.Fatal(err)
 	}
 	// The credential's name as suggested, then yes to its
 	// acknowledgement; yes to dropping :z.
