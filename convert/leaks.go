@@ -56,12 +56,18 @@ func (c *converter) knownSecrets() []knownSecret {
 				public = append(public, k)
 			}
 		}
+		// Not container_name: the manifest does not carry it, so it
+		// shows nothing openly.
 		for _, svc := range p.Services {
-			public = append(public, svc.Image, svc.ContainerName, svc.Hostname)
+			public = append(public, svc.Image, svc.Hostname)
 		}
 	}
 	seen := map[string]bool{}
 	var out []knownSecret
+	// The password inside a URL value is a secret of its own, wherever
+	// the rest of the URL is not; added after every whole value, so a
+	// value is named after the variable it is the whole of.
+	var inURLs []knownSecret
 	add := func(v, of string) {
 		if len(v) < minSecretLen || seen[v] {
 			return
@@ -73,6 +79,9 @@ func (c *converter) knownSecrets() []knownSecret {
 		}
 		seen[v] = true
 		out = append(out, knownSecret{value: v, of: of})
+		if p := project.URLPassword(v); p != "" && p != v {
+			inURLs = append(inURLs, knownSecret{value: p, of: of})
+		}
 	}
 	if c.l.Compose != nil {
 		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
@@ -92,6 +101,9 @@ func (c *converter) knownSecrets() []knownSecret {
 		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
 			add(v, k)
 		}
+	}
+	for _, k := range inURLs {
+		add(k.value, k.of)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
 	c.known = &out
@@ -125,9 +137,6 @@ func (c *converter) declaresCredential(service, variable string) bool {
 // value is left to environment (it is carried only when acknowledged).
 func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container, pos manifest.Pos) {
 	known := c.knownSecrets()
-	if len(known) == 0 {
-		return
-	}
 	reported := map[string]bool{}
 	var walk func(v reflect.Value, field string, set func(reflect.Value))
 	walk = func(v reflect.Value, field string, set func(reflect.Value)) {
@@ -135,6 +144,15 @@ func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container
 		case reflect.String:
 			s := v.String()
 			masked := s
+			// A password written in a URL (curl http://u:pw@host, a
+			// label, a healthcheck) is a secret wherever it is.
+			if p := project.URLPassword(masked); p != "" && len(p) >= minSecretLen/2 {
+				masked = strings.ReplaceAll(masked, p, project.Mask(p))
+				if id := field + "\x00url"; !reported[id] {
+					reported[id] = true
+					c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Image: ct.Image, Field: field, Of: "a password in a URL", Pos: pos})
+				}
+			}
 			for _, k := range known {
 				if !strings.Contains(masked, k.value) {
 					continue

@@ -37,7 +37,9 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 		if !LooksLikeSecret(name, value) {
 			return
 		}
-		for _, v := range []string{value, strings.TrimSpace(value)} {
+		// A message may quote a URL up to its @ only: its password is
+		// masked on its own too.
+		for _, v := range []string{value, strings.TrimSpace(value), URLPassword(value)} {
 			if len(v) >= minMasked {
 				values[v] = true
 				if q := strconv.Quote(v); len(q) > 2 {

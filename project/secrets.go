@@ -1,7 +1,6 @@
 package project
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -37,7 +36,7 @@ func LooksLikeSecret(name, value string) bool {
 	if strings.IndexFunc(v, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
 		return false
 	}
-	if urlPassword(v) {
+	if URLPassword(v) != "" || authValueRE.MatchString(v) {
 		return true
 	}
 	parts := wordParts(name)
@@ -67,12 +66,12 @@ var bracedReferenceRE = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
 // says its value is secret.
 func secretWord(p string) bool {
 	switch p {
-	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt":
+	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt", "passphrase":
 		return true
 	case "bypass", "compass", "overpass", "passthrough":
 		return false
 	}
-	for _, s := range []string{"password", "passwd", "secret"} {
+	for _, s := range []string{"password", "passwd", "passphrase", "secret"} {
 		if strings.Contains(p, s) {
 			return true
 		}
@@ -85,18 +84,25 @@ func secretWord(p string) bool {
 	return false
 }
 
-// urlPassword reports whether v is a URL whose user information holds a
-// password: scheme://user:password@host/….
-func urlPassword(v string) bool {
-	if !strings.Contains(v, "://") || !strings.Contains(v, "@") {
-		return false
+// urlPasswordRE finds a password in a URL's user information:
+// scheme://user:PASSWORD@…, the host part any text (a Go MySQL DSN's
+// tcp(db:3306) too).
+var urlPasswordRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:([^@\s/]+)@`)
+
+// authValueRE matches an HTTP Authorization value: Bearer or Basic and a
+// token.
+var authValueRE = regexp.MustCompile(`^(?i:bearer|basic) [A-Za-z0-9._~+/=-]{8,}$`)
+
+// URLPassword returns the first password s holds in a URL's user
+// information (scheme://user:PASSWORD@host), "" when none does (or it is
+// a ${VARIABLE} reference).
+func URLPassword(s string) string {
+	for _, m := range urlPasswordRE.FindAllStringSubmatch(s, -1) {
+		if p := m[1]; !strings.HasPrefix(p, "$") {
+			return p
+		}
 	}
-	u, err := url.Parse(v)
-	if err != nil || u.User == nil {
-		return false
-	}
-	p, ok := u.User.Password()
-	return ok && p != "" && !strings.HasPrefix(p, "$")
+	return ""
 }
 
 // wordParts splits a variable name into lower-case words at non-letters

@@ -59,6 +59,10 @@ func TestLooksLikeSecret(t *testing.T) {
 		{"DATABASE_URL", "postgres://app:hunter2@db:5432/app", true},
 		{"PAPERLESS_REDIS", "redis://:hunter2@broker:6379", true},
 		{"DATABASE_URL", "postgres://app@db:5432/app", false},
+		{"DSN", "mysql://root:RootPw12345@tcp(db:3306)/x", true},
+		{"GPG_PASSPHRASE", "CorrectHorseBattery1", true},
+		{"AUTH_HEADER", "Bearer eyJhbGciOiJIUzI1NiJ9.abc.def", true},
+		{"AUTH_MODE", "Bearer", false},
 		{"REDIS_URL", "redis://broker:6379", false},
 		{"DATABASE_URL", "postgres://app:${DB_PASSWORD}@db/app", false},
 	} {
