@@ -49,7 +49,7 @@ func TestFieldMapping(t *testing.T) {
 		{"tmpfs", "    tmpfs: /tmp\n", "- {target: /tmp}"},
 		{"restart", "    restart: always\n", "restart: always"},
 		{"healthcheck", "    healthcheck: {test: [CMD, \"true\"], interval: 1m}\n", "interval: 1m0s"},
-		{"depends_on", "    depends_on: [db]\n  db:\n    image: postgres\n", "- service: db\n        condition: service_started"},
+		{"depends_on", "    depends_on: [db]\n  db:\n    image: example/db:1\n", "- service: db\n        condition: service_started"},
 		{"labels", "    labels: [a=b]\n", "labels:\n      a: b"},
 		{"hostname", "    hostname: h\n", "hostname: h"},
 		{"domainname", "    domainname: example.org\n", "domainname: example.org"},

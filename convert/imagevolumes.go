@@ -122,7 +122,7 @@ func (c *converter) imageVolumes(svc types.ServiceConfig, ms []project.Mount) (a
 				ref, _ = c.decl.ImageFor(svc.Name)
 			}
 			c.imageVolumeFacts = append(c.imageVolumeFacts, rules.ImageVolume{Service: svc.Name, Image: ref, Path: v.Path,
-				Row: fmt.Sprintf("%s %s:%d", v.Row.Repository, images.TableFile, v.Row.Line), Source: v.Row.Source, Pos: pos})
+				Row: fmt.Sprintf("%s %s:%d", v.Row.Repository, images.TableFile, v.Row.Line), Source: v.Row.Source, Pos: pos, Unversioned: v.Unversioned})
 		}
 	}
 	return added, undeclared

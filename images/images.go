@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,10 +148,18 @@ func (t *Table) FileEnv(ref, variable string) (ImageRow, bool) {
 type Volume struct {
 	Path string
 	Row  ImageRow
+	// Unversioned is set when the tag names no major version and the
+	// rows of the repository are bounded by one: the path is the VOLUME
+	// of some versions, and which one runs is not known.
+	Unversioned bool
 }
 
 // Volumes returns the VOLUME paths the image ref declares, as the table
-// knows them, in table order.
+// knows them, in table order. When no row matches because the tag names
+// no major version (postgres, postgres:latest, postgres:alpine) while the
+// repository's rows are bounded by one (postgres ≤17 /var/lib/postgresql/
+// data, ≥18 /var/lib/postgresql), it returns the paths of every such row,
+// each Unversioned: docker makes an anonymous volume at one of them.
 func (t *Table) Volumes(ref string) []Volume {
 	if t == nil {
 		return nil
@@ -160,6 +169,23 @@ func (t *Table) Volumes(ref string) []Volume {
 		if r.matches(ref) {
 			for _, p := range r.Volumes {
 				out = append(out, Volume{Path: p, Row: r})
+			}
+		}
+	}
+	if len(out) > 0 || untaggedDigest(ref) {
+		return out
+	}
+	repo, tag := ParseReference(ref)
+	if _, versioned := leadingMajor(tag); versioned {
+		return nil
+	}
+	for _, r := range t.Images {
+		if len(r.Volumes) == 0 || r.Repository != repo || (r.MinMajor == 0 && r.MaxMajor == 0) || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+			continue
+		}
+		for _, p := range r.Volumes {
+			if !slices.ContainsFunc(out, func(v Volume) bool { return v.Path == p }) {
+				out = append(out, Volume{Path: p, Row: r, Unversioned: true})
 			}
 		}
 	}

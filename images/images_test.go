@@ -363,7 +363,10 @@ func TestImageRows(t *testing.T) {
 		{"postgres:16", []string{"/var/lib/postgresql/data"}},
 		{"postgres:16-alpine", []string{"/var/lib/postgresql/data"}},
 		{"postgres:18", []string{"/var/lib/postgresql"}},
-		{"postgres:latest", nil},
+		// No major version: every version-bounded row's path counts.
+		{"postgres:latest", []string{"/var/lib/postgresql/data", "/var/lib/postgresql"}},
+		{"postgres", []string{"/var/lib/postgresql/data", "/var/lib/postgresql"}},
+		{"postgres@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", nil},
 		{"mongo:8", []string{"/data/db", "/data/configdb"}},
 		{"redis:7-alpine", []string{"/data"}},
 		{"nginx:1.27", nil},

@@ -148,8 +148,12 @@ func checkImageVolumeManifest(p *Pass) {
 			if mounted[v.Path] {
 				continue
 			}
-			d := Diag(c, "image %s declares VOLUME %s (%s:%d, %s) and no volume or tmpfs of the container mounts it: the runtime would create an anonymous volume there, data outside every declaration; convert again with it declared under anonymous: (%q) or acknowledged disposable (%s.volumes.%s.disposable)",
-				c.Container.Image, v.Path, images.TableFile, v.Row.Line, v.Row.Source, declare.AnonymousKey(c.Container.Name, v.Path), c.Container.Name, v.Path)
+			what := "declares"
+			if v.Unversioned {
+				what = "names no major version, and some versions declare"
+			}
+			d := Diag(c, "image %s %s VOLUME %s (%s:%d, %s) and no volume or tmpfs of the container mounts it: the runtime would create an anonymous volume there, data outside every declaration; convert again with it declared under anonymous: (%q) or acknowledged disposable (%s.volumes.%s.disposable)",
+				c.Container.Image, what, v.Path, images.TableFile, v.Row.Line, v.Row.Source, declare.AnonymousKey(c.Container.Name, v.Path), c.Container.Name, v.Path)
 			d.Service, d.Target = c.Container.Name, v.Path
 			p.Report(d)
 		}

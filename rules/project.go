@@ -56,6 +56,9 @@ type ImageVolume struct {
 	Row, Source string
 	// Pos is the service's image: (or the service's definition).
 	Pos manifest.Pos
+	// Unversioned is set when the image's tag names no major version and
+	// Path is the VOLUME of some versions (images.Volume.Unversioned).
+	Unversioned bool
 }
 
 // EnvSecret is an environment variable convert judged for C2M015: a
@@ -104,9 +107,16 @@ func AckDisposableNote(target string) string {
 func checkImageVolume(p *ProjectPass) {
 	for _, v := range p.ImageVolumes {
 		key := declare.AnonymousKey(v.Service, v.Path)
-		p.Report(Diagnostic{File: v.Pos.File, Line: v.Pos.Line, Service: v.Service, Target: v.Path,
-			Message: fmt.Sprintf("image %s declares VOLUME %s (%s, %s) and no volume of the service mounts it: the runtime would create an anonymous volume there, data outside every declaration; declare it under anonymous: (%q: {owner, mode, intent}) or acknowledge %s.volumes.%s.disposable to mount a tmpfs",
-				v.Image, v.Path, v.Row, v.Source, key, v.Service, v.Path)})
+		what := "declares"
+		if v.Unversioned {
+			what = "names no major version, so the tool cannot tell its VOLUME; some versions declare"
+		}
+		msg := fmt.Sprintf("image %s %s VOLUME %s (%s, %s) and no volume of the service mounts it: the runtime would create an anonymous volume there, data outside every declaration; declare it under anonymous: (%q: {owner, mode, intent}) or acknowledge %s.volumes.%s.disposable to mount a tmpfs",
+			v.Image, what, v.Path, v.Row, v.Source, key, v.Service, v.Path)
+		if v.Unversioned {
+			msg += "; or pin a major version in the tag, which says which VOLUME it has"
+		}
+		p.Report(Diagnostic{File: v.Pos.File, Line: v.Pos.Line, Service: v.Service, Target: v.Path, Message: msg})
 	}
 }
 
