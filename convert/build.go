@@ -474,15 +474,42 @@ func (c *converter) build() *manifest.Module {
 	var mounts, imageOnly []project.Mount
 	byService := map[string][]project.Mount{}
 	users := map[string]string{}
+	imageAdded := map[string][]project.Mount{}
 	for _, name := range names {
 		svc := p.Services[name]
 		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
 		added, undeclared := c.imageVolumes(svc, ms)
 		ms = append(ms, added...)
+		imageAdded[name] = added
 		imageOnly = append(imageOnly, undeclared...)
-		mounts = append(mounts, ms...)
 		byService[name] = ms
 		users[name] = svc.User
+	}
+	// volumes_from brings an image VOLUME's anonymous volume too, as
+	// docker mounts every volume of the named container (project.Mounts
+	// knows only the compose file's); services in start order, so a
+	// chain of volumes_from passes it on.
+	for _, name := range startOrder(p) {
+		for _, ref := range p.Services[name].VolumesFrom {
+			from, mode, _ := strings.Cut(ref, ":")
+			if strings.HasPrefix(ref, "container:") {
+				continue
+			}
+			for _, m := range imageAdded[from] {
+				if m.Kind != project.Anonymous || slices.ContainsFunc(byService[name], func(o project.Mount) bool { return o.Target == m.Target }) {
+					continue
+				}
+				if m.From == "" {
+					m.From = m.Service
+				}
+				m.Service, m.ReadOnly = name, m.ReadOnly || mode == "ro"
+				byService[name] = append(byService[name], m)
+				imageAdded[name] = append(imageAdded[name], m)
+			}
+		}
+	}
+	for _, name := range names {
+		mounts = append(mounts, byService[name]...)
 	}
 	c.mounts = mounts
 	c.acknowledgedOptions(mounts)
