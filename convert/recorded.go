@@ -68,6 +68,7 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 		VolumeRoot:           opts.VolumeRoot,
 		Strict:               opts.Strict,
 		Layout:               opts.Layout,
+		ProjectName:          opts.ProjectName,
 	}
 	if s.IsZero() {
 		return nil

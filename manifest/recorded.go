@@ -38,13 +38,16 @@ type Settings struct {
 	Strict bool
 	// Layout is --layout ("fhs").
 	Layout string
-	Pos    Pos
+	// ProjectName is -p: the compose project name, which names the
+	// module and the Docker volumes.
+	ProjectName string
+	Pos         Pos
 }
 
 // IsZero reports whether s records no setting.
 func (s *Settings) IsZero() bool {
 	return s == nil || (len(s.Profiles) == 0 && len(s.EnvFiles) == 0 && len(s.AllowDirs) == 0 &&
-		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "")
+		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "" && s.ProjectName == "")
 }
 
 // Equal reports whether s and t record the same settings (positions
@@ -57,7 +60,7 @@ func (s *Settings) Equal(t *Settings) bool {
 		strings.Join(s.EnvFiles, "\x00") == strings.Join(t.EnvFiles, "\x00") &&
 		strings.Join(s.AllowDirs, "\x00") == strings.Join(t.AllowDirs, "\x00") &&
 		s.HostProjectDirectory == t.HostProjectDirectory && s.VolumeRoot == t.VolumeRoot && s.Strict == t.Strict &&
-		s.Layout == t.Layout
+		s.Layout == t.Layout && s.ProjectName == t.ProjectName
 }
 
 // String formats s as convert's flags would give it: "--volume-root /srv
@@ -87,6 +90,9 @@ func (s *Settings) String() string {
 	}
 	if s.Layout != "" {
 		parts = append(parts, "--layout "+s.Layout)
+	}
+	if s.ProjectName != "" {
+		parts = append(parts, "-p "+s.ProjectName)
 	}
 	return strings.Join(parts, " ")
 }
@@ -176,6 +182,9 @@ func encodeSettings(root *yaml.Node, s *Settings) {
 	}
 	if s.Layout != "" {
 		addScalar(n, "layout", s.Layout, "!!str")
+	}
+	if s.ProjectName != "" {
+		addScalar(n, "project_name", s.ProjectName, "!!str")
 	}
 	root.Content = append(root.Content, str("converted_with"), n)
 }
@@ -285,8 +294,15 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 				}
 				s.Layout = x
 			}
+		case "project_name":
+			if x, ok := d.str(v, "project_name"); ok {
+				if !ValidModule(x) {
+					d.errorf(v, "project_name %q is not a compose project name", x)
+				}
+				s.ProjectName = x
+			}
 		default:
-			d.errorf(k, "unknown key %q in converted_with (want profiles, env_files, allow_dirs, host_project_directory, volume_root, strict or layout)", k.Value)
+			d.errorf(k, "unknown key %q in converted_with (want profiles, env_files, allow_dirs, host_project_directory, volume_root, strict, layout or project_name)", k.Value)
 		}
 	}
 	return s
