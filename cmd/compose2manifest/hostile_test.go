@@ -72,9 +72,9 @@ func hostileCases() []hostileCase {
 		{name: "a manifest given to `check` linked to `/dev/zero`", answer: "refused: not a regular file",
 			files: map[string]string{"m.yaml": "->/dev/zero"},
 			args:  []string{"check", "p/m.yaml"}, code: 2, msg: `manifest .*m.yaml is a character device`},
-		{name: "a file in the output folder linked to `/dev/zero`", answer: "left alone: not a regular file",
+		{name: "a file in the output folder linked to `/dev/zero`", answer: "left alone: a link, never written through",
 			files: map[string]string{"compose.yaml": compose, "out/p.yaml": "->/dev/zero"},
-			args:  []string{"convert", "-f", "p/compose.yaml", "-o", "p/out"}, code: 2, msg: `p.yaml exists and is not a regular file; not replacing it`},
+			args:  []string{"convert", "-f", "p/compose.yaml", "-o", "p/out"}, code: 2, msg: `p.yaml is a symbolic link \(to /dev/zero\): compose2manifest does not write through links; not replacing it`},
 	}
 }
 

@@ -35,13 +35,30 @@ func Generated(data []byte) bool {
 	return bytes.HasPrefix(data, []byte(GeneratedMarker))
 }
 
-// WriteManifest writes data, a generated manifest, to path with mode
-// 0644. It leaves a file holding data alone, and refuses to replace a file
-// compose2manifest did not generate (see Generated) unless force is set.
-// A symbolic link at path is replaced, not written through. The
-// directory must exist.
+// WriteManifest writes data, a generated manifest, to path: with the
+// permission bits (and, as root, the owner) of the file it replaces, 0644
+// for a new one. It leaves a file holding data alone, and refuses to
+// replace a file compose2manifest did not generate (see Generated) unless
+// force is set. A symbolic link at path is never written through (a
+// write must not land outside the output folder); it is a file a person
+// made, replaced by the manifest only with force. A hard link to the file
+// is not kept: an atomic replacement is a new file. The directory must
+// exist.
 func WriteManifest(path string, data []byte, force bool) (Outcome, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 && !force {
+		to, _ := os.Readlink(path)
+		return "", fmt.Errorf("%s is a symbolic link (to %s): compose2manifest does not write through links; not replacing it (use --force to replace the link with the manifest)", path, to)
+	}
+	perm := os.FileMode(0o644)
+	uid, gid, owned := -1, -1, false
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+		uid, gid, owned = fileOwner(fi)
+	}
 	old, err := readExisting(path)
+	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+		old, err = nil, os.ErrNotExist // with force: the link is replaced, whatever it points to
+	}
 	switch {
 	case err == nil && bytes.Equal(old, data):
 		return Unchanged, nil
@@ -50,7 +67,12 @@ func WriteManifest(path string, data []byte, force bool) (Outcome, error) {
 	case err != nil && !os.IsNotExist(err):
 		return "", err
 	}
-	if err := replace(path, data, 0o644, nil); err != nil {
+	err = replace(path, data, perm, func(tmp *os.File) {
+		if owned && os.Geteuid() == 0 {
+			tmp.Chown(uid, gid) // best effort
+		}
+	})
+	if err != nil {
 		return "", err
 	}
 	return Written, nil

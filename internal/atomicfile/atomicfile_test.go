@@ -76,15 +76,18 @@ func TestWriteManifest(t *testing.T) {
 	if got, err := WriteManifest(mine, []byte(m1), true); err != nil || got != Written {
 		t.Errorf("forced: %v, %v", got, err)
 	}
-	if fi, err := os.Stat(mine); err != nil || fi.Mode().Perm() != 0o644 {
-		t.Errorf("forced file: %v, %v", fi.Mode(), err)
+	if fi, err := os.Stat(mine); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("forced file: %v, %v, want its mode 0600 kept", fi.Mode(), err)
 	}
 
 	link := filepath.Join(dir, "link.yaml")
 	if err := os.Symlink("mail.yaml", link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteManifest(link, []byte(m1), false); err != nil {
+	if _, err := WriteManifest(link, []byte(m1), false); err == nil {
+		t.Fatal("a link replaced without force")
+	}
+	if _, err := WriteManifest(link, []byte(m1), true); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() {
@@ -127,5 +130,52 @@ func TestRewriteKeeps(t *testing.T) {
 	}
 	if _, _, err := ReadLF(filepath.Join(filepath.Dir(p), "none.yaml")); !os.IsNotExist(err) {
 		t.Errorf("ReadLF of a missing file: %v", err)
+	}
+}
+
+// TestWriteManifestKeepsModeRefusesLinks: a replaced manifest keeps its
+// permission bits (a 0600 manifest stays 0600, it became 0644); a symbolic
+// link at the path, dangling or to a generated file, is refused without
+// force (it was replaced silently) and replaced by the manifest with it,
+// never written through.
+func TestWriteManifestKeepsModeRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	old := []byte(GeneratedMarker + " old\n")
+	data := []byte(GeneratedMarker + " new\n")
+	p := filepath.Join(dir, "a.yaml")
+	if err := os.WriteFile(p, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteManifest(p, data, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+
+	target := filepath.Join(dir, "gen.yaml")
+	if err := os.WriteFile(target, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, to := range map[string]string{"linked.yaml": target, "dangling.yaml": filepath.Join(dir, "nowhere.yaml")} {
+		l := filepath.Join(dir, name)
+		if err := os.Symlink(to, l); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := WriteManifest(l, data, false); err == nil || !strings.Contains(err.Error(), "is a symbolic link") {
+			t.Errorf("%s: %v, want a refusal", name, err)
+		}
+		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: the link was replaced without force", name)
+		}
+		if _, err := WriteManifest(l, data, true); err != nil {
+			t.Errorf("%s with force: %v", name, err)
+		}
+		if fi, err := os.Lstat(l); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s with force: not replaced by the manifest", name)
+		}
+	}
+	if got, _ := os.ReadFile(target); string(got) != string(old) {
+		t.Errorf("the link's target was written through: %q", got)
 	}
 }
