@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/schematest"
+	"github.com/compose2manifest/compose2manifest/report"
 )
 
 // threeProjects writes projects a, slow and c, and returns the root.
@@ -247,5 +250,18 @@ func TestRunReportsUnfinishedCommit(t *testing.T) {
 	}
 	if _, err := os.Stat(j); err == nil {
 		t.Error("journal left after this run's commit")
+	}
+	// The JSON report with it is valid against schema/report.json (its
+	// unfinished_commit was not in the schema).
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b, &report.Tool{Name: "compose2manifest", Version: "test"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	v, err := schematest.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.JSON("report", b.Bytes()); err != nil {
+		t.Errorf("the report with unfinished_commit: %v\n%s", err, b.String())
 	}
 }
