@@ -374,8 +374,14 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
+	lock := path.Join(filepath.ToSlash(e.Out), lockName)
+	if e.PID <= 0 {
+		// Not "PID HOST": another tool's file, or a lock being written.
+		return fmt.Sprintf("%s holds a lock file that names no batch (%s, since %s): nothing converted; run again, or remove it if no batch runs",
+			e.Out, lock, e.Since.Format(time.RFC3339))
+	}
 	return fmt.Sprintf("%s is in use by another batch (pid %d on %s, since %s): nothing converted; run again once it is done, or remove %s if no such batch runs",
-		e.Out, e.PID, e.Host, e.Since.Format(time.RFC3339), path.Join(filepath.ToSlash(e.Out), lockName))
+		e.Out, e.PID, e.Host, e.Since.Format(time.RFC3339), lock)
 }
 
 // lock takes the output folder's lock (lockName, created with O_EXCL),

@@ -265,3 +265,20 @@ func TestRunReportsUnfinishedCommit(t *testing.T) {
 		t.Errorf("the report with unfinished_commit: %v\n%s", err, b.String())
 	}
 }
+
+// TestRunGarbageLock: a lock file that names no batch is reported as such
+// (it said "pid 0 on , since …"), and nothing is converted.
+func TestRunGarbageLock(t *testing.T) {
+	root, out := threeProjects(t), t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, lockName), []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Config{Root: root, Out: out, Convert: convert.Options{Environ: []string{}}})
+	var le *LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "holds a lock file that names no batch") || strings.Contains(err.Error(), "pid 0") {
+		t.Fatalf("Run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "a.yaml")); err == nil {
+		t.Error("converted under a lock")
+	}
+}

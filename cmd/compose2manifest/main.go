@@ -141,12 +141,12 @@ func dispatch(e *env, args []string) int {
 	case "version", "--version":
 		return runVersion(e, rest)
 	case "help", "-h", "--help":
-		if cmd == "help" && len(rest) > 0 {
+		if cmd == "help" && len(rest) > 0 && !slices.Contains([]string{"help", "-h", "--help"}, rest[0]) {
 			if len(rest) > 1 {
 				errorf(e, "help: want one command, got %d arguments", len(rest))
 				return exitUsage
 			}
-			if !slices.Contains(commands, rest[0]) || rest[0] == "help" {
+			if !slices.Contains(commands, rest[0]) {
 				errorf(e, "help: unknown command %q", rest[0])
 				hintf(e, "commands are %s", strings.Join(commands, ", "))
 				return exitUsage
