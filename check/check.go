@@ -74,6 +74,24 @@ type Result struct {
 	generated []bool
 }
 
+// ReportWithErrors returns Report with a failed module for each of
+// Errors, its error as a diagnostic naming the path: what a report that
+// goes elsewhere than the terminal (JSON, SARIF, GitHub annotations) must
+// hold, so that an unreadable input is never an empty, clean-looking run.
+func (r *Result) ReportWithErrors() *report.Report {
+	out := *r.Report
+	out.Modules = append([]report.Module(nil), r.Report.Modules...)
+	for _, err := range r.Errors {
+		d := rules.Diagnostic{Severity: rules.Error, Message: err.Error()}
+		var pe *PathError
+		if errors.As(err, &pe) {
+			d.File, d.Message = pe.Path, pe.Err.Error()
+		}
+		out.Modules = append(out.Modules, report.Module{Status: report.Failed, Diagnostics: []rules.Diagnostic{d}})
+	}
+	return &out
+}
+
 // PathError is a path given to check that names no manifest: one that
 // cannot be read, or a directory without *.yaml or *.yml files.
 type PathError struct {

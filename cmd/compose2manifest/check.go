@@ -113,14 +113,14 @@ func runCheck(e *env, args []string) int {
 		}
 		err = report.WriteText(e.stderr, text)
 	case "json":
-		err = report.WriteJSON(e.stdout, rep)
+		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
 		var b bytes.Buffer
-		if err = report.WriteSARIF(&b, rep, cfg.Rules, report.SARIFOptions{BaseDir: e.dir}); err == nil {
+		if err = report.WriteSARIF(&b, res.ReportWithErrors(), cfg.Rules, report.SARIFOptions{BaseDir: e.dir}); err == nil {
 			_, err = e.stdout.Write(report.SafeJSON(b.Bytes()))
 		}
 	case "github":
-		err = report.WriteGitHub(e.stdout, rep)
+		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
 	}
 	if err != nil {
 		errorf(e, "check: writing the report: %v", err)
