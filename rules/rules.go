@@ -6,7 +6,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -281,6 +283,21 @@ func fixOf(r *Rule) string {
 	paras := strings.Split(strings.TrimSpace(r.Doc), "\n\n")
 	return strings.Join(strings.Fields(paras[len(paras)-1]), " ")
 }
+
+// LoadError is the error diagnostic of a project that could not be read
+// or converted, its message err's, with File and Line taken from the
+// FILE:LINE: the message starts with, when it does (compose.yaml:4:
+// yaml: …), so that a report names the place as every other finding does.
+func LoadError(err error) Diagnostic {
+	d := Diagnostic{Severity: Error, Message: err.Error()}
+	if m := loadErrorPos.FindStringSubmatch(d.Message); m != nil {
+		d.File = m[1]
+		d.Line, _ = strconv.Atoi(m[2])
+	}
+	return d
+}
+
+var loadErrorPos = regexp.MustCompile(`^([^\s:][^:\n]*):(\d+): `)
 
 // Diag builds a diagnostic for rule id at resource r's position, with the
 // service and source of r's origin where it has one.

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -131,5 +132,15 @@ func TestUndeclaredAncestors(t *testing.T) {
 	want := []string{"/opt/mail", "/opt/mail/data", "/var/lib/app"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("UndeclaredAncestors = %q, want %q", got, want)
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	d := rules.LoadError(errors.New("compose.yaml:4: yaml: mapping key \"web\" already defined at line 2"))
+	if d.File != "compose.yaml" || d.Line != 4 || d.Severity != rules.Error || !strings.HasPrefix(d.Message, "compose.yaml:4: yaml:") {
+		t.Errorf("LoadError = %+v", d)
+	}
+	if d := rules.LoadError(errors.New("services wait for each other: a: b")); d.File != "" || d.Line != 0 {
+		t.Errorf("a message without a position: %+v", d)
 	}
 }

@@ -96,7 +96,7 @@ func runConvert(e *env, args []string) int {
 		mod.Module = res.Candidate.Module
 	}
 	if err != nil {
-		mod.Diagnostics = append(mod.Diagnostics, rules.Diagnostic{Severity: rules.Error, Message: err.Error()})
+		mod.Diagnostics = append(mod.Diagnostics, rules.LoadError(err))
 	}
 	code := exitOK
 	switch res.Status {
