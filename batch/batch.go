@@ -689,6 +689,15 @@ func (e *Entry) file(name string) string {
 	return path.Join(e.Project, filepath.ToSlash(name))
 }
 
+// key names the entry's project in the cross-project findings: its
+// folder, or, for a project made of one file (--include-file), that file.
+func (e *Entry) key() string {
+	if e.File != "" {
+		return path.Join(e.Project, e.File)
+	}
+	return e.Project
+}
+
 // fail marks a converted module as failed to be written.
 func (e *Entry) fail(err error) {
 	e.Status = convert.Failed
@@ -752,7 +761,7 @@ func crossCheck(entries []Entry, sp *spool) {
 		if !e.inSet {
 			continue
 		}
-		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.Project}}
+		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.key()}}
 		for _, d := range recs[i] {
 			if uses[d.path].n < 2 {
 				continue
@@ -792,8 +801,18 @@ func crossCheck(entries []Entry, sp *spool) {
 // whose folder holds its file (the deepest one), or else every entry of
 // its module.
 func owner(entries []Entry, candidates []int, d rules.Diagnostic) []int {
+	// A project made of one file (--include-file) owns what names that
+	// file; it shares its folder with the folder's own project.
+	for _, i := range candidates {
+		if entries[i].File != "" && d.File == entries[i].key() {
+			return []int{i}
+		}
+	}
 	best := -1
 	for _, i := range candidates {
+		if entries[i].File != "" {
+			continue
+		}
 		p := entries[i].Project
 		if within(d.File, p) && (best < 0 || len(p) > len(entries[best].Project)) {
 			best = i
