@@ -2,12 +2,15 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 )
 
 // All returns every rule, in ID order. Each call returns new values, so a
@@ -1007,6 +1010,25 @@ func checkPlaintextSecret(p *Pass) {
 					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
 					d.Severity = Warning
 				}
+				d.Service = c.Container.Name
+				p.Report(d)
+			}
+		}
+		// A password in a URL is a secret in any other field too.
+		ct := c.Container
+		fields := map[string][]string{"command": ct.Command, "entrypoint": ct.Entrypoint}
+		if ct.Healthcheck != nil {
+			fields["healthcheck test"] = ct.Healthcheck.Test
+		}
+		for k, v := range ct.Labels {
+			fields["labels "+k] = []string{v}
+		}
+		for k, v := range ct.Annotations {
+			fields["annotations "+k] = []string{v}
+		}
+		for _, name := range slices.Sorted(maps.Keys(fields)) {
+			if slices.ContainsFunc(fields[name], func(s string) bool { return project.URLPassword(s) != "" }) {
+				d := Diag(c, "%s carries a password in a URL (%s), a secret; a manifest never carries it in plaintext: have the container read it where the mesh delivers it (a credential's file under /run/secrets)", name, Mask(""))
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
