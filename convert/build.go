@@ -1018,11 +1018,11 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 			if path.Clean(holder.Key) == "." {
 				rel = path.Clean(written)
 			}
-			return path.Join(holder.Entry.Path, rel), "bind " + first.Source, ""
+			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, ""
 		}
 		switch {
 		case declared != "":
-			return declared, "bind " + first.Source, ""
+			return declared, "bind " + s.Key, ""
 		case strings.HasPrefix(written, "~"):
 			return "", "", fmt.Sprintf("bind source %s is in the legacy host's home, which the converter cannot know: declare its path", first.Source)
 		case strings.HasPrefix(written, "/"):

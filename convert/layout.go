@@ -46,7 +46,7 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 	first := s.First()
 	switch s.Section {
 	case declare.SectionBinds:
-		legacy = "bind " + first.Source
+		legacy = "bind " + s.Key
 	case declare.SectionVolumes:
 		legacy = "Docker volume " + c.dockerVolumeName(first.Volume)
 	default:

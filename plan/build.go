@@ -97,11 +97,14 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 			}
 			var from, find, legacy string
 			switch {
-			case already[r.Path]:
-				continue
 			case before[r.Path] != "":
+				// Moved here: its data is where the old manifest
+				// declares it, even when that one declared this path too
+				// (a state path moved to its parent).
 				from = before[r.Path]
 				legacy = "declared path " + from + " of the previous manifest"
+			case already[r.Path]:
+				continue
 			case r.Origin != nil && r.Origin.Legacy != "":
 				from, find = o.legacyPath(m, r, used)
 				legacy = r.Origin.Legacy
@@ -185,7 +188,7 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 // it): that copy brings its data, and copying it again into the copied
 // tree would find the target non-empty and refuse.
 func uncovered(moves []Move) []Move {
-	var out []Move
+	out := []Move{} // "moves": [] in the JSON, never null
 	for _, m := range moves {
 		covered := slices.ContainsFunc(moves, func(o Move) bool {
 			if o.Anonymous != nil || m.Anonymous != nil || !manifest.IsAncestor(o.To, m.To) || !manifest.IsAncestor(o.From, m.From) {
