@@ -337,8 +337,8 @@ func TestNormalizeBind(t *testing.T) {
 		{"~/.", "~"},
 		{"~/data/", "~/data"},
 		{"~//data/./x", "~/data/x"},
-		{"~user/x", "./~user/x"},
-		{"~x", "./~x"},
+		{"~user/x", "~/user/x"}, // compose-go joins the home and what follows ~
+		{"~x", "~/x"},
 	}
 	for _, tt := range tests {
 		if got := NormalizeBind(tt.in); got != tt.want {

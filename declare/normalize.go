@@ -21,8 +21,10 @@ func NormalizeBind(key string) string {
 		return path.Clean(key)
 	case key == "~":
 		return "~"
-	case strings.HasPrefix(key, "~/"):
-		rest := path.Clean(strings.TrimLeft(key[2:], "/"))
+	case strings.HasPrefix(key, "~"):
+		// compose-go joins the home with what follows ~, so ~foo is
+		// ~/foo (not user foo's home) and ~root/y is ~/root/y.
+		rest := path.Clean(strings.TrimLeft(key[1:], "/"))
 		if rest == "." {
 			return "~"
 		}
