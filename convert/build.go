@@ -611,6 +611,12 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	// Where it lands on the target host.
 	hostPath, legacy, placeErr := c.place(s)
 	r.Origin.Legacy = legacy
+	if legacy == "" && hostPath != "" && s.Section == declare.SectionBinds && !path.IsAbs(s.Key) && !strings.HasPrefix(s.Key, "~") {
+		// Under host_project_directory as written: its data is in the
+		// legacy checkout, which plan copies when that is elsewhere.
+		// Not relocated, so no "legacy:" in the comment.
+		r.Origin.Legacy = "bind " + s.Key
+	}
 	s.HostPath, s.Legacy = hostPath, legacy
 	if placeErr != "" {
 		s.Unplaced = placeErr

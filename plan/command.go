@@ -13,7 +13,7 @@ import (
 
 // About is compose2manifest plan's help text.
 const About = `Convert the project as convert does and print the migration plan: every
-declared path whose data lives elsewhere today (a relocated bind, under
+declared path whose data lives elsewhere today (a relative bind, under
 --legacy-project-directory; a named volume, under DOCKER_ROOT/volumes;
 an anonymous volume, found when the script runs with docker container
 inspect of the stopped legacy container, or named with --anonymous) and
