@@ -1030,7 +1030,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, "bind " + s.Key, ""
 		case strings.HasPrefix(written, "~"):
-			return "", "", fmt.Sprintf("bind source %s is in the legacy host's home, which the converter cannot know: declare its path", first.Source)
+			return "", "", fmt.Sprintf("bind source %s is relative to the legacy host's home (~), which the converter cannot know: declare its path", first.Source)
 		case strings.HasPrefix(written, "/"):
 			return written, "", ""
 		case c.hostDir == "":

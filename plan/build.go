@@ -164,7 +164,7 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 		src := strings.TrimPrefix(legacy, "bind ")
 		switch {
 		case strings.HasPrefix(src, "~"):
-			return "", "the bind source is in the legacy host's home: copy it by hand"
+			return "", "the bind source is relative to the legacy host's home (~): copy it by hand"
 		case path.IsAbs(src):
 			return path.Clean(src), ""
 		}
