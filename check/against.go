@@ -371,23 +371,18 @@ func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 // looked for among the folders holding that file (inside root), each
 // converted once to learn its module.
 func (a *projects) find(ctx context.Context, m *manifest.Module) (dir, file string, candidates []string, err error) {
-	if dirs := a.dirsOf(ctx, m.Module); len(dirs) > 1 {
-		var rels []string
-		for _, d := range dirs {
-			rels = append(rels, relPath(a.root, d))
+	byName := func() []string { return a.dirsOf(ctx, m.Module) }
+	byFlag := func() []string { return a.namedByFlag(m) }
+	for _, lookup := range []func() []string{byName, byFlag} {
+		switch dirs := lookup(); {
+		case len(dirs) == 1:
+			return dirs[0], "", nil, nil
+		case len(dirs) > 1:
+			for _, d := range dirs {
+				candidates = append(candidates, relPath(a.root, d))
+			}
+			return "", "", candidates, nil
 		}
-		return "", "", rels, nil
-	} else if len(dirs) == 1 {
-		return dirs[0], "", nil, nil
-	}
-	if dirs := a.namedByFlag(m); len(dirs) > 1 {
-		var rels []string
-		for _, d := range dirs {
-			rels = append(rels, relPath(a.root, d))
-		}
-		return "", "", rels, nil
-	} else if len(dirs) == 1 {
-		return dirs[0], "", nil, nil
 	}
 	first := filepath.FromSlash(m.Sources[0].File)
 	if project.IsDefaultFileName(m.Sources[0].File) || !filepath.IsLocal(first) {
