@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -20,8 +19,9 @@ import (
 // name it (a top-level name: or x-compose2manifest:, or a document
 // written in a way the quick look cannot read: flow style, merge keys,
 // several documents) or the environment may (COMPOSE_PROJECT_NAME,
-// COMPOSE_FILE or COMPOSE_ENV_FILES in opts.Environ or a COMPOSE_
-// variable in .env, env files named by opts or the declarations). A
+// COMPOSE_FILE or COMPOSE_ENV_FILES in opts.Environ, a COMPOSE_ variable
+// in .env but a literal COMPOSE_PROJECT_NAME, which names it, and
+// COMPOSE_PROFILES, env files named by opts or the declarations). A
 // file that cannot be read, or declarations that may name the module or
 // the files and do not parse, also give ok false; declarations that do
 // not name them are not parsed (converting reports their errors). check --against matches manifests to projects with it,
@@ -58,16 +58,18 @@ func QuickModule(dir string, opts Options) (name string, ok bool) {
 	if len(files) == 0 {
 		return "", false
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, ".env")); err == nil && bytes.Contains(data, []byte("COMPOSE_")) {
-		return "", false
-	} else if err != nil && !os.IsNotExist(err) {
+	fromEnv, ok := project.DotEnvName(dir)
+	if !ok {
 		return "", false
 	}
 	named, ok := project.LiteralName(files)
 	if !ok {
 		return "", false
 	}
-	if named == "" {
+	switch {
+	case fromEnv != "":
+		named = fromEnv // COMPOSE_PROJECT_NAME wins over name:
+	case named == "":
 		named = filepath.Base(dir)
 	}
 	name = project.NormalizeName(named)

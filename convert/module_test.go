@@ -18,6 +18,29 @@ func TestQuickModule(t *testing.T) {
 		corpus, _ := filepath.Glob(filepath.Join(root, "*"))
 		dirs = append(dirs, corpus...)
 	}
+	// A document started by "---" is named without loading too.
+	marked := t.TempDir()
+	if err := os.WriteFile(filepath.Join(marked, "compose.yaml"), []byte("# c\n---\nname: shop\nservices:\n  a:\n    image: busybox:1.36\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if name, ok := QuickModule(marked, Options{Environ: []string{}}); name != "shop" || !ok {
+		t.Errorf("QuickModule after ---: %q, %v; want shop", name, ok)
+	}
+	dirs = append(dirs, marked)
+	// COMPOSE_PROJECT_NAME in .env names it, over name:.
+	envNamed := t.TempDir()
+	for name, data := range map[string]string{
+		"compose.yaml": "name: shop\nservices:\n  a:\n    image: busybox:1.36\n",
+		".env":         "COMPOSE_PROJECT_NAME=From_Env\nCOMPOSE_PROFILES=x\n",
+	} {
+		if err := os.WriteFile(filepath.Join(envNamed, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if name, ok := QuickModule(envNamed, Options{Environ: []string{}}); name != "from_env" || !ok {
+		t.Errorf("QuickModule with COMPOSE_PROJECT_NAME in .env: %q, %v; want from_env", name, ok)
+	}
+	dirs = append(dirs, envNamed)
 	named := 0
 	for _, dir := range dirs {
 		dir, _ = filepath.Abs(dir)

@@ -155,15 +155,23 @@ func FingerprintHolds(dir string, m *manifest.Module, opts Options) bool {
 }
 
 // Current reports whether converting the project in dir with opts would
-// give data, a generated manifest (m decoded from it), byte for byte,
-// without loading compose: data is unedited (its body digest holds), each
-// source it records is a regular file inside dir, after symbolic links,
-// of at most project.MaxInputSize bytes with the recorded sha256, its
-// fingerprint holds (FingerprintHolds), and the conversion had no warning
-// to report (fingerprint warnings). convert --batch keeps such a
-// manifest instead of converting its project again.
+// give data, a generated manifest (m decoded from it), byte for byte, and
+// no warning (fingerprint warnings: 0), without loading compose: it
+// Reproduces data. convert --batch keeps such a manifest instead of
+// converting its project again.
 func Current(dir string, data []byte, m *manifest.Module, opts Options) bool {
-	if rec, actual, ok := manifest.BodyDigest(data); !ok || rec != actual || len(m.Sources) == 0 || m.Fingerprint == nil || m.Fingerprint.Warnings > 0 {
+	return m.Fingerprint != nil && m.Fingerprint.Warnings == 0 && Reproduces(dir, data, m, opts)
+}
+
+// Reproduces reports whether converting the project in dir with opts
+// would give data, a generated manifest (m decoded from it), byte for
+// byte, without loading compose: data is unedited (its body digest
+// holds), each source it records is a regular file inside dir, after
+// symbolic links, of at most project.MaxInputSize bytes with the recorded
+// sha256, and its fingerprint holds (FingerprintHolds). check --against
+// names a project's module from the manifest it reproduces.
+func Reproduces(dir string, data []byte, m *manifest.Module, opts Options) bool {
+	if rec, actual, ok := manifest.BodyDigest(data); !ok || rec != actual || len(m.Sources) == 0 || m.Fingerprint == nil {
 		return false
 	}
 	realDir, err := filepath.EvalSymlinks(dir)

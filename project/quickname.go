@@ -2,8 +2,11 @@ package project
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 )
@@ -37,10 +40,11 @@ func LiteralName(files []string) (name string, ok bool) {
 }
 
 // plainTopLevel reports whether data is one block-style YAML document
-// whose top-level keys are plain words, none of them x-compose2manifest
+// (started by a line "---" or not) whose top-level keys are plain words, none of them x-compose2manifest
 // or a merge key, and a name: among them, if any, a literal without
 // variables; name is that literal ("" when there is none).
 func plainTopLevel(data []byte) (name string, ok bool) {
+	first := true // no key or marker yet: a lone "---" may start the one document
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -52,6 +56,11 @@ func plainTopLevel(data []byte) (name string, ok bool) {
 		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
 			continue
 		}
+		if first && string(line) == "---" {
+			first = false
+			continue
+		}
+		first = false
 		if v, found := bytes.CutPrefix(line, []byte("name:")); found {
 			if name, ok = literalName(string(v)); !ok {
 				return "", false
@@ -81,4 +90,35 @@ func literalName(v string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// DotEnvName returns the COMPOSE_PROJECT_NAME dir's .env sets ("" when it
+// sets none, or sets it empty), read by compose-go's dotenv parser, and
+// ok; ok is false when the .env cannot be read or parsed, refers to a
+// variable, or sets another COMPOSE_ variable than COMPOSE_PROJECT_NAME
+// and COMPOSE_PROFILES: those may change which files are read.
+func DotEnvName(dir string) (name string, ok bool) {
+	data, err := os.ReadFile(filepath.Join(dir, ".env"))
+	switch {
+	case os.IsNotExist(err):
+		return "", true
+	case err != nil || len(data) > MaxInputSize:
+		return "", false
+	case !bytes.Contains(data, []byte("COMPOSE_")):
+		return "", true
+	}
+	refers := false
+	vals, err := dotenv.UnmarshalBytesWithLookup(data, func(string) (string, bool) {
+		refers = true
+		return "", false
+	})
+	if err != nil || refers {
+		return "", false
+	}
+	for k := range vals {
+		if strings.HasPrefix(k, "COMPOSE_") && k != "COMPOSE_PROJECT_NAME" && k != "COMPOSE_PROFILES" {
+			return "", false
+		}
+	}
+	return vals["COMPOSE_PROJECT_NAME"], true
 }
