@@ -572,6 +572,7 @@ func (c *converter) build() *manifest.Module {
 	}
 	m.Resources = append(m.Resources, c.credentials(names)...)
 	m.Resources = append(m.Resources, containers...)
+	c.maskComments(m.Resources)
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)

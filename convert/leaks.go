@@ -20,8 +20,8 @@ import (
 // variables (.env, the env files, the process environment), each of at
 // least minSecretLen bytes (shorter ones would match unrelated text) and
 // not contained in a name the project shows openly (its name, a service,
-// network, volume, config or secret name, an image, a container name or
-// hostname).
+// network, volume, config or secret name, an image or hostname as a
+// compose file writes it, not interpolated).
 // Every string of a built container that contains one (an environment
 // value, the command, the entrypoint, a label, the healthcheck test, an
 // inline config's content, an annotation, anything) is C2M015: the value
@@ -57,9 +57,15 @@ func (c *converter) knownSecrets() []knownSecret {
 			}
 		}
 		// Not container_name: the manifest does not carry it, so it
-		// shows nothing openly.
-		for _, svc := range p.Services {
-			public = append(public, svc.Image, svc.Hostname)
+		// shows nothing openly. An image or hostname only as written:
+		// one interpolated from a secret variable (hostname:
+		// h${API_TOKEN}) shows nothing the files do not hide.
+		for _, name := range slices.Sorted(maps.Keys(p.Services)) {
+			for _, v := range []string{p.Services[name].Image, p.Services[name].Hostname} {
+				if v != "" && c.l.Written(v) {
+					public = append(public, v)
+				}
+			}
 		}
 	}
 	seen := map[string]bool{}
@@ -284,4 +290,22 @@ func (c *converter) maskResult(res *Result) {
 	for i, p := range res.UndeclaredAncestors {
 		res.UndeclaredAncestors[i] = mask(p)
 	}
+}
+
+// maskComments masks each known secret out of the provenance comments of
+// rs: a Docker volume or a credential named with a secret variable
+// (name: vol_${DB_PASSWORD}) is named in its comment. The fields
+// themselves are secretFields' to judge.
+func (c *converter) maskComments(rs []manifest.Resource) {
+	for i := range rs {
+		rs[i].Comment = c.maskSecrets(rs[i].Comment)
+	}
+}
+
+// maskSecrets returns s with each known secret masked out of it.
+func (c *converter) maskSecrets(s string) string {
+	for _, k := range c.knownSecrets() {
+		s = strings.ReplaceAll(s, k.value, project.Mask(k.value))
+	}
+	return s
 }

@@ -91,7 +91,7 @@ func (c *converter) missingList() []Missing {
 			x.Known.Key = x.Key
 		}
 		if m.src.Section == declare.SectionVolumes {
-			x.Legacy = c.dockerVolumeName(first.Volume)
+			x.Legacy = c.maskSecrets(c.dockerVolumeName(first.Volume))
 		}
 		if m.entry.Path == "" && c.collided[m.src] {
 			x.NeedsPath = true // layout fhs would land it where another source did

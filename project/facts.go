@@ -29,6 +29,22 @@ import (
 // or returns it as it is when that fails.
 func (p *Project) Subst(s string) string { return substitute(s, p.Environment) }
 
+// Written reports whether s appears, as written before interpolation, in
+// a compose file the project was read from (the -f files and those they
+// include or extend): text a value interpolated from a variable has, and
+// the file does not.
+func (p *Project) Written(s string) bool {
+	if p.raw == nil {
+		return false
+	}
+	for _, f := range p.raw.files {
+		if bytes.Contains(f.data, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
 // substitute interpolates s with env as compose-go does, or returns s as
 // it is when that fails.
 func substitute(s string, env map[string]string) string {
