@@ -531,9 +531,13 @@ func (c *converter) build() *manifest.Module {
 	}
 
 	hostPaths := map[string]string{} // section+key -> host path
+	// Every placement is known before any is placed: a bind lands inside
+	// the bind holding it (holdingBind), whichever service mounts it first.
 	for _, s := range groupSources(mounts) {
 		s.Entry = c.match.lookup(s.Section, s.Key)
 		c.placements = append(c.placements, s)
+	}
+	for _, s := range c.placements {
 		if r := c.declare(s, users); r != nil {
 			m.Resources = append(m.Resources, *r)
 			hostPaths[s.Section+"\x00"+s.Key] = r.Path
@@ -619,6 +623,12 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 		r.Origin.Legacy = "bind " + s.Key
 	}
 	s.HostPath, s.Legacy = hostPath, legacy
+	if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "~") {
+		s.Real = declare.NormalizeBind(s.Key)
+		if ev.Resolved != "" && ev.Outside == "" {
+			s.Real = ev.Resolved
+		}
+	}
 	if placeErr != "" {
 		s.Unplaced = placeErr
 		// The skeleton still offers what is known of the source.
@@ -1021,10 +1031,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		if holder := c.holdingBind(s); declared == "" && holder != nil && holder.Entry != nil && holder.Entry.Path != "" {
 			// Inside a bind given a path of its own: it moves with it,
 			// as docker mounts them as one tree.
-			rel := strings.TrimPrefix(path.Clean(written), path.Clean(holder.Key)+"/")
-			if path.Clean(holder.Key) == "." {
-				rel = path.Clean(written)
-			}
+			rel, _ := declare.BindWithin(holder.Key, written)
 			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, ""
 		}
 		switch {

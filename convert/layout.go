@@ -64,10 +64,7 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 				return "", "", fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", describeSource(s), holder.Key, hproblem)
 			}
 		}
-		rel := strings.TrimPrefix(path.Clean(s.Key), path.Clean(holder.Key)+"/")
-		if path.Clean(holder.Key) == "." {
-			rel = path.Clean(s.Key)
-		}
+		rel, _ := declare.BindWithin(holder.Key, s.Key)
 		p, problem = path.Join(hp, rel), ""
 	}
 	if problem != "" {
@@ -125,22 +122,21 @@ func (c *converter) missingRoot(root string, intent manifest.Intent, p string) {
 	c.missingRoots = append(c.missingRoots, MissingRoot{Path: root, Intent: intent, Holds: []string{p}})
 }
 
-// holdingBind returns the outermost other relative bind of the project
-// whose source holds s's (./data holds ./data/app/uploads), nil when none
-// does: named from its own source, s would be split from what docker
-// mounts as one tree.
+// holdingBind returns the outermost other bind of the project whose
+// source holds s's (./data holds ./data/app/uploads, /srv/pool holds
+// /srv/pool/x; relative ones relative ones, absolute ones absolute ones),
+// nil when none does: named from its own source, s would be split from
+// what docker mounts as one tree.
 func (c *converter) holdingBind(s *placement.Placement) *placement.Placement {
-	if s.Section != declare.SectionBinds || strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~") {
+	if s.Section != declare.SectionBinds || strings.HasPrefix(s.Key, "~") {
 		return nil
 	}
-	key := path.Clean(s.Key)
 	var out *placement.Placement
 	for _, o := range c.placements {
-		if o == s || o.Section != declare.SectionBinds || strings.HasPrefix(o.Key, "/") || strings.HasPrefix(o.Key, "~") {
+		if o == s || o.Section != declare.SectionBinds || strings.HasPrefix(o.Key, "~") {
 			continue
 		}
-		k := path.Clean(o.Key)
-		if k != key && (k == "." || strings.HasPrefix(key, k+"/")) && (out == nil || len(k) < len(path.Clean(out.Key))) {
+		if _, ok := declare.BindWithin(o.Key, s.Key); ok && (out == nil || len(path.Clean(o.Key)) < len(path.Clean(out.Key))) {
 			out = o
 		}
 	}

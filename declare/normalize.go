@@ -36,3 +36,25 @@ func NormalizeBind(key string) string {
 	}
 	return "./" + c
 }
+
+// BindWithin returns the path of bind source inner below bind source
+// outer, slash-separated, and whether it lies strictly below it: both
+// relative (".", "./data", "../x") or both absolute.
+func BindWithin(outer, inner string) (string, bool) {
+	o, i := path.Clean(outer), path.Clean(inner)
+	if o == i || path.IsAbs(o) != path.IsAbs(i) {
+		return "", false
+	}
+	switch {
+	case o == ".":
+		if i == ".." || strings.HasPrefix(i, "../") {
+			return "", false
+		}
+		return i, true
+	case o == "/":
+		return i[1:], true
+	case strings.HasPrefix(i, o+"/"):
+		return i[len(o)+1:], true
+	}
+	return "", false
+}

@@ -33,6 +33,11 @@ type Placement struct {
 	// Legacy is where its data lives under Docker today: a named volume's
 	// Docker name, "" for a bind.
 	Legacy string
+	// Real is, for a bind source, the directory or file docker mounts:
+	// the key cleaned ("./data", "/srv/x"), through the symbolic links
+	// inside the project ("./data" for "./current" of "./current ->
+	// data"); "" for any other source and for one under ~.
+	Real string
 	// Unplaced says why it has no location on the target host (C2M013),
 	// "" when it has one.
 	Unplaced string

@@ -413,6 +413,10 @@ type SourceEvidence struct {
 	// on the target host the link names a path this checkout does not
 	// show.
 	Outside string
+	// Resolved is, when Link is set and the source is in the checkout,
+	// its path in the project after the links: "./data" for "./current"
+	// of "./current -> data". "" otherwise.
+	Resolved string
 }
 
 // maxLinks is how many symbolic links Evidence follows for one source, as
@@ -488,6 +492,12 @@ func Evidence(projectDir, key string) SourceEvidence {
 			return ev // a path through a file: docker fails
 		}
 		cur = next
+	}
+	if ev.Link != "" {
+		ev.Resolved = "./" + cur
+		if cur == "" {
+			ev.Resolved = "."
+		}
 	}
 	fi, err := os.Lstat(filepath.Join(projectDir, filepath.FromSlash(cur)))
 	switch {

@@ -134,8 +134,9 @@ func bareEnvironment(n *yaml.Node, names map[string]bool) {
 
 // String says what e shows, in one line that changes whenever e does:
 // "file", "directory", "absent", "other" (something that is neither, or
-// nothing the project can tell), followed by the link followed and, for
-// a link out of the project, where it leads.
+// nothing the project can tell), followed by the link followed, where the
+// links lead in the project and, for a link out of the project, where it
+// leads.
 func (e SourceEvidence) String() string {
 	var s string
 	switch {
@@ -150,6 +151,9 @@ func (e SourceEvidence) String() string {
 	}
 	if e.Link != "" {
 		s += fmt.Sprintf(" (link %s)", e.Link)
+	}
+	if e.Resolved != "" {
+		s += fmt.Sprintf(" (in the project: %s)", e.Resolved)
 	}
 	if e.Outside != "" {
 		s += fmt.Sprintf(" (outside: %s)", e.Outside)

@@ -86,7 +86,7 @@ directory.`,
 			Also:         Warning,
 			Check:        checkDuplicate,
 			CheckSet:     checkDuplicateSet,
-			CheckProject: checkSameDockerVolume,
+			CheckProject: func(p *ProjectPass) { checkSameDockerVolume(p); checkSameData(p) },
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers
@@ -94,7 +94,9 @@ and its credentials are known by name: two containers, or two
 credentials, with one name would replace each other. A container with two
 mounts at one target is one docker refuses to create. In convert, two
 named volumes that name: makes one Docker volume would be two host paths
-of what docker mounts as one.
+of what docker mounts as one, and so would a bind inside another bind (or
+the same directory through a symbolic link in the checkout) that does not
+land inside the other's place.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second

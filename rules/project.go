@@ -3,7 +3,9 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -237,6 +239,65 @@ func checkSameDockerVolume(p *ProjectPass) {
 			continue
 		}
 		first[pl.Legacy] = pl
+	}
+}
+
+// checkSameData is C2M005 in convert: a bind source that is another
+// one's directory, or lies inside it, in the checkout (./data/sub inside
+// ./data, or ./current a symbolic link to ./data) is one tree docker
+// mounts for both, and it must land where the other's data lands on the
+// target host (./data's place, then /sub): anywhere else, the manifest
+// would make two directories of it, and plan two copies, the services no
+// longer sharing their data.
+func checkSameData(p *ProjectPass) {
+	var binds []*placement.Placement
+	for i := range p.Placements {
+		if pl := &p.Placements[i]; pl.Section == declare.SectionBinds && pl.Real != "" && pl.HostPath != "" {
+			binds = append(binds, pl)
+		}
+	}
+	// Outer trees first, and of one tree the source written as it is.
+	sort.SliceStable(binds, func(i, j int) bool {
+		a, b := binds[i], binds[j]
+		if a.Real != b.Real {
+			return len(a.Real) < len(b.Real)
+		}
+		return (a.Key == a.Real) && (b.Key != b.Real)
+	})
+	for j, in := range binds {
+		for _, out := range binds[:j] {
+			rel, ok := declare.BindWithin(out.Real, in.Real)
+			if out.Real == in.Real {
+				rel, ok = ".", true
+			}
+			if !ok {
+				continue
+			}
+			want := path.Join(out.HostPath, rel)
+			if in.HostPath == want {
+				break
+			}
+			how := fmt.Sprintf("lies inside bind %s", out.Key)
+			if in.Real != declare.NormalizeBind(in.Key) {
+				how = fmt.Sprintf("is %s in the checkout (symbolic links followed)", in.Real)
+				if rel != "." {
+					how += ", inside bind " + out.Key
+				} else if out.Key != in.Real {
+					how += ", as bind " + out.Key + " is"
+				}
+			}
+			fix := fmt.Sprintf("declare its path: %s", want)
+			if in.Entry != nil && in.Entry.Path != "" {
+				fix = fmt.Sprintf("remove its path: (or declare %s) so it lands inside", want)
+			}
+			if rel == "." {
+				fix = "mount one source for both in the compose file"
+			}
+			d := placementDiag(in, false, fmt.Sprintf("bind %s %s, which docker mounts as one tree: it would land at %s, apart from %s where that data goes, and the two would no longer share it; %s", in.Key, how, in.HostPath, want, fix))
+			d.relate(out.First().Pos, "the bind whose data it is")
+			p.Report(d)
+			break
+		}
 	}
 }
 
