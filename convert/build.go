@@ -496,7 +496,19 @@ func (c *converter) build() *manifest.Module {
 				continue
 			}
 			for _, m := range imageAdded[from] {
-				if m.Kind != project.Anonymous || slices.ContainsFunc(byService[name], func(o project.Mount) bool { return o.Target == m.Target }) {
+				if slices.ContainsFunc(byService[name], func(o project.Mount) bool { return o.Target == m.Target }) {
+					continue
+				}
+				if m.Kind == project.Tmpfs {
+					// Acknowledged disposable: a tmpfs of from's own,
+					// where docker shares one anonymous volume with
+					// this service too (C2M010).
+					byService[name] = append(byService[name], project.Mount{Service: name, Kind: project.Unsupported, Pos: m.Pos, Target: m.Target,
+						Source: "volumes_from " + from,
+						Why:    fmt.Sprintf("the image VOLUME %s acknowledged disposable that volumes_from %s brings (one anonymous volume docker shares between the containers, where a tmpfs is each container's own; declare it under anonymous: %q so both mount one directory)", m.Target, from, from+":"+m.Target)})
+					continue
+				}
+				if m.Kind != project.Anonymous {
 					continue
 				}
 				if m.From == "" {

@@ -195,8 +195,9 @@ func shortOptions(spec string, v types.ServiceVolumeConfig) []string {
 }
 
 // Mounts returns the mounts of one service, in the order of its volumes,
-// then its tmpfs entries, then what volumes_from brings: each volume and
-// bind of the services it names (theirs from volumes_from too), at the
+// then its tmpfs entries, then what volumes_from brings: each volume
+// (a tmpfs volume too) and bind of the services it names (theirs from
+// volumes_from too), at the
 // same target, read-only when the entry says ro or the mount was, unless
 // the service mounts that target itself, as docker mounts them. A
 // volumes_from container:NAME (a container outside the project) is an
@@ -234,7 +235,9 @@ func (l *Project) mounts(svc types.ServiceConfig, depth int) []Mount {
 			continue // compose-go refuses a reference to no service
 		}
 		for _, m := range l.mounts(from, depth+1) {
-			if m.Kind == Tmpfs || have[m.Target] {
+			// A tmpfs: entry is no volume, and docker does not share it;
+			// a named volume of the tmpfs driver is one, and it does.
+			if (m.Kind == Tmpfs && m.Volume == "") || have[m.Target] {
 				continue
 			}
 			have[m.Target] = true
