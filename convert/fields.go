@@ -149,7 +149,7 @@ func Fields() []Field {
 		carried("userns_mode", ""),
 		carried("uts", ""),
 		carried("volumes", "each host source needs a declaration"),
-		carried("volumes_from", "as the service's own mounts: each volume and bind of the services it names, at the same target (read-only with :ro); container:NAME is refused (C2M010)"),
+		carried("volumes_from", "as the service's own mounts: each volume and bind of the services it names, at the same target (read-only with :ro); container:NAME is refused (C2M010), and so is a tmpfs volume or an image VOLUME acknowledged disposable, which the containers would share"),
 		carried("working_dir", ""),
 
 		top("volumes", "driver", true, "only the local driver; others are refused (C2M010)"),
