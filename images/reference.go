@@ -13,11 +13,18 @@ import "strings"
 //     is repository "localhost:5000/a/b": a port is not a tag.
 //   - The tag is what follows the last ":" after the last "/".
 //     An empty or missing tag is "latest".
-//   - Docker Hub is written without its host: "docker.io/" and
-//     "index.docker.io/" are dropped, and so is "library/" before an
-//     official image's single-component name: "docker.io/library/postgres",
+//   - Docker Hub is written without its host: "docker.io/",
+//     "index.docker.io/" and "registry-1.docker.io/" (its registry API's
+//     host) are dropped, and so is "library/" before an official image's
+//     single-component name: "docker.io/library/postgres",
 //     "library/postgres" and "postgres" are all "postgres";
 //     "docker.io/bitnami/postgresql" is "bitnami/postgresql".
+//   - Mirrors of Docker Hub's images are Docker Hub: "mirror.gcr.io/"
+//     (Google's cache of Docker Hub,
+//     https://cloud.google.com/artifact-registry/docs/pull-cached-dockerhub-images)
+//     is dropped, and "public.ecr.aws/docker/library/NAME" (the Docker
+//     Official Images on Amazon ECR Public, https://gallery.ecr.aws/docker)
+//     is NAME: the same images, the same VOLUMEs.
 //
 // Examples: "postgres:16-alpine" gives ("postgres", "16-alpine");
 // "ghcr.io/x/y:1@sha256:…" gives ("ghcr.io/x/y", "1").
@@ -43,8 +50,11 @@ func ParseReference(ref string) (repository, tag string) {
 		tag = "latest"
 	}
 
-	if host == "docker.io" || host == "index.docker.io" {
+	switch {
+	case host == "docker.io" || host == "index.docker.io" || host == "registry-1.docker.io" || host == "mirror.gcr.io":
 		host = ""
+	case host == "public.ecr.aws" && strings.HasPrefix(name, "docker/library/") && !strings.Contains(strings.TrimPrefix(name, "docker/library/"), "/"):
+		host, name = "", strings.TrimPrefix(name, "docker/")
 	}
 	if host == "" {
 		if rest, ok := strings.CutPrefix(name, "library/"); ok && rest != "" && !strings.Contains(rest, "/") {
