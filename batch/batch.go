@@ -171,6 +171,7 @@ type declRec struct {
 	line    int
 	source  string
 	service string // the service mounting it, when only one does
+	legacy  string // where its data lives today (manifest.Origin.Legacy)
 }
 
 // Orphan is a manifest in the output folder that compose2manifest
@@ -712,7 +713,7 @@ func declaredOf(m *manifest.Module) []declRec {
 	for _, r := range rs {
 		d := declRec{kind: r.Kind, path: r.Path, file: r.Pos.File, line: r.Pos.Line}
 		if r.Origin != nil {
-			d.source = r.Origin.Source
+			d.source, d.legacy = r.Origin.Source, r.Origin.Legacy
 			if len(r.Origin.Services) == 1 {
 				d.service = r.Origin.Services[0]
 			}
@@ -746,10 +747,16 @@ func crossCheck(entries []Entry, sp *spool) {
 	}
 	type use struct{ n, last int }
 	uses := map[string]use{}
+	count := func(i int, key string) {
+		if u := uses[key]; u.n == 0 || u.last != i {
+			uses[key] = use{u.n + 1, i}
+		}
+	}
 	for i, rs := range recs {
 		for _, d := range rs {
-			if u := uses[d.path]; u.n == 0 || u.last != i {
-				uses[d.path] = use{u.n + 1, i}
+			count(i, d.path)
+			if d.legacy != "" {
+				count(i, legacyKey(d.legacy))
 			}
 		}
 	}
@@ -763,12 +770,12 @@ func crossCheck(entries []Entry, sp *spool) {
 		}
 		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.key()}}
 		for _, d := range recs[i] {
-			if uses[d.path].n < 2 {
+			if uses[d.path].n < 2 && (d.legacy == "" || uses[legacyKey(d.legacy)].n < 2) {
 				continue
 			}
 			r := manifest.Resource{Kind: d.kind, Path: d.path, Pos: manifest.Pos{File: e.file(d.file), Line: d.line}}
-			if d.source != "" || d.service != "" {
-				r.Origin = &manifest.Origin{Source: d.source}
+			if d.source != "" || d.service != "" || d.legacy != "" {
+				r.Origin = &manifest.Origin{Source: d.source, Legacy: d.legacy}
 				if d.service != "" {
 					r.Origin.Services = []string{d.service}
 				}

@@ -47,6 +47,9 @@ func (s *spool) store(recs []declRec) declSet {
 	d.hashes = make([]uint64, 0, len(recs))
 	for _, r := range recs {
 		d.hashes = append(d.hashes, maphash.String(s.seed, r.path))
+		if r.legacy != "" {
+			d.hashes = append(d.hashes, maphash.String(s.seed, legacyKey(r.legacy)))
+		}
 	}
 	slices.Sort(d.hashes)
 	d.hashes = slices.Clip(slices.Compact(d.hashes))
@@ -105,9 +108,14 @@ func encodeDecl(recs []declRec) []byte {
 		b = binary.AppendUvarint(b, uint64(r.line))
 		str(r.source)
 		str(r.service)
+		str(r.legacy)
 	}
 	return b
 }
+
+// legacyKey is the key a declared record's origin is counted by, apart
+// from every path.
+func legacyKey(legacy string) string { return "\x00" + legacy }
 
 var errBadDecl = errors.New("batch: corrupt spooled declarations")
 
@@ -147,6 +155,8 @@ func decodeDecl(b []byte) ([]declRec, error) {
 		r.source, ok = str()
 		ok1 = ok1 && ok
 		r.service, ok = str()
+		ok1 = ok1 && ok
+		r.legacy, ok = str()
 		if !ok1 || !ok {
 			return nil, errBadDecl
 		}

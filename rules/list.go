@@ -96,7 +96,9 @@ mounts at one target is one docker refuses to create. In convert, two
 named volumes that name: makes one Docker volume would be two host paths
 of what docker mounts as one, and so would a bind inside another bind (or
 the same directory through a symbolic link in the checkout) that does not
-land inside the other's place.
+land inside the other's place. In a batch, two modules each owning a copy
+of one Docker volume (external, or one name:) or one absolute host
+directory would split what the projects share.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second
@@ -811,6 +813,50 @@ func checkDuplicateSet(p *SetPass) {
 				p.Report(diag)
 				break
 			}
+		}
+	}
+	checkSharedOrigin(p)
+}
+
+// checkSharedOrigin is C2M005 across modules made in one run (a batch,
+// whose resources know their origin): one Docker volume (a name: or an
+// external volume two projects share) or one absolute host directory
+// that two modules each own a copy of, at paths of their own: the
+// projects shared that data under docker, and their copies would drift
+// apart. A manifest read from disk records no origin, so check finds
+// none of these.
+func checkSharedOrigin(p *SetPass) {
+	type owned struct {
+		module string
+		res    *manifest.Resource
+	}
+	var origins []string
+	byOrigin := map[string][]owned{}
+	for _, m := range p.Modules {
+		for _, r := range m.Declared() {
+			if r.Kind == manifest.KindHost || r.Origin == nil {
+				continue
+			}
+			o := r.Origin.Legacy
+			if !strings.HasPrefix(o, "Docker volume ") && !strings.HasPrefix(o, "bind /") {
+				continue // a relative bind is each checkout's own
+			}
+			if _, ok := byOrigin[o]; !ok {
+				origins = append(origins, o)
+			}
+			byOrigin[o] = append(byOrigin[o], owned{m.Module, r})
+		}
+	}
+	for _, o := range origins {
+		first := byOrigin[o][0]
+		for _, d := range byOrigin[o][1:] {
+			if d.module == first.module || d.res.Path == first.res.Path {
+				continue // one module's own, or one path (reported above)
+			}
+			diag := Diag(d.res, "%s is copied into module %q at %s and into module %q at %s: docker shares it between the projects, and the two copies would drift apart; let one module own it, and the other project use %s as a host path (a bind of it declared kind: host)", strings.TrimPrefix(o, "bind "), first.module, first.res.Path, d.module, d.res.Path, first.res.Path)
+			diag.relate(first.res.Pos, fmt.Sprintf("module %q declares its copy here", first.module))
+			diag.Module = d.module
+			p.Report(diag)
 		}
 	}
 }
