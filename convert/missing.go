@@ -54,6 +54,10 @@ type Missing struct {
 	// VOLUME the image declares that no volume mounts (C2M024). Its entry
 	// is offered even when every value is known.
 	NeedsEntry bool
+	// Inside is, for a bind inside another bind of the project, that
+	// bind's key: it lands inside that one's place, and needs no path of
+	// its own. "" otherwise.
+	Inside string
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -96,7 +100,10 @@ func (c *converter) missingList() []Missing {
 		if m.entry.Path == "" && c.collided[m.src] {
 			x.NeedsPath = true // layout fhs would land it where another source did
 		}
-		if m.entry.Path == "" && c.layout == "" {
+		if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
+			x.Inside = h.Key
+		}
+		if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
 			switch {
 			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
 				x.NeedsPath = true

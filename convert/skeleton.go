@@ -325,6 +325,9 @@ func (m *Missing) where() string {
 	if m.NotOwnable != "" {
 		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
 	}
+	if m.Inside != "" {
+		where += "; inside bind " + m.Inside + ": it lands inside that one's place"
+	}
 	return where
 }
 

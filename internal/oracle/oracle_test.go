@@ -476,6 +476,10 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 			// The module may not own it there: declared with a
 			// path of its own, its data moves (compose2manifest plan).
 			want = relocated[src]
+		case relocatedWithin(relocated, src) != "":
+			// Inside a bind given a path of its own: docker mounts
+			// them as one tree, and it moves with that one.
+			want = relocatedWithin(relocated, src)
 		case within(root, src):
 			r, _ := filepath.Rel(dir, src)
 			want = path.Join(hostDir, filepath.ToSlash(r))
@@ -756,4 +760,16 @@ func mentionsRule(diags []rules.Diagnostic, service, id string) bool {
 		}
 	}
 	return false
+}
+
+// relocatedWithin returns where src lands when it lies inside a source
+// relocated names (the outermost such), or "".
+func relocatedWithin(relocated map[string]string, src string) string {
+	best, to := "", ""
+	for from, p := range relocated {
+		if strings.HasPrefix(src, from+"/") && (best == "" || len(from) < len(best)) {
+			best, to = from, path.Join(p, strings.TrimPrefix(src, from+"/"))
+		}
+	}
+	return to
 }
