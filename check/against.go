@@ -21,6 +21,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -86,9 +87,56 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if folders := manifestFolders(cfg.Dir, paths); folders != "" {
+		a.unmanifested(res, folders)
+	}
 	res.Converted = int(a.converted.Load())
 	res.finish(cfg)
 	return res, nil
+}
+
+// manifestFolders returns the folders among paths, as messages name them
+// ("manifests/", joined with ", "), or "" when every path is a file: a
+// folder of manifests is meant to hold one for every project, a list of
+// files (a pre-commit hook's) is not.
+func manifestFolders(dir string, paths []string) string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(resolve(dir, p)); err == nil && fi.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// unmanifested adds to res, after its manifests, one module for each
+// project under the root that no checked manifest was made from, with
+// its C2M008 finding (rules.NoManifest), in folder order.
+func (a *projects) unmanifested(res *Result, out string) {
+	moduleOf := map[string]string{}
+	for name, dirs := range a.byModule {
+		for _, d := range dirs {
+			moduleOf[d] = name
+		}
+	}
+	for _, d := range a.dirs {
+		if a.matched[d] {
+			continue
+		}
+		file := d
+		if files := project.DefaultFiles(d); len(files) > 0 {
+			file = files[0]
+		}
+		rel := relPath(a.wd, d)
+		diag := rules.NoManifest(relPath(a.wd, file), rel, moduleOf[d], out)
+		name := moduleOf[d]
+		if name == "" {
+			name = rel
+		}
+		res.Report.Modules = append(res.Report.Modules, report.Module{Module: name, File: diag.File, Diagnostics: []rules.Diagnostic{diag}})
+		res.Manifests = append(res.Manifests, nil)
+		res.generated = append(res.generated, false)
+	}
 }
 
 // claims names, without loading, the projects found[i] QuickModule could
@@ -163,6 +211,9 @@ type projects struct {
 	mu      sync.Mutex
 	others  map[string]string
 	holders map[string][]string
+	// matched holds the folders a checked manifest was found to be made
+	// from (or, ambiguous, might be); guarded by mu.
+	matched map[string]bool
 	// dirs are every project folder found under root.
 	dirs []string
 }
@@ -176,13 +227,13 @@ func index(ctx context.Context, cfg Config, root string, manifests []string) (*p
 	if err != nil {
 		return nil, err
 	}
-	found, err := batch.Discover(root, nil)
+	found, err := batch.Discover(root, cfg.Exclude)
 	if err != nil {
 		return nil, err
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
 	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
-		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}}
+		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}, matched: map[string]bool{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))
 	parallel(len(found), cfg.Jobs, func(i int) {
@@ -318,6 +369,14 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		return rules.RunAgainst(list, pass)
 	}
 	dir, first, candidates, err := a.find(ctx, m)
+	a.mu.Lock()
+	if dir != "" {
+		a.matched[dir] = true
+	}
+	for _, c := range candidates {
+		a.matched[filepath.Join(a.root, filepath.FromSlash(c))] = true
+	}
+	a.mu.Unlock()
 	if len(candidates) > 0 {
 		pass.Candidates = candidates
 		return rules.RunAgainst(list, pass)

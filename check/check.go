@@ -48,6 +48,10 @@ type Config struct {
 	// Reconvert makes Against convert every manifest's project again,
 	// even one whose fingerprint says it is current.
 	Reconvert bool
+	// Exclude are the patterns of project folders under the root Against
+	// leaves out, as batch.Discover takes them (convert --batch's
+	// --exclude).
+	Exclude []string
 }
 
 // Result is the outcome of a check.

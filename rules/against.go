@@ -329,3 +329,20 @@ func abbreviate(list []string, n int) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }
+
+// NoManifest is the finding check --against reports, under C2M008, for a
+// compose project under the root that no manifest among the folders it
+// checks was made from: file is its first compose file as messages name
+// it, project its folder, module the module it converts to ("" when it
+// could not be converted at all), out the manifest folders checked. A
+// manifest set that lacks a project is as stale as a manifest that lacks
+// a change: the project runs under docker with its data undeclared.
+func NoManifest(file, project, module, out string) Diagnostic {
+	d := Diagnostic{Rule: "C2M008", Severity: Error, File: file, Module: module}
+	if module == "" {
+		d.Message = fmt.Sprintf("project %s could not be converted, so no manifest in %s is made from it: run compose2manifest convert in it to see why, then convert it into %s (or leave it out with --exclude)", project, out, out)
+		return d
+	}
+	d.Message = fmt.Sprintf("project %s (module %q) has no manifest in %s: convert it into %s (compose2manifest convert --batch) and commit what it writes, or leave it out with --exclude", project, module, out, out)
+	return d
+}

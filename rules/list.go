@@ -164,6 +164,10 @@ left behind.`,
 			Severity: Error,
 			Doc: `The manifest records the sha256 of every file it was made from. One of
 them has changed since, so the manifest may no longer match the project.
+Given folders of manifests, check --against also reports each compose
+project under ROOT that none of them was made from (a new project, a
+deleted manifest, a project that no longer converts): the set of
+manifests is stale.
 
 Convert the project again and commit the new manifest.`,
 			CheckAgainst: checkStaleAgainst,

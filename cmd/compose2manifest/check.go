@@ -26,6 +26,7 @@ func runCheck(e *env, args []string) int {
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
+	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -48,7 +49,7 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
@@ -60,7 +61,7 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
