@@ -137,6 +137,9 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 		}
 	}
 	p.Moves = uncovered(p.Moves)
+	for i := range p.Moves {
+		p.Moves[i].Within = within(mods, p.Moves[i])
+	}
 	// Parents first across modules too.
 	sort.SliceStable(p.Directories, func(i, j int) bool { return p.Directories[i].Path < p.Directories[j].Path })
 	p.Parents = undeclaredParents(mods, p)
@@ -200,6 +203,29 @@ func uncovered(moves []Move) []Move {
 			out = append(out, m)
 		}
 	}
+	return out
+}
+
+// within returns the declared directories and files of mv's module
+// strictly inside its target, parent first: a move inside it that the
+// copy carries (uncovered), or a directory declared there. Without them
+// the copy would leave each with its source's owner and mode.
+func within(mods []*manifest.Module, mv Move) []Inside {
+	if mv.Kind != manifest.KindDirectory {
+		return nil
+	}
+	var out []Inside
+	for _, m := range mods {
+		if m.Module != mv.Module {
+			continue
+		}
+		for _, r := range m.Declared() {
+			if (r.Kind == manifest.KindDirectory || r.Kind == manifest.KindFile) && manifest.IsAncestor(mv.To, r.Path) && r.Path != mv.To {
+				out = append(out, Inside{Path: r.Path, Kind: r.Kind, Owner: r.Owner, Mode: r.Mode})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return manifest.ComparePaths(out[i].Path, out[j].Path) < 0 })
 	return out
 }
 

@@ -60,6 +60,19 @@ type Move struct {
 	// service in the legacy project mounts at the target, named by docker
 	// container inspect. From is then "".
 	Anonymous *Anonymous `json:"anonymous,omitempty"`
+	// Within are the module's declared directories and files inside To,
+	// parent first: the copy brings their data, and the script then gives
+	// each that the copy holds its declared owner and mode, which the
+	// comparison with the source leaves out.
+	Within []Inside `json:"within,omitempty"`
+}
+
+// Inside is a declared directory or file inside a move's target.
+type Inside struct {
+	Path  string        `json:"path"`
+	Kind  manifest.Kind `json:"kind"`
+	Owner string        `json:"owner"`
+	Mode  string        `json:"mode"`
 }
 
 // Anonymous names an anonymous volume by what mounts it: a service of the

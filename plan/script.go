@@ -73,13 +73,39 @@ func WriteScript(w io.Writer, p *Plan) error {
 			fmt.Fprintf(b, "anonymous_volume %s %s %s %s\n", Quote(p.Project), Quote(a.Service), Quote(inspectFormat(a.Target)), desc)
 			from = `"$src"`
 		}
-		fmt.Fprintf(b, "%s %s %s %s %s %s\n", fn, from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc)
+		if len(m.Within) == 0 {
+			fmt.Fprintf(b, "%s %s %s %s %s %s\n", fn, from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc)
+			continue
+		}
+		// The declared paths inside: their owner and mode are the
+		// manifest's, not the source's, in the comparison too.
+		filter := []string{`^\.d[^ ]* \./$`}
+		for _, in := range m.Within {
+			rel := strings.TrimPrefix(in.Path, m.To+"/")
+			filter = append(filter, `^\.[dfL][^ ]* `+bre(rel)+`/*$`)
+		}
+		fmt.Fprintf(b, "%s %s %s %s %s %s %s\n", fn, from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc, Quote(strings.Join(filter, "\n")))
+		for _, in := range m.Within {
+			fmt.Fprintf(b, "inside %s %s %s %s\n", Quote(in.Path), Quote(in.Owner), Quote(in.Mode), Quote(fmt.Sprintf("%s (in move %d)", shown(in.Path), i+1)))
+		}
 	}
 	for _, u := range p.Unlocated {
 		fmt.Fprintf(b, "unlocated %s\n", Quote(fmt.Sprintf("%s for %s: %s", shown(u.Legacy), shown(u.To), shown(u.Find))))
 	}
 	b.WriteString(scriptTail)
 	return b.Flush()
+}
+
+// bre returns s as a POSIX basic regular expression matching s itself.
+func bre(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.[]*^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // inspectFormat is the docker container inspect template that prints the
@@ -182,17 +208,20 @@ directory() {
 # differences SRC DST FILTER: what rsync would change to make DST match
 # SRC, checksums compared; --delete (in the dry run only: nothing is ever
 # deleted) lists what is only in DST as *deleting lines, a difference too.
-# FILTER leaves out the line of the target itself, whose owner and mode are
+# FILTER (newline-separated patterns) leaves out the line of the target
+# itself, and of the declared paths inside it, whose owner and mode are
 # the manifest's, not the source's.
 differences() {
 	out=$($RSYNC --dry-run --delete --checksum --itemize-changes -- "$1" "$2") || return 1
 	printf '%s\n' "$out" | grep -v -e "$3" -e '^$' || true
 }
 
-# copy_directory SRC DST OWNER MODE SHOWN: an existing target is compared
+# copy_directory SRC DST OWNER MODE SHOWN [FILTER]: an existing target is compared
 # first and, when it is not empty and differs, refused untouched (its
 # owner and mode too: it may hold someone else's data).
 copy_directory() {
+	filter=${6-}
+	[ -n "$filter" ] || filter='^\.d[^ ]* \./$'
 	if [ -L "$1" ] || [ ! -d "$1" ]; then
 		die "$5: the source is not a directory"
 	fi
@@ -200,7 +229,7 @@ copy_directory() {
 		die "$5: the target exists and is not a directory"
 	fi
 	if [ -d "$2" ]; then
-		diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
+		diff=$(differences "$1/" "$2/" "$filter") || die "$5: rsync --dry-run --checksum failed"
 		if [ -z "$diff" ]; then
 			# an empty source and an empty target match too: nothing to copy
 			attrs "$2" "$3" "$4" "$5"
@@ -218,12 +247,26 @@ copy_directory() {
 	$RSYNC -- "$1/" "$2/" || die "$5: rsync failed"
 	changed=1
 	attrs "$2" "$3" "$4" "$5"
-	diff=$(differences "$1/" "$2/" '^\.d[^ ]* \./$') || die "$5: rsync --dry-run --checksum failed"
+	diff=$(differences "$1/" "$2/" "$filter") || die "$5: rsync --dry-run --checksum failed"
 	if [ -n "$diff" ]; then
 		printf '%s\n' "$diff" | head -n 20
 		die "$5: the copy differs from the source"
 	fi
 	say "$5: copied and verified"
+}
+
+# inside PATH OWNER MODE SHOWN: a declared path inside a copied target
+# gets its declared owner and mode; one the copy does not hold is left
+# for the host to create.
+inside() {
+	if [ -L "$1" ]; then
+		die "$4 is a symbolic link in the copied data"
+	fi
+	if [ ! -e "$1" ]; then
+		say "$4: not in the copied data; the host creates it"
+		return 0
+	fi
+	attrs "$1" "$2" "$3" "$4"
 }
 
 # copy_file SRC DST OWNER MODE SHOWN

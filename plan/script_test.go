@@ -380,3 +380,73 @@ func TestScriptAnonymousVolume(t *testing.T) {
 		t.Errorf("the volume changed:\n%s\nwant:\n%s", after, before)
 	}
 }
+
+// TestScriptWithin: the declared paths inside a move's target (a covered
+// move, a directory declared there, a declared file) get their declared
+// owner and mode after the copy, the comparison leaves those out, a
+// second run changes nothing, and a declared path the copy does not hold
+// is left for the host (they kept the source's, root 0755; found by the
+// ninth fresh-eyes trial).
+func TestScriptWithin(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	for _, d := range []string{"sub [x]", "sub [x]/deeper"} {
+		if err := os.MkdirAll(filepath.Join(src, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(src, "sub [x]", "s.txt"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "conf.ini"), []byte("c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	inner := owner
+	if os.Getuid() == 0 {
+		inner = "4242:4243"
+	}
+	dst := filepath.Join(tmp, "dst")
+	mod := &manifest.Module{Module: "m", Resources: []manifest.Resource{
+		{Kind: manifest.KindDirectory, Path: dst, Owner: owner, Mode: "0750", Intent: manifest.IntentState},
+		{Kind: manifest.KindFile, Path: filepath.Join(dst, "conf.ini"), Owner: inner, Mode: "0600", Intent: manifest.IntentConfig},
+		{Kind: manifest.KindDirectory, Path: filepath.Join(dst, "missing"), Owner: inner, Mode: "0700", Intent: manifest.IntentState},
+		{Kind: manifest.KindDirectory, Path: filepath.Join(dst, "sub [x]"), Owner: inner, Mode: "0700", Intent: manifest.IntentState},
+		{Kind: manifest.KindDirectory, Path: filepath.Join(dst, "sub [x]", "deeper"), Owner: inner, Mode: "0710", Intent: manifest.IntentState},
+	}}
+	mv := Move{Module: "m", From: src, To: dst, Kind: manifest.KindDirectory, Owner: owner, Mode: "0750", Intent: manifest.IntentState}
+	mv.Within = within([]*manifest.Module{mod}, mv)
+	if len(mv.Within) != 4 {
+		t.Fatalf("within: %+v, want the 4 declared paths inside", mv.Within)
+	}
+	p := &Plan{Version: Version, Project: "c2mtest", Moves: []Move{mv}}
+	if out, code := runScript(t, p, tmp, ""); code != 0 {
+		t.Fatalf("first run: exit %d:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		path string
+		mode os.FileMode
+	}{{"conf.ini", 0o600}, {"sub [x]", 0o700}, {"sub [x]/deeper", 0o710}} {
+		fi, err := os.Stat(filepath.Join(dst, c.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != c.mode {
+			t.Errorf("%s: mode %o, want %o", c.path, fi.Mode().Perm(), c.mode)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "missing")); err == nil {
+		t.Error("the script created a declared directory the copy does not hold")
+	}
+	after := treetest.Listing(t, dst, true, true)
+	out, code := runScript(t, p, tmp, "")
+	if code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("second run: exit %d, want nothing changed:\n%s", code, out)
+	}
+	if got := treetest.Listing(t, dst, true, true); got != after {
+		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
+	}
+}
