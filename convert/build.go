@@ -638,7 +638,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "~") {
 		s.Real = declare.NormalizeBind(s.Key)
 		if ev.Resolved != "" && ev.Outside == "" {
-			s.Real = ev.Resolved
+			s.Real, r.Origin.Resolved = ev.Resolved, ev.Resolved
 		}
 	}
 	if placeErr != "" {

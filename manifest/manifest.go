@@ -197,6 +197,11 @@ type Origin struct {
 	// name (PROJECT_NAME) for a named volume, the legacy host path for a
 	// relocated bind.
 	Legacy string
+	// Resolved is, for a relative bind whose source is a symbolic link in
+	// the checkout (or runs through one), its path there after the links
+	// ("./realhtml" for "./html -> realhtml"): the directory docker
+	// mounts, which plan copies. "" otherwise.
+	Resolved string
 }
 
 // Pos is a position in a file; Line is 1-based, 0 when unknown.

@@ -170,6 +170,10 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 			return "", "the bind source is relative to the legacy host's home (~): copy it by hand"
 		case path.IsAbs(src):
 			return path.Clean(src), ""
+		case r.Origin.Resolved != "":
+			// A link in the checkout: docker mounts where it leads,
+			// and the script copies no link.
+			src = r.Origin.Resolved
 		}
 		return path.Join(o.LegacyProjectDirectory, src), ""
 	case strings.HasPrefix(legacy, "anonymous Docker volume of service "):
