@@ -78,11 +78,11 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	}
 	a.wd = wd
 	list := cfg.rules()
-	res := readEach(cfg, paths, func(file string, m *manifest.Module, generated bool) []rules.Diagnostic {
+	res := readEach(cfg, paths, func(file string, m *manifest.Module, t text) []rules.Diagnostic {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return a.check(ctx, list, file, m, generated)
+		return a.check(ctx, list, file, m, t)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -362,8 +362,8 @@ func errorAt(m *manifest.Module, file, msg string) rules.Diagnostic {
 // rules.AgainstPass, converting the project again unless m is current,
 // runs the rules over them, and adds the conversion's own errors, or the
 // failure to convert again. file is the manifest's file name as given;
-// generated reports that m's bytes are what a conversion wrote.
-func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, generated bool) []rules.Diagnostic {
+// t tells what m's bytes are (text).
+func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, t text) []rules.Diagnostic {
 	pass := &rules.AgainstPass{Manifest: m, File: file, Root: a.root, Unconverted: a.failed}
 	if len(m.Sources) == 0 {
 		return rules.RunAgainst(list, pass)
@@ -399,7 +399,7 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		pass.Sources = append(pass.Sources, sc)
 	}
 	opts := settingsFor(a.opts, m.ConvertedWith)
-	if err == nil && generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
+	if err == nil && t.generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
 		return rules.RunAgainst(list, pass) // nothing converts differently
 	}
 	var res *convert.Result
@@ -432,6 +432,10 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	}
 	if !c.Refused {
 		c.Differences = manifest.Diff(m, c.Module)
+		if data, err := manifest.Encode(c.Module); err == nil {
+			_, fresh, _ := manifest.BodyDigest(data)
+			c.TextDiffers = t.body != "" && t.body != fresh
+		}
 	}
 	pass.Conversion = c
 	return append(own, rules.RunAgainst(list, pass)...)

@@ -162,7 +162,7 @@ func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil)
 // manifest's findings, and only the manifest without its containers is
 // kept (what the rules over all manifests read), so that memory does not
 // grow with the size of every manifest.
-func readEach(cfg Config, paths []string, each func(file string, m *manifest.Module, generated bool) []rules.Diagnostic) *Result {
+func readEach(cfg Config, paths []string, each func(file string, m *manifest.Module, t text) []rules.Diagnostic) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
@@ -178,7 +178,7 @@ func readEach(cfg Config, paths []string, each func(file string, m *manifest.Mod
 	parallel(len(files), cfg.Jobs, func(i int) {
 		file := files[i]
 		mod := report.Module{Module: file, File: file}
-		m, generated, err := decode(cfg.Dir, file)
+		m, t, err := decode(cfg.Dir, file)
 		if err != nil {
 			mod.Status = report.Failed
 			mod.Diagnostics = decodeDiagnostics(file, err)
@@ -188,10 +188,10 @@ func readEach(cfg Config, paths []string, each func(file string, m *manifest.Mod
 		mod.Module = m.Module
 		mod.Diagnostics = rules.Run(list, m)
 		if each != nil {
-			mod.Diagnostics = append(mod.Diagnostics, each(file, m, generated)...)
+			mod.Diagnostics = append(mod.Diagnostics, each(file, m, t)...)
 			m = withoutContainers(m)
 		}
-		done[i] = one{mod: mod, m: m, generated: generated}
+		done[i] = one{mod: mod, m: m, generated: t.generated}
 	})
 	var modules []*manifest.Module
 	index := map[string]int{} // file -> Report.Modules index
@@ -274,17 +274,29 @@ func (cfg Config) rules() []*rules.Rule {
 	return cfg.Rules
 }
 
-// decode reads and decodes the manifest file names, and reports whether
-// its bytes are exactly what a conversion wrote: they end with the body
-// digest of a fingerprint, and it is theirs (manifest.BodyDigest).
-func decode(dir, file string) (*manifest.Module, bool, error) {
+// text is what decode tells of a manifest's bytes.
+type text struct {
+	// body is the sha256 of its body (manifest.BodyDigest's actual), ""
+	// when it does not end with a fingerprint's body digest.
+	body string
+	// generated reports that its bytes are exactly what a conversion
+	// wrote: the body digest it records is body.
+	generated bool
+}
+
+// decode reads and decodes the manifest file names, and tells what its
+// bytes are (text).
+func decode(dir, file string) (*manifest.Module, text, error) {
 	data, err := fsread.File("manifest", resolve(dir, file), manifest.MaxSize)
 	if err != nil {
-		return nil, false, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
+		return nil, text{}, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
 	}
 	m, err := manifest.Decode(file, data)
 	rec, actual, ok := manifest.BodyDigest(data)
-	return m, ok && rec == actual, err
+	if !ok {
+		return m, text{}, err
+	}
+	return m, text{body: actual, generated: rec == actual}, err
 }
 
 // decodeDiagnostics turns what decode returned into error diagnostics.

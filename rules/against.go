@@ -98,6 +98,11 @@ type Conversion struct {
 	// in the one it was converted in (the digests differ): differences
 	// then come from the environment, not from an edit.
 	VariablesChanged bool
+	// TextDiffers reports that the manifest's body (all but its
+	// fingerprint) is not the text the conversion writes: a comment,
+	// spacing or order edited, where Differences may see nothing. False
+	// for a manifest with no fingerprint, whose body cannot be told.
+	TextDiffers bool
 }
 
 // Stale reports whether a recorded source changed, is gone or lies
@@ -203,6 +208,13 @@ func checkEditedAgainst(p *AgainstPass) {
 		prefix = "converted with other values of the variables its fingerprint names than check's environment has (run check with the variables convert had): "
 	}
 	reportDifferences(p, prefix)
+	c := p.Conversion
+	if c == nil || c.Refused || c.Module == nil || !c.TextDiffers || len(c.Differences) > 0 || p.Manifest.Header != c.Module.Header {
+		return
+	}
+	d := p.at(p.Manifest.Pos, "%sits text differs from what convert writes (a comment, spacing or order), though every resource is as converted; convert again to restore it", prefix)
+	d.Severity = Warning
+	p.Report(d)
 }
 
 // reportDifferences reports how the manifest differs from a conversion

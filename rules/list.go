@@ -362,10 +362,12 @@ compose project name (-p, name:), and convert again.`,
 			ID:       "C2M018",
 			Title:    "the manifest differs from what its unchanged sources convert to",
 			Severity: Error,
+			Also:     Warning,
 			Doc: `check --against converted the manifest's compose project again: its
 sources are unchanged, yet the result differs from the manifest. The
 manifest was edited by hand, and the next conversion would undo the edit
-without a word.
+without a word. An edit that changes no resource (a comment, spacing) is a
+warning.
 
 Make the change in the declarations (compose2manifest.yaml) or the
 compose file instead, and convert again.`,
