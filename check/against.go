@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -72,17 +73,35 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 		return nil, err
 	}
 	files, _ := manifestFiles(cfg.Dir, paths) // readEach reports what cannot be read
+	// The cache's index is read while the projects are found.
+	cached := make(chan *cache, 1)
+	go func() {
+		if cfg.Reconvert {
+			// Trusting nothing the repository or a cache could hold.
+			cached <- nil
+			return
+		}
+		cached <- newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths)
+	}()
 	a, err := index(ctx, cfg, resolve(wd, root), files)
+	ch := <-cached
+	if cfg.TuneGC {
+		n := int64(len(files))
+		if ch != nil {
+			n -= int64(len(ch.entries))
+		}
+		debug.SetMemoryLimit(batch.MemoryLimitBase + max(n, 0)*MemoryLimitPerUncached)
+	}
 	if err != nil {
 		return nil, err
 	}
 	a.wd = wd
 	list := cfg.rules()
-	res := readEach(cfg, paths, func(file string, m *manifest.Module, t text) []rules.Diagnostic {
+	res := readEach(cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return a.check(ctx, list, file, m, t)
+		return a.check(ctx, list, file, m, t, full)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -94,6 +113,10 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	res.finish(cfg)
 	return res, nil
 }
+
+// MemoryLimitPerUncached is what Config.TuneGC adds to the soft memory
+// limit for each manifest the cache has no entry for.
+const MemoryLimitPerUncached = 16 << 10
 
 // manifestFolders returns the folders among paths, as messages name them
 // ("manifests/", joined with ", "), or "" when every path is a file: a
@@ -362,8 +385,9 @@ func errorAt(m *manifest.Module, file, msg string) rules.Diagnostic {
 // rules.AgainstPass, converting the project again unless m is current,
 // runs the rules over them, and adds the conversion's own errors, or the
 // failure to convert again. file is the manifest's file name as given;
-// t tells what m's bytes are (text).
-func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, t text) []rules.Diagnostic {
+// t tells what m's bytes are (text); full returns m with its containers,
+// when m lacks them (a cache entry's), for comparing with a conversion.
+func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
 	pass := &rules.AgainstPass{Manifest: m, File: file, Root: a.root, Unconverted: a.failed}
 	if len(m.Sources) == 0 {
 		return rules.RunAgainst(list, pass)
@@ -401,6 +425,10 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	opts := settingsFor(a.opts, m.ConvertedWith)
 	if err == nil && t.generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
 		return rules.RunAgainst(list, pass) // nothing converts differently
+	}
+	if whole := full(); whole != nil {
+		m = whole
+		pass.Manifest = m
 	}
 	var res *convert.Result
 	if err == nil {

@@ -36,13 +36,25 @@ func benchTree(b *testing.B, n int) (root, out string) {
 // soft memory limit the command sets, and reports the projects converted
 // again and the peak Go heap.
 func benchAgainst(b *testing.B, root, out string, wantConverted int) {
+	benchAgainstCache(b, root, out, wantConverted, "")
+}
+
+// benchAgainstCache is benchAgainst with check.Config.Cache, filled by a
+// first run before the timer starts.
+func benchAgainstCache(b *testing.B, root, out string, wantConverted int, cache string) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(90 << 20))
+	cfg := check.Config{Convert: convert.Options{Environ: []string{}}, Cache: cache}
+	if cache != "" {
+		if _, err := check.Against(context.Background(), cfg, root, []string{out}); err != nil {
+			b.Fatal(err)
+		}
+	}
 	stop := samplePeakHeap()
 	b.ResetTimer()
 	var res *check.Result
 	for b.Loop() {
 		var err error
-		res, err = check.Against(context.Background(), check.Config{Convert: convert.Options{Environ: []string{}}}, root, []string{out})
+		res, err = check.Against(context.Background(), cfg, root, []string{out})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,6 +74,28 @@ func benchAgainst(b *testing.B, root, out string, wantConverted int) {
 func BenchmarkAgainstUnchanged(b *testing.B) {
 	root, out := benchTree(b, 2000)
 	benchAgainst(b, root, out, 0)
+}
+
+// BenchmarkAgainstUnchangedCached is BenchmarkAgainstUnchanged with a
+// warm cache (check.Config.Cache): no manifest is decoded again.
+func BenchmarkAgainstUnchangedCached(b *testing.B) {
+	root, out := benchTree(b, 2000)
+	benchAgainstCache(b, root, out, 0, b.TempDir())
+}
+
+// BenchmarkAgainstOneChangedCached is BenchmarkAgainstOneChanged with a
+// warm cache.
+func BenchmarkAgainstOneChangedCached(b *testing.B) {
+	root, out := benchTree(b, 2000)
+	f := filepath.Join(root, "g007", "p00742", "compose.yaml")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(data, "# changed\n"...), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	benchAgainstCache(b, root, out, 1, b.TempDir())
 }
 
 // BenchmarkAgainstOneChanged is the same re-check after one project's

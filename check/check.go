@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -48,6 +49,19 @@ type Config struct {
 	// Reconvert makes Against convert every manifest's project again,
 	// even one whose fingerprint says it is current.
 	Reconvert bool
+	// Cache is the folder where Against keeps each manifest file it read,
+	// decoded without its containers, and the module rules' findings,
+	// for a later run to take instead of decoding the same bytes again
+	// (CacheDir gives the usual one); "" for none. Like the fingerprint,
+	// it guards against accidents, not against whoever can write it:
+	// Reconvert uses none.
+	Cache string
+	// TuneGC makes Against set the soft memory limit for its work, as
+	// the command does unless GOGC or GOMEMLIMIT is set: it keeps each
+	// manifest without its containers, so batch.MemoryLimitBase, and
+	// MemoryLimitPerUncached more for each manifest the cache has no
+	// entry for (its entry is built, and kept until the run ends).
+	TuneGC bool
 	// Exclude are the patterns of project folders under the root Against
 	// leaves out, as batch.Discover takes them (convert --batch's
 	// --exclude).
@@ -155,14 +169,16 @@ func Manifests(cfg Config, paths []string) *Result {
 }
 
 // read is Manifests without the final ordering and statuses.
-func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil) }
+func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil, nil) }
 
 // readEach is read, calling each, when not nil, for every manifest that
 // decoded, as soon as it is checked alone: what it returns is added to the
 // manifest's findings, and only the manifest without its containers is
 // kept (what the rules over all manifests read), so that memory does not
 // grow with the size of every manifest.
-func readEach(cfg Config, paths []string, each func(file string, m *manifest.Module, t text) []rules.Diagnostic) *Result {
+//
+// ch, when not nil, is the cache each manifest is looked up in first.
+func readEach(cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
@@ -178,21 +194,51 @@ func readEach(cfg Config, paths []string, each func(file string, m *manifest.Mod
 	parallel(len(files), cfg.Jobs, func(i int) {
 		file := files[i]
 		mod := report.Module{Module: file, File: file}
-		m, t, err := decode(cfg.Dir, file)
+		abs, _ := filepath.Abs(resolve(cfg.Dir, file))
+		data, err := readManifest(cfg.Dir, file)
+		var m *manifest.Module
+		var t text
+		hit := false
+		if err == nil && ch != nil {
+			m, mod.Diagnostics, t, hit = ch.get(file, abs, data)
+		}
+		if err == nil && !hit {
+			m, err = manifest.Decode(file, data)
+		}
 		if err != nil {
 			mod.Status = report.Failed
 			mod.Diagnostics = decodeDiagnostics(file, err)
 			done[i] = one{mod: mod}
 			return
 		}
+		if !hit {
+			mod.Diagnostics, t = rules.Run(list, m), textOf(data)
+			if ch != nil {
+				ch.put(file, abs, data, m, mod.Diagnostics, t)
+			}
+		}
 		mod.Module = m.Module
-		mod.Diagnostics = rules.Run(list, m)
 		if each != nil {
-			mod.Diagnostics = append(mod.Diagnostics, each(file, m, t)...)
-			m = withoutContainers(m)
+			// The whole manifest, containers too, for a comparison
+			// with a conversion: a cache entry has none.
+			full := func() *manifest.Module {
+				if !hit {
+					return m
+				}
+				whole, _ := manifest.Decode(file, data)
+				return whole
+			}
+			mod.Diagnostics = append(slices.Clip(mod.Diagnostics), each(file, m, t, full)...)
+			if !hit {
+				m = withoutContainers(m)
+			}
+			m.Fingerprint = nil // judged; the rules over all manifests read none
 		}
 		done[i] = one{mod: mod, m: m, generated: t.generated}
 	})
+	if ch != nil {
+		ch.save()
+	}
 	var modules []*manifest.Module
 	index := map[string]int{} // file -> Report.Modules index
 	for i, d := range done {
@@ -215,6 +261,7 @@ func readEach(cfg Config, paths []string, each func(file string, m *manifest.Mod
 }
 
 // withoutContainers returns a copy of m without its container resources.
+// (readEach keeps it without its fingerprint too.)
 func withoutContainers(m *manifest.Module) *manifest.Module {
 	c := *m
 	c.Resources = nil
@@ -284,19 +331,22 @@ type text struct {
 	generated bool
 }
 
-// decode reads and decodes the manifest file names, and tells what its
-// bytes are (text).
-func decode(dir, file string) (*manifest.Module, text, error) {
+// readManifest reads the manifest file names, bounded.
+func readManifest(dir, file string) ([]byte, error) {
 	data, err := fsread.File("manifest", resolve(dir, file), manifest.MaxSize)
 	if err != nil {
-		return nil, text{}, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
+		return nil, &manifest.Error{Pos: manifest.Pos{File: file}, Msg: "cannot read: " + pathErr(err).Error()}
 	}
-	m, err := manifest.Decode(file, data)
+	return data, nil
+}
+
+// textOf tells what a manifest's bytes are (text).
+func textOf(data []byte) text {
 	rec, actual, ok := manifest.BodyDigest(data)
 	if !ok {
-		return m, text{}, err
+		return text{}
 	}
-	return m, text{body: actual, generated: rec == actual}, err
+	return text{body: actual, generated: rec == actual}
 }
 
 // decodeDiagnostics turns what decode returned into error diagnostics.

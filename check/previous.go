@@ -39,7 +39,11 @@ func ReadPreviousDir(dir, oldDir string) ([]*manifest.Module, error) {
 	}
 	var out []*manifest.Module
 	for _, f := range files {
-		m, _, err := decode(dir, f)
+		data, err := readManifest(dir, f)
+		if err != nil {
+			return nil, err
+		}
+		m, err := manifest.Decode(f, data)
 		if err != nil {
 			return nil, err
 		}

@@ -51,6 +51,7 @@ func TestRecheckProperty(t *testing.T) {
 	findings := func(r *check.Result) []report.Module { return r.Report.Modules }
 
 	base := check.Config{Convert: convert.Options{Environ: environ}}
+	cacheDir := filepath.Join(tmp, "cache")
 	r := against(base)
 	if r.Converted != 0 || r.Unreadable() {
 		t.Fatalf("unchanged: converted %d projects, want 0", r.Converted)
@@ -110,6 +111,18 @@ func TestRecheckProperty(t *testing.T) {
 			got := against(cfg)
 			if got.Converted != 1 {
 				t.Errorf("converted %d projects, want 1", got.Converted)
+			}
+			// With the cache, cold then warm (a manifest's entry from
+			// the subtests before): the same findings, the same work.
+			cached := cfg
+			cached.Cache = cacheDir
+			for _, run := range []string{"cold", "warm"} {
+				if r := against(cached); r.Converted != got.Converted || !reflect.DeepEqual(findings(r), findings(got)) {
+					t.Errorf("with the cache (%s): converted %d, findings %+v; want %d, %+v", run, r.Converted, findings(r), got.Converted, findings(got))
+				}
+			}
+			if entries, err := os.ReadDir(cacheDir); err != nil || len(entries) != 1 {
+				t.Errorf("the cache holds %d entries (%v), want the manifest's one", len(entries), err)
 			}
 			cfg.Reconvert = true
 			fresh := against(cfg)

@@ -251,11 +251,14 @@ var (
 )
 
 // Digest returns the lowercase hex sha256 of the embedded table, the
-// Digest of the table Load returns, without parsing it.
-func Digest() string {
+// Digest of the table Load returns, without parsing it; computed once per
+// process (every manifest a re-check holds compares it).
+func Digest() string { return tableDigest() }
+
+var tableDigest = sync.OnceValue(func() string {
 	sum := sha256.Sum256([]byte(tableYAML))
 	return hex.EncodeToString(sum[:])
-}
+})
 
 // Match returns the row for the image reference ref mounted at the
 // in-container path target, and whether one matched.

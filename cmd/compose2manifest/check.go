@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"strings"
 
-	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -61,17 +59,16 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ)}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
 		_, gogc := lookupEnv(e.environ, "GOGC")
-		if _, limit := lookupEnv(e.environ, "GOMEMLIMIT"); !gogc && !limit {
-			// As a batch: check --against keeps little live data (each
-			// manifest without its containers), and a soft limit keeps
-			// the heap's garbage from doubling the peak.
-			debug.SetMemoryLimit(batch.MemoryLimitBase)
-		}
+		_, limit := lookupEnv(e.environ, "GOMEMLIMIT")
+		// As a batch: check --against keeps little live data (each
+		// manifest without its containers), and a soft limit keeps the
+		// heap's garbage from doubling the peak.
+		cfg.TuneGC = !gogc && !limit
 		var err error
 		if res, err = check.Against(context.Background(), cfg, *againstRoot, fl.Args()); err != nil {
 			errorf(e, "check: --against: %v", err)

@@ -132,6 +132,12 @@ func Rewrite(path string, data []byte, crlf bool) (Outcome, error) {
 	return Written, nil
 }
 
+// WriteFile writes data to path atomically, with the permission bits
+// perm: a reader sees the old file or the new one, never a part.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return replace(path, data, perm, nil)
+}
+
 // replace writes data to a temporary file beside path, gives it the
 // permission bits perm, lets prepare (when not nil) adjust it further
 // (its owner, say), and renames it over path.

@@ -5,6 +5,10 @@
 package version
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 )
@@ -82,4 +86,33 @@ func (in Info) String() string {
 		b.WriteString(", " + in.GoVersion)
 	}
 	return b.String()
+}
+
+// Identity returns a string that names exactly the code of the running
+// binary, for keying what it computed: the module version of a released
+// build ("v1.2.3"), the VCS revision of one built from a clean checkout,
+// else "exe:" and the sha256 of the executable file (a build from a
+// modified checkout, a test binary). "" when none can be had.
+func Identity() string {
+	in := Get()
+	switch {
+	case in.Version != "(devel)":
+		return in.Version
+	case in.Revision != "" && !in.Modified:
+		return "rev:" + in.Revision
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "exe:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -1,0 +1,95 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
+)
+
+func TestCacheDir(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"HOME=/home/u"}, "/home/u/.cache/compose2manifest/check"},
+		{[]string{"HOME=/home/u", "XDG_CACHE_HOME=/c"}, "/c/compose2manifest/check"},
+		{[]string{"HOME=/home/u", "XDG_CACHE_HOME=rel"}, "/home/u/.cache/compose2manifest/check"},
+		{[]string{"HOME=/home/u", "C2M_CHECK_CACHE=/x"}, "/x"},
+		{[]string{"HOME=/home/u", "C2M_CHECK_CACHE=off"}, ""},
+		{[]string{"HOME=/home/u", "C2M_CHECK_CACHE="}, ""},
+		{[]string{"HOME=relative"}, ""},
+		{nil, ""},
+	} {
+		if got := CacheDir(tc.env); got != tc.want {
+			t.Errorf("CacheDir(%q) = %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
+
+// TestCacheEntries: an entry is taken for the same bytes and path only;
+// a corrupt or foreign index is no cache; a folder that cannot be
+// written leaves the run as it is.
+func TestCacheEntries(t *testing.T) {
+	dir := t.TempDir()
+	list := rules.All()
+	m := &manifest.Module{Module: "app", Resources: []manifest.Resource{
+		{Kind: manifest.KindDirectory, Path: "/srv/app", Owner: "0:0", Mode: "0750", Intent: manifest.IntentState, Pos: manifest.Pos{File: "out/app.yaml", Line: 9}, Comment: "supplied"},
+		{Kind: manifest.KindContainer, Name: "app", Container: &manifest.Container{Image: "x:1"}},
+	}}
+	diags := []rules.Diagnostic{{Rule: "C2M011", Severity: rules.Warning, Message: "m"}}
+	data := []byte("version: 1\n")
+	c := newCache(dir, "", list, []string{"out"})
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	if _, _, _, ok := c.get("out/app.yaml", "/w/out/app.yaml", data); ok {
+		t.Fatal("a hit in an empty cache")
+	}
+	c.put("out/app.yaml", "/w/out/app.yaml", data, m, diags, text{body: "b", generated: true})
+	c.save()
+
+	c = newCache(dir, "", list, []string{"out"})
+	got, gotDiags, tx, ok := c.get("out/app.yaml", "/w/out/app.yaml", data)
+	if !ok || len(got.Resources) != 1 || got.Resources[0].Path != "/srv/app" || got.Resources[0].Pos.File != "out/app.yaml" || got.Resources[0].Pos.Line != 9 ||
+		len(gotDiags) != 1 || gotDiags[0].Rule != "C2M011" || tx != (text{body: "b", generated: true}) {
+		t.Fatalf("hit: %v %+v %+v %+v", ok, got, gotDiags, tx)
+	}
+	for name, miss := range map[string]func() bool{
+		"other bytes": func() bool {
+			_, _, _, ok := c.get("out/app.yaml", "/w/out/app.yaml", []byte("version: 2\n"))
+			return !ok
+		},
+		"other path": func() bool { _, _, _, ok := c.get("out/app.yaml", "/v/out/app.yaml", data); return !ok },
+		"other name": func() bool { _, _, _, ok := c.get("out/b.yaml", "/w/out/app.yaml", data); return !ok },
+		"other paths given": func() bool {
+			_, _, _, ok := newCache(dir, "", list, []string{"elsewhere"}).get("out/app.yaml", "/w/out/app.yaml", data)
+			return !ok
+		},
+		"other rules": func() bool {
+			_, _, _, ok := newCache(dir, "", list[:3], []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data)
+			return !ok
+		},
+	} {
+		if !miss() {
+			t.Errorf("%s: a hit", name)
+		}
+	}
+	// A corrupt index is no cache.
+	if err := os.WriteFile(c.path, []byte("not gob"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, ok := newCache(dir, "", list, []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data); ok {
+		t.Error("a hit from a corrupt index")
+	}
+	// A folder that cannot be made: put and save do nothing, and fail nothing.
+	blocked := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocked, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := newCache(filepath.Join(blocked, "sub"), "", list, []string{"out"})
+	b.put("out/app.yaml", "/w/out/app.yaml", data, m, diags, text{})
+	b.save()
+}
