@@ -267,6 +267,19 @@ func (l *Project) ownMounts(svc types.ServiceConfig) []Mount {
 			m.Pos = raw.pos
 			m.Options = append(m.Options, raw.options...)
 		}
+		if !path.IsAbs(v.Target) && (v.Type == types.VolumeTypeBind || v.Type == types.VolumeTypeVolume || v.Type == types.VolumeTypeTmpfs) {
+			// The engine refuses it; compose-go reads "w:/data:ro", a
+			// volume of a one-letter name, as the Windows path w:/data
+			// mounted at "ro".
+			m.Kind, m.Source = Unsupported, v.Source
+			why := "docker refuses it"
+			if len(v.Source) >= 3 && v.Source[1] == ':' && (v.Source[2] == '/' || v.Source[2] == '\\') {
+				why += fmt.Sprintf("; %s reads as a Windows drive path, not a volume named %q: give the volume a longer name", v.Source, v.Source[:1])
+			}
+			m.Why = fmt.Sprintf("a mount at %q, a target that is not an absolute path (%s),", v.Target, why)
+			out = append(out, m)
+			continue
+		}
 		switch v.Type {
 		case types.VolumeTypeBind:
 			m.Kind = BindDirectory

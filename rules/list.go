@@ -192,6 +192,7 @@ delete it.`,
 			ID:           "C2M010",
 			Title:        "a volume kind the mesh cannot express",
 			Severity:     Error,
+			Check:        checkRelativeTarget,
 			CheckProject: checkUnsupportedMount,
 			Doc: `The mesh mounts declared host paths and tmpfs only. Windows named pipes
 (npipe), cluster volumes, image volumes, volume drivers other than local,
@@ -201,7 +202,9 @@ volume mounted twice (by two services, or at two targets): docker mounts
 one tmpfs and shares it, while the manifest's tmpfs is one container's
 own. Nor does an anonymous volume of a service with more than one
 replica (deploy.replicas, scale): docker gives each replica its own,
-while the manifest's declared directory would be mounted into all.
+while the manifest's declared directory would be mounted into all. Nor
+does a mount at a target that is not an absolute path, which docker
+refuses (a one-letter volume name, w:/data:ro, reads as a Windows path).
 
 Replace the volume with a bind of a declared host path (for a shared
 tmpfs volume, remove its driver_opts and declare it with intent runtime;
@@ -863,6 +866,32 @@ func checkSharedOrigin(p *SetPass) {
 			diag.relate(first.res.Pos, fmt.Sprintf("module %q declares its copy here", first.module))
 			diag.Module = d.module
 			p.Report(diag)
+		}
+	}
+}
+
+// checkRelativeTarget is C2M010 over a manifest: a container volume or
+// tmpfs mounted at a path that is not absolute and clean, which docker
+// refuses (compose-go reads "w:/data:ro" as the Windows path w:/data
+// mounted at "ro").
+func checkRelativeTarget(p *Pass) {
+	for _, c := range p.Module.Containers() {
+		for i, v := range c.Container.Volumes {
+			if !manifest.ValidPath(v.Target) {
+				d := Diag(c, "container %q mounts %s at %q, a target that is not an absolute, clean path: docker refuses it", c.Container.Name, v.Source, v.Target)
+				d.Service, d.Target = c.Container.Name, v.Target
+				if at := c.VolumeAt(i); at.Line > 0 {
+					d.File, d.Line = at.File, at.Line
+				}
+				p.Report(d)
+			}
+		}
+		for _, t := range c.Container.Tmpfs {
+			if !manifest.ValidPath(t.Target) {
+				d := Diag(c, "container %q mounts a tmpfs at %q, a target that is not an absolute, clean path: docker refuses it", c.Container.Name, t.Target)
+				d.Service, d.Target = c.Container.Name, t.Target
+				p.Report(d)
+			}
 		}
 	}
 }
