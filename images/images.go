@@ -159,7 +159,10 @@ type Volume struct {
 // no major version (postgres, postgres:latest, postgres:alpine) while the
 // repository's rows are bounded by one (postgres ≤17 /var/lib/postgresql/
 // data, ≥18 /var/lib/postgresql), it returns the paths of every such row,
-// each Unversioned: docker makes an anonymous volume at one of them.
+// each Unversioned: docker makes an anonymous volume at one of them. A
+// reference pinned by digest alone (postgres@sha256:…) names no version
+// nor variant: it returns the paths of every row of the repository, each
+// Unversioned.
 func (t *Table) Volumes(ref string) []Volume {
 	if t == nil {
 		return nil
@@ -172,15 +175,21 @@ func (t *Table) Volumes(ref string) []Volume {
 			}
 		}
 	}
-	if len(out) > 0 || untaggedDigest(ref) {
+	if len(out) > 0 {
 		return out
 	}
 	repo, tag := ParseReference(ref)
-	if _, versioned := leadingMajor(tag); versioned {
+	digest := untaggedDigest(ref)
+	if _, versioned := leadingMajor(tag); versioned && !digest {
 		return nil
 	}
 	for _, r := range t.Images {
-		if len(r.Volumes) == 0 || r.Repository != repo || (r.MinMajor == 0 && r.MaxMajor == 0) || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+		if len(r.Volumes) == 0 || r.Repository != repo {
+			continue
+		}
+		// A digest alone may name any version and any variant: every
+		// row's VOLUME may be the one.
+		if !digest && ((r.MinMajor == 0 && r.MaxMajor == 0) || (!r.AnyVariant && Variant(repo, tag) != r.Variant)) {
 			continue
 		}
 		for _, p := range r.Volumes {

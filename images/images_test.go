@@ -366,7 +366,11 @@ func TestImageRows(t *testing.T) {
 		// No major version: every version-bounded row's path counts.
 		{"postgres:latest", []string{"/var/lib/postgresql/data", "/var/lib/postgresql"}},
 		{"postgres", []string{"/var/lib/postgresql/data", "/var/lib/postgresql"}},
-		{"postgres@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", nil},
+		// A digest alone names no version nor variant: every row's path
+		// (it matched none, and the database's VOLUME went undeclared).
+		{"postgres@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", []string{"/var/lib/postgresql/data", "/var/lib/postgresql"}},
+		{"mongo@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", []string{"/data/db", "/data/configdb"}},
+		{"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", nil},
 		{"mongo:8", []string{"/data/db", "/data/configdb"}},
 		{"redis:7-alpine", []string{"/data"}},
 		{"nginx:1.27", nil},
