@@ -213,6 +213,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	if len(plan.Items) == 0 && !offTerminal {
 		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
 		if res.Status == convert.Refused {
+			out.Message = fmt.Sprintf("module %q: nothing to ask", module)
 			out.Hints = []string{fmt.Sprintf("convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", report.CountErrors(res.Diagnostics))}
 		}
 		return out

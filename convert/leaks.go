@@ -309,3 +309,13 @@ func (c *converter) maskSecrets(s string) string {
 	}
 	return s
 }
+
+// carriesSecret reports whether s contains a known secret.
+func (c *converter) carriesSecret(s string) bool {
+	for _, k := range c.knownSecrets() {
+		if strings.Contains(s, k.value) {
+			return true
+		}
+	}
+	return false
+}

@@ -75,6 +75,12 @@ type Mount struct {
 func (c *converter) missingList() []Missing {
 	var out []Missing
 	for _, m := range c.missing {
+		if c.carriesSecret(m.src.Key) {
+			// A source named with a secret's value (./d/${API_TOKEN})
+			// cannot be declared without writing the value into the
+			// declarations: C2M015 says so, and nothing is offered.
+			continue
+		}
 		first := m.src.First()
 		x := Missing{
 			Section:     m.src.Section,
