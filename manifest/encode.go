@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -14,7 +15,9 @@ import (
 // labels are sorted; every other order is the order of m's slices.
 //
 // Encode writes owner and mode as quoted strings and each resource's Comment
-// as a line comment on its first line. A Fingerprint is written last, its
+// as a line comment on its first line, its control characters and the
+// format characters that reorder text escaped (textsafe.Escape: a
+// reviewer reads the comment raw). A Fingerprint is written last, its
 // body digest computed from the bytes written (m.Fingerprint.Body is not
 // used). It returns an error only when a
 // container cannot be represented in YAML.
@@ -83,7 +86,7 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 		n = valueNode(reflect.ValueOf(r.Container))
 		styleContainer(n)
 		if len(n.Content) > 1 && r.Comment != "" {
-			n.Content[1].LineComment = "# " + r.Comment
+			n.Content[1].LineComment = "# " + textsafe.Escape(r.Comment, false)
 		}
 		return n, nil
 	case KindCredential:
@@ -112,7 +115,7 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 		addScalar(n, "note", r.Note, "!!str")
 	}
 	if r.Comment != "" {
-		n.Content[1].LineComment = "# " + r.Comment
+		n.Content[1].LineComment = "# " + textsafe.Escape(r.Comment, false)
 	}
 	return n, nil
 }

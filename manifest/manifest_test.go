@@ -1,6 +1,9 @@
 package manifest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An empty command clears the image's; it must survive Encode and Decode
 // and stay distinct from an absent one.
@@ -54,5 +57,21 @@ func TestIsAncestor(t *testing.T) {
 		if got := IsAncestor(tc.a, tc.b); got != tc.want {
 			t.Errorf("IsAncestor(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestEncodeCommentEscaped: a provenance comment naming a path with a
+// bidirectional control or a line break is written escaped, on one line
+// (a raw U+202E reorders what a reviewer reads).
+func TestEncodeCommentEscaped(t *testing.T) {
+	m := &Module{Version: 1, Module: "m", Resources: []Resource{
+		{Kind: KindDirectory, Path: "/srv/m", Owner: "0:0", Mode: "0750", Intent: IntentState, Comment: "kind directory: ./ü\u202eevil\nnext absent"},
+	}}
+	data, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(string(data), '\u202e') || !strings.Contains(string(data), `# kind directory: ./ü\u202eevil\nnext absent`) {
+		t.Errorf("comment not escaped:\n%s", data)
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 )
 
 // WriteText writes every diagnostic of r on one line, as
@@ -94,49 +95,7 @@ func guard(s string) string {
 // keepBreaks, \n and \r are left as they are, for a caller that escapes
 // them in its own way (GitHub's %0A). Other text, a backslash included,
 // is unchanged.
-func Escape(s string, keepBreaks bool) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || unsafeRune(r) })
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for len(s[i:]) > 0 {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case keepBreaks && (r == '\n' || r == '\r'):
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x80 && unsafeRune(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+func Escape(s string, keepBreaks bool) string { return textsafe.Escape(s, keepBreaks) }
 
-// unsafeRune reports whether r must not reach a terminal or a log raw:
-// the C0 and C1 controls and DEL, and the format characters that reorder
-// text or break lines (U+2028, U+2029, the bidirectional controls).
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x2028, r == 0x2029:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+// unsafeRune is textsafe.Unsafe.
+func unsafeRune(r rune) bool { return textsafe.Unsafe(r) }
