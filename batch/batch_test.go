@@ -402,3 +402,20 @@ func TestRunOrphanRenamedModule(t *testing.T) {
 		t.Errorf("orphans:\n got %+v\nwant %+v", rep.Orphans, want)
 	}
 }
+
+func TestTunable(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"HOME=/h", "GOGCX=1"}, true},
+		{[]string{"GOGC=100"}, false},
+		{[]string{"GOMEMLIMIT=1GiB"}, false},
+		{[]string{"GOGC="}, false},
+	} {
+		if got := Tunable(tc.env); got != tc.want {
+			t.Errorf("Tunable(%q) = %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}

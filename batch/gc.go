@@ -1,6 +1,9 @@
 package batch
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strings"
+)
 
 // GCPercent, MemoryLimitBase and MemoryLimitPerProject tune the garbage
 // collector for a batch (TuneGC). A batch keeps little live data (each
@@ -31,4 +34,16 @@ func MemoryLimit(n int) int64 {
 func TuneGC(n int) {
 	debug.SetGCPercent(GCPercent)
 	debug.SetMemoryLimit(MemoryLimit(n))
+}
+
+// Tunable reports whether environ (NAME=VALUE entries) sets neither GOGC
+// nor GOMEMLIMIT: a command may then tune the collector to its work
+// (TuneGC).
+func Tunable(environ []string) bool {
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); k == "GOGC" || k == "GOMEMLIMIT" {
+			return false
+		}
+	}
+	return true
 }

@@ -53,8 +53,6 @@ func perProjectFlags() []string {
 // The batch tunes the garbage collector to its size (batch.TuneGC) unless
 // GOGC or GOMEMLIMIT is set.
 func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
-	_, gogc := lookupEnv(e.environ, "GOGC")
-	_, limit := lookupEnv(e.environ, "GOMEMLIMIT")
 	for _, name := range perProjectFlags() {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s cannot be used with --batch", name)
@@ -84,7 +82,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Convert:          opts,
 		ProjectTimeout:   bf.projectTimeout,
 		ConvertFunc:      e.hooks.batchConvert,
-		TuneGC:           !gogc && !limit,
+		TuneGC:           batch.Tunable(e.environ),
 	}
 	if err := cfg.Check(); err != nil {
 		errorf(e, "convert: %v", err)
@@ -202,15 +200,4 @@ func batchExitCode(rep *batch.Report) int {
 		}
 	}
 	return code
-}
-
-// lookupEnv returns the value environ gives the variable name, and
-// whether it sets it.
-func lookupEnv(environ []string, name string) (string, bool) {
-	for _, kv := range environ {
-		if k, v, _ := strings.Cut(kv, "="); k == name {
-			return v, true
-		}
-	}
-	return "", false
 }

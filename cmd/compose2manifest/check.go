@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -63,12 +64,10 @@ func runCheck(e *env, args []string) int {
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
-		_, gogc := lookupEnv(e.environ, "GOGC")
-		_, limit := lookupEnv(e.environ, "GOMEMLIMIT")
 		// As a batch: check --against keeps little live data (each
 		// manifest without its containers), and a soft limit keeps the
 		// heap's garbage from doubling the peak.
-		cfg.TuneGC = !gogc && !limit
+		cfg.TuneGC = batch.Tunable(e.environ)
 		var err error
 		if res, err = check.Against(context.Background(), cfg, *againstRoot, fl.Args()); err != nil {
 			errorf(e, "check: --against: %v", err)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
@@ -121,6 +122,9 @@ func dispatch(e *env, args []string) int {
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
+	if batch.Tunable(e.environ) {
+		batch.TuneGC(0) // a short run collects less often, under a soft limit; a batch and check --against set theirs
+	}
 	switch cmd {
 	case "convert":
 		return runConvert(e, rest)
