@@ -143,7 +143,17 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	}
 	l.UnsetVariables = unsetVariables(l.raw)
 
+	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
+		return nil, err
+	}
 	p, err := po.LoadProject(ctx)
+	if err != nil {
+		// Errors are compose-go's own, with every cast (see castsFor).
+		if po, err = in.projectOptions(opts); err != nil {
+			return nil, err
+		}
+		p, err = po.LoadProject(ctx)
+	}
 	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
 		// compose-go's consistency check reports the first problem it
 		// meets in map order, which varies from run to run; load again
