@@ -9,7 +9,9 @@
 # COUNT runs is used), GEN_PROJECTS for the RSS run and the re-check
 # (default 2000), C2M_BENCH_10K (set: batch a 10,000-project tree too),
 # BASE (the revision the re-check is compared with, default main), PAIRS
-# (A B pairs of the re-check, default 5), SECTIONS (default "1 2 3 4 5").
+# (A B pairs of the re-check and of section 6, default 5), COMPOSE2NIX (a
+# compose2nix binary: section 6 compares a single convert with it), SECTIONS
+# (default "1 2 3 4 5 6").
 set -eu
 cd "$(dirname "$0")/.."
 : "${C2M_CORPUS:=../shared/corpus}"
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/.."
 : "${GEN_PROJECTS:=2000}"
 : "${BASE:=main}"
 : "${PAIRS:=5}"
-: "${SECTIONS:=1 2 3 4 5}"
+: "${SECTIONS:=1 2 3 4 5 6}"
 C2M_CORPUS=$(cd "$C2M_CORPUS" && pwd)
 export C2M_CORPUS
 tmp=$(mktemp -d)
@@ -138,4 +140,51 @@ cp "$f" "$tmp/orig.yaml"
 echo "# changed" >>"$f"
 pairs "B unchanged" "cp '$tmp/orig.yaml' '$f'; '$tmp/compose2manifest' check --against '$tmp/tree' '$tmp/out-b'" "B one changed" "cp '$tmp/orig.yaml' '$f'; echo '# changed' >>'$f'; '$tmp/compose2manifest' check --against '$tmp/tree' '$tmp/out-b'"
 cp "$tmp/orig.yaml" "$f"
+fi
+
+# ms CMD: runs CMD in sh, output discarded, and prints its wall time in
+# milliseconds (date's nanoseconds: /usr/bin/time counts hundredths).
+ms() {
+	t0=$(date +%s%N)
+	sh -c "$1" >/dev/null 2>&1 || true
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000))
+}
+
+if want 6; then
+echo "== 6. a single convert vs compose2nix, whole process, paired A B A B ($PAIRS pairs; target: <= 1.00)"
+if [ -z "${COMPOSE2NIX:-}" ]; then
+	echo "skipped: set COMPOSE2NIX to a compose2nix binary (go install github.com/aksiksi/compose2nix@latest)"
+else
+	go build -o "$tmp/c2mfill" ./internal/skeletontest/c2mfill
+	for p in sentry-self-hosted mailcow zammad; do
+		rm -rf "$tmp/single" && mkdir -p "$tmp/single" && cp -R "$C2M_CORPUS/$p" "$tmp/single/$p"
+		d="$tmp/single/$p"
+		# Declarations filled with placeholders, so that compose2manifest
+		# goes all the way to a manifest, as compose2nix always does.
+		(cd "$d" && "$tmp/compose2manifest" convert -f docker-compose.yml -o "$tmp/single/out" --format json 2>/dev/null || true) | "$tmp/c2mfill" >"$tmp/single/decl.yaml" || true
+		[ -s "$tmp/single/decl.yaml" ] && mv "$tmp/single/decl.yaml" "$d/compose2manifest.yaml"
+		envs=""
+		[ -f "$d/.env" ] && envs="-env_files '$d/.env'"
+		a="cd '$d' && '$COMPOSE2NIX' -inputs docker-compose.yml -output '$tmp/single/out.nix' $envs"
+		b="cd '$d' && '$tmp/compose2manifest' convert -f docker-compose.yml -o '$tmp/single/out' --force"
+		sh -c "$a" >/dev/null 2>&1 || true
+		sh -c "$b" >/dev/null 2>&1 || true
+		: >"$tmp/single.txt"
+		i=0
+		while [ "$i" -lt "$PAIRS" ]; do
+			echo "$(ms "$a") $(ms "$b")" >>"$tmp/single.txt"
+			i=$((i + 1))
+		done
+		awk -v p="$p" '
+			function med(x, n,   i, j, t) {
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+				return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+			}
+			{ n++; a[n] = $1 / 1000; b[n] = $2 / 1000; r[n] = ($1 > 0) ? $2 / $1 : 0
+			  if (n == 1 || r[n] < lo) lo = r[n]; if (n == 1 || r[n] > hi) hi = r[n] }
+			END { printf "%-20s compose2nix %6.1f ms  compose2manifest %6.1f ms  ratio: median %.2f [%.2f-%.2f]\n", p, med(a, n), med(b, n), med(r, n), lo, hi }' "$tmp/single.txt"
+	done
+fi
+echo
 fi
