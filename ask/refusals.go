@@ -49,7 +49,7 @@ type Refusal struct {
 
 // singularSections maps the word a C2M007 message names a top-level entry
 // by to its section.
-var singularSections = map[string]string{"volume": "volumes", "secret": "secrets", "config": "configs", "network": "networks"}
+var singularSections = map[string]string{"volume": "volumes", "secret": "secrets", "config": "configs", "network": "networks", "job": "jobs"}
 
 // NewRefusals returns the refusals among convert's diagnostics ds that a
 // declaration settles, in their order, each once.
@@ -102,7 +102,8 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 }
 
 // uncarriedItem returns the acknowledge item of a C2M007 finding: SERVICE.FIELD,
-// SERVICE.configs, or SECTION.ENTRY.FIELD for a top-level entry; "" when
+// SERVICE.configs, SECTION.ENTRY.FIELD for a top-level entry's field, or
+// SECTION.ENTRY for a whole entry (a job); "" when
 // the message is not one of those.
 func uncarriedItem(d rules.Diagnostic) string {
 	m := d.Message
@@ -121,6 +122,9 @@ func uncarriedItem(d rules.Diagnostic) string {
 	section := singularSections[word]
 	if !ok || section == "" {
 		return ""
+	}
+	if entry, _, ok := strings.Cut(rest, " is not carried"); ok && !strings.Contains(entry, " ") {
+		return section + "." + entry // a whole entry: job NAME is not carried
 	}
 	entry, rest, ok := strings.Cut(rest, ": field ")
 	if !ok || strings.Contains(entry, " ") {

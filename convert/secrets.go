@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -234,6 +235,41 @@ func (c *converter) leftOut() {
 	p := c.l.Compose
 	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
 		c.notCarried(p.DisabledServices[name], c.l.ServiceDefs(name), true, false)
+	}
+}
+
+// jobsNotCarried reports C2M007 for each job (compose's top-level jobs:,
+// containers docker compose runs to completion when triggered), unless
+// acknowledged as jobs.NAME: the mesh runs no jobs, and a job's mounts are
+// declared nowhere. A job left out by profiles is not reported, but an
+// acknowledgement of it is not a typo either.
+func (c *converter) jobsNotCarried() {
+	p := c.l.Compose
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledJobs)) {
+		c.acknowledged("jobs", name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Jobs)) {
+		job := p.Jobs[name]
+		reason := "the mesh runs no jobs (containers docker compose runs to completion when triggered)"
+		var mounts []string
+		for _, v := range job.Volumes {
+			src := v.Source
+			if v.Type == types.VolumeTypeBind {
+				if src = c.l.Rel(src); !filepath.IsAbs(src) && !strings.HasPrefix(src, "../") {
+					src = "./" + src
+				}
+			}
+			if src == "" {
+				src = "an anonymous volume"
+			}
+			mounts = append(mounts, fmt.Sprintf("%s %s at %s", v.Type, src, v.Target))
+		}
+		if len(mounts) > 0 {
+			reason += "; nothing declares what it mounts (" + strings.Join(mounts, ", ") + "), whose data stays where docker compose keeps it"
+		}
+		pos, _ := c.l.TopLevel("jobs", name)
+		c.uncarried = append(c.uncarried, placement.Field{Section: "jobs", Entry: name, Reason: reason,
+			Acknowledged: c.acknowledged("jobs", name), Pos: pos})
 	}
 }
 

@@ -84,7 +84,8 @@ type Field struct {
 	// Section and Entry name the top-level entry (volumes, data) for a
 	// field of one; "" for a service's field.
 	Section, Entry string
-	// Name is the field, dotted when nested: "deploy.placement".
+	// Name is the field, dotted when nested: "deploy.placement"; "" when
+	// the whole entry is not carried (a job).
 	Name string
 	// Config names the file config whose uid, gid or mode are not carried
 	// (Name is then "configs"); "" otherwise.
@@ -97,14 +98,17 @@ type Field struct {
 }
 
 // AckItem returns the acknowledge: item that leaves f behind knowingly:
-// SERVICE.FIELD, SERVICE.configs for a file config's uid, gid or mode, or
-// SECTION.ENTRY.FIELD for a field of a top-level entry.
+// SERVICE.FIELD, SERVICE.configs for a file config's uid, gid or mode,
+// SECTION.ENTRY.FIELD for a field of a top-level entry, or SECTION.ENTRY
+// for a whole entry (jobs.NAME).
 func (f Field) AckItem() string {
 	switch {
 	case f.Service != "" && f.Config != "":
 		return f.Service + ".configs"
 	case f.Service != "":
 		return f.Service + "." + f.Name
+	case f.Name == "":
+		return f.Section + "." + f.Entry
 	}
 	return f.Section + "." + f.Entry + "." + f.Name
 }

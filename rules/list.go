@@ -150,12 +150,15 @@ silently: convert warns, naming the service, the field and the reason it
 is not carried (the table is in the README, section Fields), and check
 --against fails on it. A nested field is named by its path
 (deploy.placement); a field of a top-level volume, secret or config by
-its section and name (volume data: field labels).
+its section and name (volume data: field labels). A job (top-level
+jobs:, a container docker compose runs to completion when triggered) is
+not carried at all: the mesh runs no jobs, and the finding names what
+the job mounts, since nothing in the manifest declares that data.
 
 Carry the behaviour another way, or list the field under acknowledge:
-as SERVICE.FIELD, *.FIELD, SERVICE.deploy.FIELD, or for a top-level
-entry SECTION.NAME.FIELD (volumes.data.labels), to say it is knowingly
-left behind.`,
+as SERVICE.FIELD, *.FIELD, SERVICE.deploy.FIELD, for a top-level entry
+SECTION.NAME.FIELD (volumes.data.labels), or for a job jobs.NAME, to say
+it is knowingly left behind.`,
 			CheckAgainst: checkUncarriedAgainst,
 		},
 		{

@@ -478,7 +478,7 @@ func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic
 // checkNotCarried is C2M007 in convert: a compose field the manifest does
 // not carry and the declarations do not acknowledge.
 func checkNotCarried(p *ProjectPass) {
-	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config"}
+	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config", "jobs": "job"}
 	for _, f := range p.NotCarried {
 		if f.Acknowledged {
 			continue
@@ -487,6 +487,8 @@ func checkNotCarried(p *ProjectPass) {
 		switch {
 		case f.Config != "":
 			d.Message = fmt.Sprintf("field configs: uid, gid and mode of config %s are not carried: a file config is a read-only bind of the declared file, whose declared owner and mode apply", f.Config)
+		case f.Service == "" && f.Name == "":
+			d.Message = fmt.Sprintf("%s %s is not carried by the manifest: %s", singular[f.Section], f.Entry, f.Reason)
 		case f.Service == "":
 			d.Message = fmt.Sprintf("%s %s: field %s is not carried by the manifest: %s", singular[f.Section], f.Entry, f.Name, f.Reason)
 		default:
