@@ -133,3 +133,39 @@ func TestFieldsInREADME(t *testing.T) {
 		}
 	}
 }
+
+// topLevelOutcomes says what becomes of each top-level section of a
+// compose file. TestTopLevelCoverage keeps it in step with compose-go's
+// schema, so that a section a compose-go release adds (jobs: came with
+// v2.15, and was dropped without a word) fails until someone decides.
+var topLevelOutcomes = map[string]string{
+	"name":     "the project name, which names the module",
+	"version":  "obsolete; ignored, as docker compose ignores it",
+	"include":  "loaded by compose-go; the included files are sources of the manifest",
+	"services": "containers (Fields)",
+	"networks": "the networks services name; the module's own default network is implicit",
+	"volumes":  "declared directories (Fields)",
+	"secrets":  "credential resources (Fields)",
+	"configs":  "inline content or declared files (Fields)",
+	"models":   "used through a service's models:, which is not carried (C2M007)",
+	"jobs":     "not carried: each job is a C2M007 finding naming its mounts (jobsNotCarried)",
+}
+
+// TestTopLevelCoverage fails when compose-go's schema has a top-level
+// section topLevelOutcomes does not decide, or the table names one the
+// schema lacks.
+func TestTopLevelCoverage(t *testing.T) {
+	inSchema := map[string]bool{}
+	for _, p := range schema.AttributePaths() {
+		section, _, _ := strings.Cut(string(p), ".")
+		inSchema[section] = true
+		if _, ok := topLevelOutcomes[section]; !ok {
+			t.Errorf("top-level section %s of the compose-spec schema has no outcome (topLevelOutcomes)", section)
+		}
+	}
+	for section := range topLevelOutcomes {
+		if !inSchema[section] {
+			t.Errorf("topLevelOutcomes decides %s, which the compose-spec schema lacks", section)
+		}
+	}
+}
