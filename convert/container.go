@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -393,6 +394,45 @@ func sortedEnvKeys(m types.MappingWithEquals) []string {
 	return out
 }
 
+// hookMounts names, as "; nothing declares what its hooks alone mount
+// (…)", the mounts of the service's pre_start hooks that the service does
+// not mount itself (a hook inherits the service's volumes and may add its
+// own); "" when there are none.
+func (c *converter) hookMounts(svc types.ServiceConfig) string {
+	own := map[string]bool{}
+	for _, v := range svc.Volumes {
+		own[v.Type+"\x00"+v.Source+"\x00"+v.Target] = true
+	}
+	var mounts []string
+	for _, h := range svc.PreStart {
+		for _, v := range h.Volumes {
+			if own[v.Type+"\x00"+v.Source+"\x00"+v.Target] {
+				continue
+			}
+			mounts = append(mounts, c.describeMount(v))
+		}
+	}
+	if len(mounts) == 0 {
+		return ""
+	}
+	return "; nothing declares what its hooks alone mount (" + strings.Join(slices.Compact(mounts), ", ") + "), whose data stays where docker compose keeps it"
+}
+
+// describeMount names a mount as "TYPE SOURCE at TARGET", a bind source
+// relative to the project directory as ./PATH.
+func (c *converter) describeMount(v types.ServiceVolumeConfig) string {
+	src := v.Source
+	if v.Type == types.VolumeTypeBind {
+		if src = c.l.Rel(src); !filepath.IsAbs(src) && !strings.HasPrefix(src, "../") {
+			src = "./" + src
+		}
+	}
+	if src == "" {
+		src = "an anonymous volume"
+	}
+	return fmt.Sprintf("%s %s at %s", v.Type, src, v.Target)
+}
+
 // notCarried reports C2M007 for every field the service's definitions
 // write that the container shape does not carry, with the reason, unless
 // acknowledged. Fields carried in part (deploy) are looked into. With
@@ -417,6 +457,9 @@ func (c *converter) notCarried(svc types.ServiceConfig, defs []project.ServiceDe
 			reason := f.Reason
 			if !known {
 				reason = unknownAttribute
+			}
+			if u.Name == "pre_start" {
+				reason += c.hookMounts(svc)
 			}
 			ack := c.acknowledged(svc.Name, u.Name)
 			if report {

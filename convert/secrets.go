@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -253,16 +252,7 @@ func (c *converter) jobsNotCarried() {
 		reason := "the mesh runs no jobs (containers docker compose runs to completion when triggered)"
 		var mounts []string
 		for _, v := range job.Volumes {
-			src := v.Source
-			if v.Type == types.VolumeTypeBind {
-				if src = c.l.Rel(src); !filepath.IsAbs(src) && !strings.HasPrefix(src, "../") {
-					src = "./" + src
-				}
-			}
-			if src == "" {
-				src = "an anonymous volume"
-			}
-			mounts = append(mounts, fmt.Sprintf("%s %s at %s", v.Type, src, v.Target))
+			mounts = append(mounts, c.describeMount(v))
 		}
 		if len(mounts) > 0 {
 			reason += "; nothing declares what it mounts (" + strings.Join(mounts, ", ") + "), whose data stays where docker compose keeps it"
