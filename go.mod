@@ -3,7 +3,7 @@ module github.com/compose2manifest/compose2manifest
 go 1.26.8
 
 require (
-	github.com/compose-spec/compose-go/v2 v2.16.2
+	github.com/compose-spec/compose-go/v2 v2.16.1
 	github.com/creack/pty v1.1.24
 	github.com/docker/cli v29.8.2+incompatible
 	github.com/rogpeppe/go-internal v1.16.0

@@ -145,8 +145,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 		if n != nil {
 			net = manifest.Network{Aliases: n.Aliases, Ipv4Address: n.Ipv4Address, Ipv6Address: n.Ipv6Address,
 				LinkLocalIPs: n.LinkLocalIPs, MacAddress: n.MacAddress, InterfaceName: n.InterfaceName,
-				Priority: int64(n.Priority), GwPriority: int64(n.GatewayPriority), DriverOpts: stringMap(n.DriverOpts),
-				UseServiceNameAlias: n.UseServiceNameAlias}
+				Priority: int64(n.Priority), GwPriority: int64(n.GatewayPriority), DriverOpts: stringMap(n.DriverOpts)}
 		}
 		ct.Networks[name] = net
 	}
@@ -162,9 +161,6 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 			l = manifest.Ulimit{Soft: int64(u.Single), Hard: int64(u.Single)}
 		}
 		ct.Ulimits[name] = l
-	}
-	if svc.Umask != nil {
-		ct.Umask = fmt.Sprintf("%04o", *svc.Umask)
 	}
 	if lg := svc.Logging; lg != nil && (lg.Driver != "" || len(lg.Options) > 0) {
 		ct.Logging = &manifest.Logging{Driver: lg.Driver, Options: stringMap(lg.Options)}

@@ -143,7 +143,6 @@ func Fields() []Field {
 		carried("tmpfs", ""),
 		carried("tty", ""),
 		carried("ulimits", "as soft and hard limits"),
-		carried("umask", ""),
 		not("use_api_socket", "hands the container the Docker API and its credentials; mount the socket as a declared host path instead"),
 		carried("user", ""),
 		carried("userns_mode", ""),

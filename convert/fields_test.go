@@ -79,7 +79,6 @@ func TestFieldMapping(t *testing.T) {
 		{"pull_policy", "    pull_policy: never\n", "pull_policy: never"},
 		{"tty", "    tty: true\n", "tty: true"},
 		{"stdin_open", "    stdin_open: true\n", "stdin_open: true"},
-		{"umask", "    umask: \"077\"\n", `umask: "0077"`},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			res := convertService(t, tc.yaml, "", "")

@@ -58,7 +58,13 @@ func schemaError(raw *rawIndex) error {
 		if where.Line == 0 {
 			where.Line = f.root.Line
 		}
-		return fmt.Errorf("%s: %s", where, p.msg)
+		msg := p.msg
+		if p.vague && len(p.path) > 0 {
+			// The validator's words for a key no branch of the schema
+			// allows; say it plainly, keeping them for a search.
+			msg = fmt.Sprintf("%s: %s is not an attribute the compose specification defines there (docker compose refuses the file)", msg, p.path[len(p.path)-1])
+		}
+		return fmt.Errorf("%s: %s", where, msg)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"context"
+	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -22,6 +24,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/skeletontest"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/sirupsen/logrus"
 	"go.yaml.in/yaml/v3"
@@ -62,7 +65,10 @@ var knownDifferences = map[string]string{}
 type dcProject struct {
 	Name     string               `json:"name"`
 	Services map[string]dcService `json:"services"`
-	Configs  map[string]struct {
+	// Jobs are the containers docker compose runs to completion when
+	// triggered (compose-go v2.15 and later).
+	Jobs    map[string]json.RawMessage `json:"jobs"`
+	Configs map[string]struct {
 		File string `json:"file"`
 	} `json:"configs"`
 	Volumes map[string]struct {
@@ -140,6 +146,43 @@ func TestDockerComposeFixtures(t *testing.T) {
 	oracle(t, composeBinary(t), "testdata", "testdata/")
 }
 
+// TestSameComposeGo: we load compose files with the very compose-go
+// release the docker compose binary was built with (its build info says
+// which). Releases differ in what they accept and how they read it:
+// v2.16.2 knows a service's umask: and a network's
+// use_service_name_alias:, which docker compose v5.6.0 (v2.16.1) refuses.
+func TestSameComposeGo(t *testing.T) {
+	bin := composeBinary(t)
+	theirs, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatalf("reading %s's build info: %v", bin, err)
+	}
+	// A test binary's build info lists no modules; the go command
+	// that runs the test knows the build list.
+	out, err := exec.Command("go", "list", "-m", "-f", "{{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}", "github.com/compose-spec/compose-go/v2").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	version := func(bi *debug.BuildInfo) string {
+		for _, m := range bi.Deps {
+			if m.Path == "github.com/compose-spec/compose-go/v2" {
+				if m.Replace != nil {
+					return m.Replace.Version
+				}
+				return m.Version
+			}
+		}
+		return ""
+	}
+	want, got := version(theirs), strings.TrimSpace(string(out))
+	if want == "" || got == "" {
+		t.Fatalf("compose-go: docker compose has %q, we have %q", want, got)
+	}
+	if got != want {
+		t.Errorf("we load with compose-go %s, docker compose %s (%s) with %s: go get github.com/compose-spec/compose-go/v2@%s", got, theirs.Main.Version, bin, want, want)
+	}
+}
+
 // composeBinary returns the docker compose binary C2M_DOCKER_COMPOSE
 // names, or skips the test.
 func composeBinary(t *testing.T) string {
@@ -199,7 +242,7 @@ func oracle(t *testing.T, bin, root, prefix string) {
 			if res.Status == convert.Converted {
 				converted++
 			}
-			compare(d, dc, m, res.Diagnostics, dir, root, env, relocated)
+			compare(d, dc, m, res.Diagnostics, res.Suggestions.Uncarried, dir, root, env, relocated)
 		})
 	}
 	for key, why := range knownDifferences {
@@ -341,7 +384,7 @@ func compareUnset(d *differ, stderr string, diags []rules.Diagnostic) {
 }
 
 // compare holds the module against docker compose's reading.
-func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, dir, root string, env []string, relocated map[string]string) {
+func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnostic, uncarried []placement.Field, dir, root string, env []string, relocated map[string]string) {
 	containers := map[string]*manifest.Container{}
 	index := map[string]int{}
 	for i, r := range m.Containers() {
@@ -374,6 +417,21 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 	for _, name := range sortedKeys(containers) {
 		if _, ok := dc.Services[name]; !ok {
 			d.errorf(name, "services", "the manifest has a container docker compose does not run")
+		}
+	}
+	// The mesh runs no jobs: each one docker compose would run is left
+	// behind knowingly (acknowledged, as the filled skeleton does) or a
+	// C2M007 finding of its own.
+	for _, name := range sortedKeys(dc.Jobs) {
+		found := false
+		for _, x := range diags {
+			found = found || (x.Rule == "C2M007" && strings.HasPrefix(x.Message, "job "+name+" is not carried"))
+		}
+		for _, f := range uncarried {
+			found = found || (f.Section == "jobs" && f.Entry == name && f.Acknowledged)
+		}
+		if !found {
+			d.errorf(name, "services", "docker compose runs job %s; the manifest leaves it behind and neither a C2M007 nor an acknowledgement says so", name)
 		}
 	}
 }
