@@ -591,6 +591,12 @@ func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options 
 	if rec == nil {
 		return o
 	}
+	if len(o.ConfigFiles) == 0 {
+		o.ConfigFiles = fromSlash(rec.ComposeFiles)
+	}
+	if o.DeclarationsFile == "" && rec.Declarations != "" {
+		o.DeclarationsFile = filepath.FromSlash(rec.Declarations)
+	}
 	if len(o.Profiles) == 0 {
 		o.Profiles = rec.Profiles
 	}
@@ -637,8 +643,17 @@ func (a *projects) convertAt(ctx context.Context, dir, file string, opts convert
 		}
 	}()
 	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
-	if file != "" {
+	if file != "" && len(opts.ConfigFiles) == 0 {
 		opts.ConfigFiles = []string{filepath.Join(dir, file)}
 	}
 	return convert.Convert(ctx, opts)
+}
+
+// fromSlash returns slash-separated paths in the system's form.
+func fromSlash(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, filepath.FromSlash(p))
+	}
+	return out
 }

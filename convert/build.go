@@ -102,6 +102,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
+	if len(given.ConfigFiles) > 0 {
+		// Named with -f (not by the declarations' compose_files:, a
+		// choice recorded where a reviewer sees it).
+		c.filesLeftOut = l.DefaultFilesLeftOut()
+	}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
 		c.module = decl.Module
@@ -386,13 +391,16 @@ func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, erro
 
 // converter holds the state of one conversion.
 type converter struct {
-	l          *project.Project
-	opts       Options
-	decl       *declare.File
-	match      *matcher
-	module     string
-	hostDir    string
-	volumeRoot string
+	l *project.Project
+	// filesLeftOut are the compose files docker compose reads without -f
+	// that the -f files given leave out (C2M025).
+	filesLeftOut []string
+	opts         Options
+	decl         *declare.File
+	match        *matcher
+	module       string
+	hostDir      string
+	volumeRoot   string
 	// layout is declare.LayoutFHS or ""; laidOut holds, under it, the
 	// source that took each path placed by intent, so that a second is
 	// refused rather than merged.
@@ -1162,7 +1170,7 @@ func builtRules() []*rules.Rule {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts}
+		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -20,7 +21,7 @@ import (
 // fingerprint records. Raise it with every change that makes the same
 // inputs convert to other bytes, so that check --against converts every
 // manifest made before the change again instead of taking it as current.
-const ConversionVersion = 21
+const ConversionVersion = 22
 
 // VariablesDigest returns the digest a fingerprint records of the values
 // the variables names have in environ (KEY=VALUE strings, the last of a
@@ -43,24 +44,40 @@ func VariablesDigest(names []string, environ []string) string {
 // declarations filled anything in) that change the output, as a manifest
 // of the project in dir records them (converted_with): paths of this
 // machine, relative ones taken from opts.WorkingDirectory, made relative
-// to dir; nil when none was given. check --against compares a manifest's
+// to dir; nil when none was given. Compose files (-f) are recorded unless
+// they are exactly those docker compose finds in dir without -f
+// (project.DefaultFiles), and a declarations file unless it is dir's own. check --against compares a manifest's
 // record with what it would convert with through this same function.
 func RecordedSettings(opts Options, dir string) *manifest.Settings {
 	wd := opts.WorkingDirectory
 	if wd == "" {
 		wd, _ = os.Getwd()
 	}
-	rel := func(ps []string) []string {
+	abs := func(ps []string) []string {
 		var out []string
 		for _, p := range ps {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(wd, p)
 			}
-			out = append(out, project.RelTo(dir, filepath.Clean(p)))
+			out = append(out, filepath.Clean(p))
 		}
 		return out
 	}
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range abs(ps) {
+			out = append(out, project.RelTo(dir, p))
+		}
+		return out
+	}
+	var files []string
+	if given := abs(opts.ConfigFiles); !slices.Equal(given, project.DefaultFiles(dir)) {
+		// -f naming just what docker compose finds without it is no
+		// choice to record.
+		files = rel(opts.ConfigFiles)
+	}
 	s := &manifest.Settings{
+		ComposeFiles:         files,
 		Profiles:             append([]string(nil), opts.Profiles...),
 		EnvFiles:             rel(opts.EnvFiles),
 		AllowDirs:            rel(opts.AllowDirs),
@@ -69,6 +86,15 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 		Strict:               opts.Strict,
 		Layout:               opts.Layout,
 		ProjectName:          opts.ProjectName,
+	}
+	decl := opts.DeclarationsFile
+	if opts.Declarations != nil && opts.Declarations.Path != "" {
+		decl = opts.Declarations.Path // the file the data stands for
+	}
+	if decl != "" {
+		if d := rel([]string{decl}); d[0] != DeclarationsFile {
+			s.Declarations = d[0]
+		}
 	}
 	if s.IsZero() {
 		return nil

@@ -21,6 +21,13 @@ import (
 // here: the declarations file is a source. Paths of this machine are
 // recorded relative to the project directory.
 type Settings struct {
+	// ComposeFiles are -f's compose files, relative to the project
+	// directory, slash-separated, in order.
+	ComposeFiles []string
+	// Declarations is --declarations's file, relative to the project
+	// directory, slash-separated; "" for the project's own
+	// compose2manifest.yaml.
+	Declarations string
 	// Profiles are --profile's values, in order.
 	Profiles []string
 	// EnvFiles are --env-file's files, relative to the project
@@ -46,7 +53,7 @@ type Settings struct {
 
 // IsZero reports whether s records no setting.
 func (s *Settings) IsZero() bool {
-	return s == nil || (len(s.Profiles) == 0 && len(s.EnvFiles) == 0 && len(s.AllowDirs) == 0 &&
+	return s == nil || (len(s.ComposeFiles) == 0 && s.Declarations == "" && len(s.Profiles) == 0 && len(s.EnvFiles) == 0 && len(s.AllowDirs) == 0 &&
 		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "" && s.ProjectName == "")
 }
 
@@ -56,7 +63,8 @@ func (s *Settings) Equal(t *Settings) bool {
 	if s.IsZero() || t.IsZero() {
 		return s.IsZero() == t.IsZero()
 	}
-	return strings.Join(s.Profiles, "\x00") == strings.Join(t.Profiles, "\x00") &&
+	return strings.Join(s.ComposeFiles, "\x00") == strings.Join(t.ComposeFiles, "\x00") && s.Declarations == t.Declarations &&
+		strings.Join(s.Profiles, "\x00") == strings.Join(t.Profiles, "\x00") &&
 		strings.Join(s.EnvFiles, "\x00") == strings.Join(t.EnvFiles, "\x00") &&
 		strings.Join(s.AllowDirs, "\x00") == strings.Join(t.AllowDirs, "\x00") &&
 		s.HostProjectDirectory == t.HostProjectDirectory && s.VolumeRoot == t.VolumeRoot && s.Strict == t.Strict &&
@@ -70,6 +78,12 @@ func (s *Settings) String() string {
 		return "no flags"
 	}
 	var parts []string
+	for _, f := range s.ComposeFiles {
+		parts = append(parts, "-f "+f)
+	}
+	if s.Declarations != "" {
+		parts = append(parts, "--declarations "+s.Declarations)
+	}
 	for _, p := range s.Profiles {
 		parts = append(parts, "--profile "+p)
 	}
@@ -167,6 +181,10 @@ func encodeSettings(root *yaml.Node, s *Settings) {
 			seq.Content = append(seq.Content, str(v))
 		}
 		n.Content = append(n.Content, str(key), seq)
+	}
+	list("compose_files", s.ComposeFiles)
+	if s.Declarations != "" {
+		addScalar(n, "declarations", s.Declarations, "!!str")
 	}
 	list("profiles", s.Profiles)
 	list("env_files", s.EnvFiles)
@@ -266,6 +284,15 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 	for _, kv := range d.pairs(n) {
 		k, v := kv[0], kv[1]
 		switch k.Value {
+		case "compose_files":
+			s.ComposeFiles = list(v, "compose_files")
+		case "declarations":
+			if x, ok := d.str(v, "declarations"); ok {
+				if x == "" || strings.HasPrefix(x, "/") {
+					d.errorf(v, "declarations %q must be a path relative to the project directory", x)
+				}
+				s.Declarations = x
+			}
 		case "profiles":
 			s.Profiles = list(v, "profiles")
 		case "env_files":
@@ -302,7 +329,7 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 				s.ProjectName = x
 			}
 		default:
-			d.errorf(k, "unknown key %q in converted_with (want profiles, env_files, allow_dirs, host_project_directory, volume_root, strict, layout or project_name)", k.Value)
+			d.errorf(k, "unknown key %q in converted_with (want compose_files, declarations, profiles, env_files, allow_dirs, host_project_directory, volume_root, strict, layout or project_name)", k.Value)
 		}
 	}
 	return s

@@ -620,6 +620,35 @@ func DefaultFiles(dir string) []string {
 	return out
 }
 
+// DefaultFilesLeftOut returns the compose files docker compose would
+// read in the project directory without -f (DefaultFiles) that the
+// project's -f files leave out, when those name a default or override
+// file of that directory (the project's own compose file, so the choice
+// is not of another project kept beside it): compose.override.yaml when
+// -f names only compose.yaml, compose.yaml when -f names
+// docker-compose.yml beside it. Nil when the files were not named with
+// -f or nothing is left out.
+func (p *Project) DefaultFilesLeftOut() []string {
+	if p.FilesFrom != FilesFlag {
+		return nil
+	}
+	own := false
+	for _, f := range p.ConfigFiles {
+		base := filepath.Base(f)
+		own = own || (filepath.Dir(f) == p.Dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
+	}
+	if !own {
+		return nil
+	}
+	var out []string
+	for _, f := range DefaultFiles(p.Dir) {
+		if !slices.Contains(p.ConfigFiles, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // IsDefaultFileName reports whether name is one of compose-go's default
 // compose file names (cli.DefaultFileNames), and IsOverrideFileName
 // whether it is one of its override file names.

@@ -281,9 +281,23 @@ func checkUncarriedAgainst(p *AgainstPass) {
 	if p.Conversion == nil {
 		return
 	}
+	escalate(p, uncarriedID)
+}
+
+// checkFilesLeftOutAgainst reports, as errors, the conversion's findings
+// of compose files -f leaves out (C2M025).
+func checkFilesLeftOutAgainst(p *AgainstPass) {
+	if p.Conversion == nil {
+		return
+	}
+	escalate(p, filesLeftOutID)
+}
+
+// escalate reports again, as errors, the conversion's warnings of rule id.
+func escalate(p *AgainstPass, id string) {
 	for _, d := range p.Conversion.Diagnostics {
 		// An error already fails the check; the driver keeps it as is.
-		if EscalatedAgainst(d) {
+		if d.Rule == id && EscalatedAgainst(d) {
 			d.Severity = Error
 			p.Report(d)
 		}
@@ -292,13 +306,20 @@ func checkUncarriedAgainst(p *AgainstPass) {
 
 // EscalatedAgainst reports whether d, a finding of a conversion, is one
 // check --against reports as an error although converting only warns
-// (C2M007): a manifest whose conversion had one is never taken as current
-// without converting again.
-func EscalatedAgainst(d Diagnostic) bool { return d.Rule == uncarriedID && d.Severity != Error }
+// (C2M007, a field not carried; C2M025, a compose file left out by -f): a
+// manifest whose conversion had one is never taken as current without
+// converting again.
+func EscalatedAgainst(d Diagnostic) bool {
+	return (d.Rule == uncarriedID || d.Rule == filesLeftOutID) && d.Severity != Error
+}
 
 // uncarriedID is the ID of the rule for compose fields not carried, whose
-// conversion findings checkUncarriedAgainst reports again.
-const uncarriedID = "C2M007"
+// conversion findings checkUncarriedAgainst reports again, and
+// filesLeftOutID that of the rule for compose files -f leaves out.
+const (
+	uncarriedID    = "C2M007"
+	filesLeftOutID = "C2M025"
+)
 
 // checkAmbiguousAgainst reports a manifest whose module two or more
 // projects convert to (C2M017): check cannot tell which it was made from.

@@ -503,6 +503,29 @@ and mounts the declared directory at PATH), or, when its contents may be
 lost, acknowledge SERVICE.volumes.PATH.disposable and the manifest mounts
 a tmpfs there.`,
 		},
+		{
+			ID:           "C2M025",
+			Title:        "a compose file docker compose reads without -f is left out by -f",
+			Severity:     Warning,
+			Also:         Error,
+			CheckProject: checkFilesLeftOut,
+			CheckAgainst: checkFilesLeftOutAgainst,
+			Doc: `convert was given -f naming the project's own compose file
+(compose.yaml, docker-compose.yml, …), and docker compose, run in the
+project directory without -f, would read a file that choice leaves out:
+the override file (compose.override.yaml), or another default file that
+wins over the one named (compose.yaml beside docker-compose.yml). What
+that file adds, such as a volume, is not in the manifest, and nothing
+declares its data.
+
+Convert without -f to read the project as docker compose does. If the
+legacy host does run docker compose with exactly these -f files, name
+them under compose_files: in the declarations, which records the choice
+where a reviewer sees it, and the warning stops. The -f files are
+recorded in the manifest (converted_with: compose_files), and check
+--against converts with them; it fails on this finding (an error there)
+until the declarations name the files.`,
+		},
 	}
 }
 

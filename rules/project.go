@@ -35,6 +35,11 @@ type ProjectPass struct {
 	Placements []placement.Placement
 	// NotCarried are the compose fields the manifest does not carry.
 	NotCarried []placement.Field
+	// FilesLeftOut are the compose files docker compose would read in the
+	// project directory without -f that the files convert was given with
+	// -f leave out (project.DefaultFilesLeftOut), absolute; nil when convert
+	// was not given -f.
+	FilesLeftOut []string
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
 	// Secrets are the environment variables of the converted services
@@ -677,4 +682,27 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 		}
 	}
 	return pos
+}
+
+// checkFilesLeftOut is C2M025: convert was given -f naming the project's
+// own compose file, and docker compose, run in the project directory
+// without -f, reads a file that choice leaves out.
+func checkFilesLeftOut(p *ProjectPass) {
+	if len(p.FilesLeftOut) == 0 || p.Project == nil || len(p.Project.ConfigFiles) == 0 {
+		return
+	}
+	l := p.Project
+	var given, left, read []string
+	for _, f := range l.ConfigFiles {
+		given = append(given, l.Rel(f))
+	}
+	for _, f := range p.FilesLeftOut {
+		left = append(left, l.Rel(f))
+	}
+	for _, f := range project.DefaultFiles(l.Dir) {
+		read = append(read, l.Rel(f))
+	}
+	p.Report(Diagnostic{File: given[0], Line: 1, Message: fmt.Sprintf(
+		"%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
+		strings.Join(left, " and "), strings.Join(read, " and "), strings.Join(given, " and "), strings.Join(left, " and "))})
 }
