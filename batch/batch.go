@@ -16,6 +16,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -157,7 +158,12 @@ type Entry struct {
 	// (a panic: InternalError); LoadFailed is set too.
 	Internal bool
 
-	inSet    bool    // a module or candidate was built: the set rules see it
+	inSet bool // a module or candidate was built: the set rules see it
+	// maybe is, for a project that failed to load and whose module name
+	// is not known, the name docker compose gives a project that names
+	// none (its folder's): the set rules take it, so that another
+	// project converting to it does not replace this one's manifest.
+	maybe    string
 	declared declSet // its declared paths, for the set rules
 	staged   string  // the staged manifest file, until committed
 }
@@ -658,8 +664,15 @@ func entry(root string, p Project, res *convert.Result, err error, sp *spool, st
 		if m == nil {
 			// Its name, when known, still takes part in C2M017 and
 			// keeps its manifest from being reported as orphaned.
+			// When it is not (the file that would say it does not
+			// parse), the name docker compose gives a project without
+			// one does, the folder's: another project converting to it
+			// would otherwise replace this one's manifest.
 			e.Module = res.KnownModule
-			e.inSet = e.Module != ""
+			if e.Module == "" && p.File == "" {
+				e.maybe = project.NormalizeName(filepath.Base(p.Dir))
+			}
+			e.inSet = manifest.ValidModule(e.setName())
 		}
 		e.Diagnostics = append(e.Diagnostics, rules.Diagnostic{Severity: rules.Error, File: e.Project, Module: e.Module, Message: err.Error()})
 		return e
@@ -768,7 +781,7 @@ func crossCheck(entries []Entry, sp *spool) {
 		if !e.inSet {
 			continue
 		}
-		m := &manifest.Module{Module: e.Module, Pos: manifest.Pos{File: e.key()}}
+		m := &manifest.Module{Module: e.setName(), Pos: manifest.Pos{File: e.key()}}
 		for _, d := range recs[i] {
 			if uses[d.path].n < 2 && (d.legacy == "" || uses[legacyKey(d.legacy)].n < 2) {
 				continue
@@ -804,6 +817,15 @@ func crossCheck(entries []Entry, sp *spool) {
 	}
 }
 
+// setName returns the module name the set rules know e by: its module,
+// else the name it may have (maybe).
+func (e *Entry) setName() string {
+	if e.Module != "" {
+		return e.Module
+	}
+	return e.maybe
+}
+
 // owner returns the entries a set diagnostic belongs to: the project
 // whose folder holds its file (the deepest one), or else every entry of
 // its module.
@@ -825,12 +847,12 @@ func owner(entries []Entry, candidates []int, d rules.Diagnostic) []int {
 			best = i
 		}
 	}
-	if best >= 0 && entries[best].Module == d.Module {
+	if best >= 0 && entries[best].setName() == d.Module {
 		return []int{best}
 	}
 	var out []int
 	for _, i := range candidates {
-		if entries[i].Module == d.Module {
+		if entries[i].setName() == d.Module {
 			out = append(out, i)
 		}
 	}
