@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,6 +92,9 @@ func newCache(dir, wd string, list []*rules.Rule, paths []string) *cache {
 	}
 	sum := sha256.Sum256([]byte(name))
 	c.path = filepath.Join(dir, hex.EncodeToString(sum[:16])+".gob")
+	if !trusted(c.path) {
+		return c // read nothing; this run's entries replace it
+	}
 	if b, err := fsread.File("cache index", c.path, maxCacheIndex); err == nil {
 		var idx cacheIndex
 		if gob.NewDecoder(bytes.NewReader(b)).Decode(&idx) == nil && idx.Tool == c.tool {
@@ -98,6 +102,21 @@ func newCache(dir, wd string, list []*rules.Rule, paths []string) *cache {
 		}
 	}
 	return c
+}
+
+// trusted reports whether the index file at path may be read: a regular
+// file (not a symbolic link) owned by this user and writable by no one
+// else, in a folder that others cannot write to, unless its sticky bit
+// keeps them from replacing what they do not own. The index says what
+// check --against found in each manifest without decoding it again, so
+// one planted by another user would pass a manifest the rules refuse.
+func trusted(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 || !ownedByMe(fi) {
+		return false
+	}
+	di, err := os.Stat(filepath.Dir(path))
+	return err == nil && di.IsDir() && (di.Mode().Perm()&0o022 == 0 || di.Mode()&fs.ModeSticky != 0)
 }
 
 // cacheIndex is an index file, gob-encoded.

@@ -93,3 +93,71 @@ func TestCacheEntries(t *testing.T) {
 	b.put("out/app.yaml", "/w/out/app.yaml", data, m, diags, text{})
 	b.save()
 }
+
+// TestCacheUntrusted: an index another user could have written is not
+// read: writable by others, in a folder others can write to (unless it
+// is sticky), a symbolic link, or owned by another user.
+func TestCacheUntrusted(t *testing.T) {
+	list := rules.All()
+	data := []byte("version: 1\n")
+	m := &manifest.Module{Module: "app"}
+	fill := func(dir string) string {
+		c := newCache(dir, "", list, []string{"out"})
+		c.put("out/app.yaml", "/w/out/app.yaml", data, m, nil, text{})
+		c.save()
+		return c.path
+	}
+	hit := func(dir string) bool {
+		_, _, _, ok := newCache(dir, "", list, []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data)
+		return ok
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	path := fill(dir)
+	if !hit(dir) {
+		t.Fatal("no hit from the index just written")
+	}
+	chmod := func(p string, mode os.FileMode) {
+		t.Helper()
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmod(path, 0o666)
+	if hit(dir) {
+		t.Error("a hit from an index others can write")
+	}
+	chmod(path, 0o600)
+	chmod(dir, 0o777)
+	if hit(dir) {
+		t.Error("a hit from an index in a folder others can write")
+	}
+	chmod(dir, 0o777|os.ModeSticky)
+	if !hit(dir) {
+		t.Error("no hit in a sticky folder")
+	}
+	chmod(dir, 0o700)
+	real := filepath.Join(t.TempDir(), "real.gob")
+	if err := os.Rename(path, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, path); err != nil {
+		t.Fatal(err)
+	}
+	if hit(dir) {
+		t.Error("a hit through a symbolic link")
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(real, path); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() == 0 {
+		if err := os.Chown(path, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if hit(dir) {
+			t.Error("a hit from an index another user owns")
+		}
+	}
+}
