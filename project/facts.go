@@ -709,7 +709,9 @@ func (p *Project) envFileUnset() []VariableUse {
 			lines := strings.Split(string(data), "\n")
 			for _, k := range missed {
 				for i, line := range lines {
-					if strings.Contains(line, "${"+k) || usedBare(line, k) {
+					// ${K:-default} and ${K:+alt} are no unset use;
+					// ${K:?message} stops the load itself.
+					if usedBare(line, k) {
 						out = append(out, VariableUse{Name: k, Pos: manifest.Pos{File: p.Rel(ef.Path), Line: i + 1},
 							Path: []string{"services", name, "env_file"}, Service: name})
 						break
