@@ -600,7 +600,7 @@ func (c *converter) build() *manifest.Module {
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.jobsNotCarried()
-	c.unmatched = append(c.unmatched, c.tmpfsKeys(c.match.unused())...)
+	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.tmpfsKeys(c.match.unused()))...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	return m

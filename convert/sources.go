@@ -2,11 +2,15 @@ package convert
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -128,6 +132,55 @@ func (c *converter) tmpfsKeys(us []placement.Unmatched) []placement.Unmatched {
 	for i, u := range us {
 		if u.What == placement.UnmatchedKey && u.Section == declare.SectionVolumes && c.l.TmpfsVolume(c.match.normalize(u.Section, u.Item)) {
 			us[i].What = placement.UnmatchedTmpfs
+		}
+	}
+	return us
+}
+
+// uncarriedKeys marks each unused binds: or volumes: key that names what
+// only a job or a service's pre_start hooks mount: the manifest carries
+// neither (C2M007), so the key declares nothing, and the report says so
+// instead of "matches nothing".
+func (c *converter) uncarriedKeys(us []placement.Unmatched) []placement.Unmatched {
+	p := c.l.Compose
+	mounters := map[string][]string{} // section + "\x00" + normalized key → who mounts it
+	add := func(who string, vs []types.ServiceVolumeConfig) {
+		for _, v := range vs {
+			var k string
+			switch v.Type {
+			case types.VolumeTypeVolume:
+				if v.Source == "" {
+					continue
+				}
+				k = declare.SectionVolumes + "\x00" + v.Source
+			case types.VolumeTypeBind:
+				src := v.Source
+				if rel := c.l.Rel(src); !filepath.IsAbs(rel) {
+					src = "./" + rel
+				}
+				k = declare.SectionBinds + "\x00" + declare.NormalizeBind(src)
+			default:
+				continue
+			}
+			if !slices.Contains(mounters[k], who) {
+				mounters[k] = append(mounters[k], who)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Jobs)) {
+		add("job "+name, p.Jobs[name].Volumes)
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Services)) {
+		for _, h := range p.Services[name].PreStart {
+			add(fmt.Sprintf("the pre_start hooks of service %q", name), h.Volumes)
+		}
+	}
+	for i, u := range us {
+		if u.What != placement.UnmatchedKey {
+			continue
+		}
+		if who := mounters[u.Section+"\x00"+c.match.normalize(u.Section, u.Item)]; len(who) > 0 {
+			us[i].What, us[i].Mounters = placement.UnmatchedUncarried, who
 		}
 	}
 	return us

@@ -122,18 +122,25 @@ const (
 	// makes a tmpfs (driver_opts type: tmpfs): it is mounted as a tmpfs,
 	// which has no host path to declare.
 	UnmatchedTmpfs = "tmpfs"
+	// UnmatchedUncarried is a binds: or volumes: key naming what only
+	// jobs or pre_start hooks mount (Mounters), which the manifest does
+	// not carry.
+	UnmatchedUncarried = "uncarried"
 )
 
 // Unmatched is a declaration item that matches nothing in the compose
 // project, across all profiles.
 type Unmatched struct {
-	// What is UnmatchedKey, UnmatchedAcknowledge, UnmatchedImage or
-	// UnmatchedTmpfs.
+	// What is UnmatchedKey, UnmatchedAcknowledge, UnmatchedImage,
+	// UnmatchedTmpfs or UnmatchedUncarried.
 	What string
 	// Section is the declarations section of a key.
 	Section string
 	// Item is the item as written: the key, the acknowledge item, the
 	// service of an images: entry.
 	Item string
-	Pos  manifest.Pos
+	// Mounters name, for UnmatchedUncarried, what mounts it: "job
+	// backup", `the pre_start hooks of service "app"`.
+	Mounters []string
+	Pos      manifest.Pos
 }

@@ -517,6 +517,13 @@ func checkUnmatched(p *ProjectPass) {
 		case placement.UnmatchedTmpfs:
 			d.Source = u.Item
 			d.Message = fmt.Sprintf("%s key %q declares a tmpfs: volume %q has driver_opts type: tmpfs, so it is mounted as a tmpfs in each container, which has no host path and needs no declaration; remove the key", u.Section, u.Item, u.Item)
+		case placement.UnmatchedUncarried:
+			d.Source = u.Item
+			verb := "mounts"
+			if len(u.Mounters) > 1 {
+				verb = "mount"
+			}
+			d.Message = fmt.Sprintf("%s key %q names what only %s %s, which the manifest does not carry (C2M007): it declares nothing; remove the key", u.Section, u.Item, strings.Join(u.Mounters, " and "), verb)
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)
