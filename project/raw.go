@@ -108,6 +108,9 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		if line := mergeCycle(f.root); line > 0 && ix.problem == "" {
 			ix.problem = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
 		}
+		if k := resetBesideMerge(f.root); k != nil && ix.problem == "" {
+			ix.problem = fmt.Sprintf("%s:%d: %s: !reset beside a merge key (<<) that brings %s in: compose-go resets before it merges, so docker compose keeps the merged value the !reset was written to take away; write the mapping without the merge key, or give %s its value instead of !reset", f.name, k.Line, k.Value, k.Value, k.Value)
+		}
 		if msg := serviceShape(f); msg != "" && ix.problem == "" {
 			ix.problem = msg
 		}
@@ -454,6 +457,69 @@ func mergeCycle(n *yaml.Node) int {
 		return line
 	}
 	return 0
+}
+
+// resetBesideMerge returns the key node of the first key tagged !reset in
+// a mapping that also merges (<<) a mapping holding that key, or nil.
+// compose-go applies !reset before YAML merge keys are expanded, so the
+// merged value comes back: docker compose runs the value the !reset was
+// written to take away. Each mapping is visited once, aliases not
+// followed (an anchor's mapping is visited where it is written).
+func resetBesideMerge(n *yaml.Node) *yaml.Node {
+	seen := map[*yaml.Node]bool{}
+	var visit func(n *yaml.Node) *yaml.Node
+	visit = func(n *yaml.Node) *yaml.Node {
+		if n == nil || n.Kind == yaml.AliasNode || seen[n] {
+			return nil
+		}
+		seen[n] = true
+		if n.Kind == yaml.MappingNode {
+			merged := map[string]bool{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.Value == "<<" && k.Tag == "!!merge" {
+					for _, src := range mergeSources(n.Content[i+1]) {
+						for j := 0; j+1 < len(src.Content); j += 2 {
+							merged[src.Content[j].Value] = true
+						}
+					}
+				}
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k, v := n.Content[i], n.Content[i+1]; v.Tag == "!reset" && merged[k.Value] {
+					return k
+				}
+			}
+		}
+		for _, c := range n.Content {
+			if k := visit(c); k != nil {
+				return k
+			}
+		}
+		return nil
+	}
+	return visit(n)
+}
+
+// mergeSources returns the mappings a merge key's value merges: an alias
+// of a mapping, a mapping, or a sequence of those.
+func mergeSources(v *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	one := func(n *yaml.Node) {
+		if n != nil && n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		if n != nil && n.Kind == yaml.MappingNode {
+			out = append(out, n)
+		}
+	}
+	if v.Kind == yaml.SequenceNode {
+		for _, c := range v.Content {
+			one(c)
+		}
+	} else {
+		one(v)
+	}
+	return out
 }
 
 // resolveRef returns the path an include or extends.file entry names,

@@ -61,6 +61,38 @@ func TestMergeCycle(t *testing.T) {
 	}
 }
 
+// TestResetBesideMerge: a !reset of a key a merge key brings in is
+// found (docker compose keeps the merged value); a !reset of a key the
+// merge does not bring, an !override, or a plain key beside the merge
+// are not.
+func TestResetBesideMerge(t *testing.T) {
+	base := "x-base: &base\n  image: busybox\n  volumes: [./a:/a]\n"
+	tests := []struct {
+		yaml string
+		want string // the key found, "" for none
+	}{
+		{base + "services:\n  s:\n    <<: *base\n    volumes: !reset null\n", "volumes"},
+		{base + "services:\n  s:\n    <<: [*base]\n    volumes: !reset []\n", "volumes"},
+		{base + "services:\n  s:\n    <<: *base\n    ports: !reset []\n", ""},
+		{base + "services:\n  s:\n    <<: *base\n    volumes: !override [./u:/u]\n", ""},
+		{base + "services:\n  s:\n    <<: *base\n    volumes: [./u:/u]\n", ""},
+		{"services:\n  s:\n    image: x\n    volumes: !reset []\n", ""},
+	}
+	for _, tc := range tests {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if k := resetBesideMerge(doc.Content[0]); k != nil {
+			got = k.Value
+		}
+		if got != tc.want {
+			t.Errorf("resetBesideMerge(%q) = %q, want %q", tc.yaml, got, tc.want)
+		}
+	}
+}
+
 func TestStableError(t *testing.T) {
 	a := stableError(errors.New("decoding failed:\n'b' invalid\n'a' invalid"))
 	b := stableError(errors.New("decoding failed:\n'a' invalid\n'b' invalid"))
