@@ -109,7 +109,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			ix.problem = fmt.Sprintf("%s:%d: a merge key (<<) merges a mapping into itself", f.name, line)
 		}
 		if k := resetBesideMerge(f.root); k != nil && ix.problem == "" {
-			ix.problem = fmt.Sprintf("%s:%d: %s: !reset beside a merge key (<<) that brings %s in: compose-go resets before it merges, so docker compose keeps the merged value the !reset was written to take away; write the mapping without the merge key, or give %s its value instead of !reset", f.name, k.Line, k.Value, k.Value, k.Value)
+			ix.problem = fmt.Sprintf("%s:%d: volumes: !reset beside a merge key (<<) that brings volumes in: compose-go resets before it merges, so docker compose still mounts the merged volumes the !reset was written to take away; write the mapping without the merge key, or list the volumes it should mount (!override) instead of !reset", f.name, k.Line)
 		}
 		if msg := serviceShape(f); msg != "" && ix.problem == "" {
 			ix.problem = msg
@@ -459,12 +459,15 @@ func mergeCycle(n *yaml.Node) int {
 	return 0
 }
 
-// resetBesideMerge returns the key node of the first key tagged !reset in
-// a mapping that also merges (<<) a mapping holding that key, or nil.
-// compose-go applies !reset before YAML merge keys are expanded, so the
-// merged value comes back: docker compose runs the value the !reset was
-// written to take away. Each mapping is visited once, aliases not
-// followed (an anchor's mapping is visited where it is written).
+// resetBesideMerge returns the key node of the first volumes: key tagged
+// !reset in a mapping that also merges (<<) a mapping holding volumes:, or
+// nil. compose-go applies !reset before YAML merge keys are expanded, so
+// the merged value comes back: docker compose mounts the volumes the
+// !reset was written to take away, and the second reading, which follows
+// YAML (the mapping's own key wins), would place mounts that are not
+// there. Other keys are read from compose-go's model, as docker compose
+// reads them. Each mapping is visited once, aliases not followed (an
+// anchor's mapping is visited where it is written).
 func resetBesideMerge(n *yaml.Node) *yaml.Node {
 	seen := map[*yaml.Node]bool{}
 	var visit func(n *yaml.Node) *yaml.Node
@@ -485,7 +488,7 @@ func resetBesideMerge(n *yaml.Node) *yaml.Node {
 				}
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k, v := n.Content[i], n.Content[i+1]; v.Tag == "!reset" && merged[k.Value] {
+				if k, v := n.Content[i], n.Content[i+1]; k.Value == "volumes" && v.Tag == "!reset" && merged[k.Value] {
 					return k
 				}
 			}

@@ -61,10 +61,10 @@ func TestMergeCycle(t *testing.T) {
 	}
 }
 
-// TestResetBesideMerge: a !reset of a key a merge key brings in is
-// found (docker compose keeps the merged value); a !reset of a key the
-// merge does not bring, an !override, or a plain key beside the merge
-// are not.
+// TestResetBesideMerge: a !reset of volumes a merge key brings in is
+// found (docker compose keeps the merged volumes); a !reset of volumes the
+// merge does not bring, of another key, an !override, or a plain key
+// beside the merge are not.
 func TestResetBesideMerge(t *testing.T) {
 	base := "x-base: &base\n  image: busybox\n  volumes: [./a:/a]\n"
 	tests := []struct {
@@ -74,6 +74,7 @@ func TestResetBesideMerge(t *testing.T) {
 		{base + "services:\n  s:\n    <<: *base\n    volumes: !reset null\n", "volumes"},
 		{base + "services:\n  s:\n    <<: [*base]\n    volumes: !reset []\n", "volumes"},
 		{base + "services:\n  s:\n    <<: *base\n    ports: !reset []\n", ""},
+		{base + "services:\n  s:\n    <<: *base\n    image: !reset null\n", ""}, // read from compose-go's model
 		{base + "services:\n  s:\n    <<: *base\n    volumes: !override [./u:/u]\n", ""},
 		{base + "services:\n  s:\n    <<: *base\n    volumes: [./u:/u]\n", ""},
 		{"services:\n  s:\n    image: x\n    volumes: !reset []\n", ""},
