@@ -442,6 +442,9 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	c := &rules.Conversion{Module: resultModule(res), Refused: res.Status != convert.Converted}
 	if f := m.Fingerprint; f != nil {
 		c.VariablesChanged = convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256
+		if c.Unedited = t.generated; c.Unedited && f.Conversion != convert.ConversionVersion {
+			c.EarlierConversion = f.Conversion
+		}
 	}
 	for _, s := range c.Module.Sources {
 		if !recorded[s.File] {

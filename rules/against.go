@@ -103,6 +103,13 @@ type Conversion struct {
 	// spacing or order edited, where Differences may see nothing. False
 	// for a manifest with no fingerprint, whose body cannot be told.
 	TextDiffers bool
+	// Unedited reports that the manifest's bytes are exactly what a
+	// conversion wrote (its body digest holds): differences then come
+	// from what changed since, not from a person. EarlierConversion is,
+	// for such a manifest, the older conversion version its fingerprint
+	// records (convert.ConversionVersion has moved on since), 0 otherwise.
+	Unedited          bool
+	EarlierConversion int
 }
 
 // Stale reports whether a recorded source changed, is gone or lies
@@ -206,6 +213,10 @@ func checkEditedAgainst(p *AgainstPass) {
 		prefix = fmt.Sprintf("converted with other settings than check was given (check converts with %s): ", c.Module.ConvertedWith)
 	case c != nil && c.VariablesChanged:
 		prefix = "converted with other values of the variables its fingerprint names than check's environment has (run check with the variables convert had): "
+	case c != nil && c.Unedited && c.EarlierConversion > 0:
+		prefix = fmt.Sprintf("converted by an earlier compose2manifest (conversion %d) and unedited since; this one converts the same sources otherwise (convert again): ", c.EarlierConversion)
+	case c != nil && c.Unedited:
+		prefix = "unedited since convert wrote it, but its unchanged sources convert otherwise now (the checkout or the image table changed; convert again): "
 	}
 	reportDifferences(p, prefix)
 	c := p.Conversion

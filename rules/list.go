@@ -373,10 +373,14 @@ compose project name (-p, name:), and convert again.`,
 sources are unchanged, yet the result differs from the manifest. The
 manifest was edited by hand, and the next conversion would undo the edit
 without a word. An edit that changes no resource (a comment, spacing) is a
-warning.
+warning. When the manifest is exactly as convert wrote it (its body digest
+holds), no person edited it: the message says so, and whether an earlier
+compose2manifest wrote it or the checkout changed since (a bind source
+that became a link, a folder gone).
 
 Make the change in the declarations (compose2manifest.yaml) or the
-compose file instead, and convert again.`,
+compose file instead, and convert again; for an unedited manifest, convert
+again.`,
 			CheckAgainst: checkEditedAgainst,
 		},
 		{
