@@ -385,7 +385,7 @@ again.`,
 		},
 		{
 			ID:           "C2M019",
-			Title:        "a service left out by its profiles is not in the manifest",
+			Title:        "a service or job left out by its profiles is not in the manifest",
 			Severity:     Warning,
 			CheckProject: checkLeftOut,
 			Doc: `The service has profiles: and none of them is enabled, so compose would

@@ -592,6 +592,20 @@ func checkLeftOut(p *ProjectPass) {
 		p.Report(Diagnostic{File: pos.File, Line: pos.Line, Service: name,
 			Message: fmt.Sprintf("not converted: left out by profiles %s (%s brings it in)", strings.Join(svc.Profiles, ", "), strings.Join(flags, " or "))})
 	}
+	jobs := p.Project.Compose.DisabledJobs
+	for _, name := range slices.Sorted(maps.Keys(jobs)) {
+		if p.Declarations != nil && slices.ContainsFunc(p.Declarations.Acknowledge, func(a declare.Ack) bool { return a.Matches("jobs", name) }) {
+			continue // left behind knowingly, enabled or not
+		}
+		job := jobs[name]
+		pos, _ := p.Project.TopLevel("jobs", name)
+		flags := make([]string, len(job.Profiles))
+		for i, pr := range job.Profiles {
+			flags[i] = "--profile " + pr
+		}
+		p.Report(Diagnostic{File: pos.File, Line: pos.Line,
+			Message: fmt.Sprintf("job %s left out by profiles %s (%s brings it in, and the manifest carries no jobs: C2M007)", name, strings.Join(job.Profiles, ", "), strings.Join(flags, " or "))})
+	}
 }
 
 // envPos returns where the service's environment: is written (its last
