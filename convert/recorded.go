@@ -152,8 +152,9 @@ func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic)
 
 // FingerprintHolds reports whether m's fingerprint still holds for the
 // project in dir converted with opts, judged without loading compose: the
-// conversion version, the image table's digest, the settings that change
-// the output (RecordedSettings against converted_with), the digest of the
+// conversion version, the image table's digest, the folder the header
+// names, the settings that change the output (RecordedSettings against
+// converted_with), the digest of the
 // variables the conversion used and what the checkout shows at each path
 // it recorded are all as they were. A manifest with fields not carried
 // (fingerprint uncarried > 0) never holds: converting again reports them.
@@ -168,6 +169,9 @@ func FingerprintHolds(dir string, m *manifest.Module, opts Options) bool {
 	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
 	if f.Images != ImagesDigest(opts) || !RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
 		return false
+	}
+	if folder, _, _ := strings.Cut(m.GeneratedFrom(), "/"); folder != filepath.Base(dir) {
+		return false // the header names the folder, which was renamed
 	}
 	if VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
 		return false
