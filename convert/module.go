@@ -67,6 +67,10 @@ func QuickModule(dir string, opts Options) (name string, ok bool) {
 		return "", false
 	}
 	switch {
+	case fromEnv != "" && project.NormalizeName(fromEnv) != fromEnv:
+		// compose-go refuses a COMPOSE_PROJECT_NAME it would have to
+		// change: the project does not load, and has no name.
+		return "", false
 	case fromEnv != "":
 		named = fromEnv // COMPOSE_PROJECT_NAME wins over name:
 	case named == "":

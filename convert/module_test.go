@@ -31,7 +31,7 @@ func TestQuickModule(t *testing.T) {
 	envNamed := t.TempDir()
 	for name, data := range map[string]string{
 		"compose.yaml": "name: shop\nservices:\n  a:\n    image: busybox:1.36\n",
-		".env":         "COMPOSE_PROJECT_NAME=From_Env\nCOMPOSE_PROFILES=x\n",
+		".env":         "COMPOSE_PROJECT_NAME=from_env\nCOMPOSE_PROFILES=x\n",
 	} {
 		if err := os.WriteFile(filepath.Join(envNamed, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -41,6 +41,20 @@ func TestQuickModule(t *testing.T) {
 		t.Errorf("QuickModule with COMPOSE_PROJECT_NAME in .env: %q, %v; want from_env", name, ok)
 	}
 	dirs = append(dirs, envNamed)
+	// One compose-go would have to change is refused (the project does
+	// not load): no name.
+	badEnv := t.TempDir()
+	for name, data := range map[string]string{
+		"compose.yaml": "services:\n  a:\n    image: busybox:1.36\n",
+		".env":         "COMPOSE_PROJECT_NAME=From_Env\n",
+	} {
+		if err := os.WriteFile(filepath.Join(badEnv, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if name, ok := QuickModule(badEnv, Options{Environ: []string{}}); ok {
+		t.Errorf("QuickModule with COMPOSE_PROJECT_NAME=From_Env: %q, want none (compose-go refuses the name)", name)
+	}
 	named := 0
 	for _, dir := range dirs {
 		dir, _ = filepath.Abs(dir)
