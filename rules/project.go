@@ -306,6 +306,63 @@ func checkSameData(p *ProjectPass) {
 	}
 }
 
+// checkApartData is C2M005 for the converse of checkSameData: a source
+// docker keeps apart from another (a named volume, or a bind that is not
+// inside the other in the checkout) that lands inside the other's host
+// directory. On the host the containers that mount the outer directory
+// would see the inner source's data, and could change or delete it: a
+// database inside an application's data folder.
+func checkApartData(p *ProjectPass) {
+	var owned []*placement.Placement
+	for i := range p.Placements {
+		pl := &p.Placements[i]
+		if pl.HostPath == "" || (pl.Entry != nil && pl.Entry.Kind == declare.KindHost) {
+			continue
+		}
+		owned = append(owned, pl)
+	}
+	for _, in := range owned {
+		var holder *placement.Placement
+		for _, out := range owned {
+			if out == in || !manifest.IsAncestor(out.HostPath, in.HostPath) {
+				continue
+			}
+			if out.Real != "" && in.Real != "" {
+				if _, ok := declare.BindWithin(out.Real, in.Real); ok {
+					continue // one tree in the checkout too (checkSameData)
+				}
+			}
+			if holder == nil || len(out.HostPath) > len(holder.HostPath) {
+				holder = out
+			}
+		}
+		if holder == nil {
+			continue
+		}
+		var where []string
+		for _, m := range holder.Mounts {
+			where = append(where, fmt.Sprintf("service %q at %s", m.Service, m.Target))
+		}
+		d := placementDiag(in, false, fmt.Sprintf("%s would land at %s, inside %s, where %s lands (mounted by %s): docker keeps the two apart, but on the host those containers would see its data and could change or delete it; give it a path outside %s",
+			describePlacement(in), in.HostPath, holder.HostPath, describePlacement(holder), strings.Join(slices.Compact(where), ", "), holder.HostPath))
+		d.relate(holder.First().Pos, "the source whose directory holds it")
+		p.Report(d)
+	}
+}
+
+// describePlacement names a placement's source as messages do: bind
+// ./data, volume pg, anonymous volume of service db at /data.
+func describePlacement(pl *placement.Placement) string {
+	switch pl.Section {
+	case declare.SectionBinds:
+		return "bind " + pl.Key
+	case declare.SectionVolumes:
+		return "volume " + pl.Key
+	}
+	m := pl.First()
+	return fmt.Sprintf("the anonymous volume of service %q at %s", m.Service, m.Target)
+}
+
 // replicas returns how many containers of service docker compose runs
 // (deploy.replicas, or scale), 1 when neither says.
 func replicas(p *ProjectPass, service string) int {
