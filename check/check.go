@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
@@ -213,6 +214,11 @@ func readEach(cfg Config, paths []string, ch *cache, each func(file string, m *m
 		}
 		if !hit {
 			mod.Diagnostics, t = rules.Run(list, m), textOf(data)
+			if d := rules.EditedSinceConverted(file, m); each == nil && t.body != "" && !t.generated && atomicfile.Generated(data) &&
+				slices.ContainsFunc(list, func(r *rules.Rule) bool { return r.ID == d.Rule }) {
+				// Plain check: --against compares with a conversion.
+				mod.Diagnostics = append(mod.Diagnostics, d)
+			}
 			if ch != nil {
 				ch.put(file, abs, data, m, mod.Diagnostics, t)
 			}

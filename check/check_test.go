@@ -160,3 +160,44 @@ func TestAgainstTwoFilesOneFolder(t *testing.T) {
 		t.Errorf("%d errors, %d warnings: %+v", e, w, r.Report.Modules)
 	}
 }
+
+// TestManifestsEditedSinceConverted: plain check warns (C2M018) when a
+// manifest that says convert generated it no longer has the bytes convert
+// wrote; an unedited one, and one a person wrote, get no such warning.
+func TestManifestsEditedSinceConverted(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "testdata", "example", "mail"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: src, WorkingDirectory: src, Environ: []string{}})
+	if err != nil || res.Status != convert.Converted {
+		t.Fatalf("converting the example: %v %v", res.Status, err)
+	}
+	dir := t.TempDir()
+	edited := strings.Replace(string(res.Manifest), `mode: "0700"`, `mode: "0750"`, 1)
+	if edited == string(res.Manifest) {
+		t.Fatal("nothing to edit")
+	}
+	for name, data := range map[string]string{
+		"unedited.yaml": string(res.Manifest),
+		"edited.yaml":   edited,
+		"written.yaml":  "version: 1\nmodule: written\nresources: []\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		file string
+		want bool
+	}{{"unedited.yaml", false}, {"edited.yaml", true}, {"written.yaml", false}} {
+		r := check.Manifests(check.Config{Dir: dir}, []string{tc.file})
+		got := false
+		for _, d := range r.Report.Modules[0].Diagnostics {
+			got = got || (d.Rule == "C2M018" && strings.Contains(d.Message, "edited since convert wrote it"))
+		}
+		if got != tc.want {
+			t.Errorf("%s: C2M018 %v, want %v: %+v", tc.file, got, tc.want, r.Report.Modules[0].Diagnostics)
+		}
+	}
+}

@@ -374,6 +374,16 @@ func abbreviate(list []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }
 
+// EditedSinceConverted is C2M018's warning for plain check (no --against):
+// the manifest in file says convert generated it (its header and body
+// digest line), but its bytes are no longer those convert wrote. Plain
+// check cannot tell what changed, or whether its sources did; the next
+// conversion would undo the edit.
+func EditedSinceConverted(file string, m *manifest.Module) Diagnostic {
+	return Diagnostic{Rule: "C2M018", Severity: Warning, File: file, Line: m.Pos.Line, Module: m.Module,
+		Message: "edited since convert wrote it (its body digest no longer holds): check --against tells what differs from what its sources convert to, and the next conversion would undo the edit"}
+}
+
 // NoManifest is the finding check --against reports, under C2M008, for a
 // compose project under the root that no manifest among the folders it
 // checks was made from: file is its first compose file as messages name

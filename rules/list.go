@@ -379,7 +379,9 @@ without a word. An edit that changes no resource (a comment, spacing) is a
 warning. When the manifest is exactly as convert wrote it (its body digest
 holds), no person edited it: the message says so, and whether an earlier
 compose2manifest wrote it or the checkout changed since (a bind source
-that became a link, a folder gone).
+that became a link, a folder gone). Plain check, which converts nothing,
+warns when a manifest that says convert generated it no longer has the
+bytes convert wrote (its body digest does not hold).
 
 Make the change in the declarations (compose2manifest.yaml) or the
 compose file instead, and convert again; for an unedited manifest, convert
