@@ -115,3 +115,25 @@ func envValues(t *testing.T, name string) []string {
 	}
 	return out
 }
+
+// TestSkeletonCommentsEscaped: a volume name: holding a line break (or a
+// terminal control) is escaped in the skeleton's comment, which would
+// otherwise end and start a line of its own (found by the twelfth
+// fresh-eyes trial).
+func TestSkeletonCommentsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	compose := "services:\n  app:\n    image: nginx:1\n    volumes:\n      - vol:/data\nvolumes:\n  vol:\n    name: \"weird name\\nx\\u001b[2J\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(compose), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := Convert(context.Background(), Options{ProjectDirectory: dir, WorkingDirectory: dir, Environ: []string{}, VolumeRoot: "/srv"})
+	sk := string(res.Skeleton)
+	if !strings.Contains(sk, `legacy Docker volume weird name\nx\x1b[2J`) {
+		t.Errorf("the comment does not name the volume escaped:\n%s", sk)
+	}
+	for _, line := range strings.Split(sk, "\n") {
+		if strings.TrimSpace(line) == "x" || strings.Contains(line, "\x1b") || strings.HasPrefix(strings.TrimSpace(line), "# x") {
+			t.Errorf("a line of the name's own: %q", line)
+		}
+	}
+}

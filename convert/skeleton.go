@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"go.yaml.in/yaml/v3"
@@ -277,6 +278,7 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 		addKV(root, "acknowledge", acks)
 		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a credential whose image is not known to read\nVARIABLE_FILE, a volume option or a field the manifest does not carry (check --against refuses a field until\nacknowledged)."
 	}
+	escapeComments(root)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -285,6 +287,22 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	}
 	enc.Close()
 	return buf.Bytes()
+}
+
+// escapeComments escapes, in every line comment under n, what would break
+// the comment's line or mislead a terminal (internal/textsafe): a volume's
+// name: or a service's name may hold a line break, which would start a
+// line of its own in the skeleton. Head comments are ours, with their own
+// line breaks.
+func escapeComments(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	n.LineComment = textsafe.Escape(n.LineComment, false)
+	n.HeadComment = textsafe.Escape(n.HeadComment, true)
+	for _, c := range n.Content {
+		escapeComments(c)
+	}
 }
 
 // AckOption is the acknowledge: item that drops option of service's mount
