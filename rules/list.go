@@ -86,7 +86,7 @@ directory.`,
 			Also:         Warning,
 			Check:        checkDuplicate,
 			CheckSet:     checkDuplicateSet,
-			CheckProject: func(p *ProjectPass) { checkSameDockerVolume(p); checkSameData(p); checkApartData(p) },
+			CheckProject: func(p *ProjectPass) { checkSameDockerVolume(p); checkSameData(p); checkApartData(p); checkExternalVolume(p) },
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers
@@ -99,7 +99,10 @@ the same directory through a symbolic link in the checkout) that does not
 land inside the other's place; and the converse, a source docker keeps
 apart (a named volume, another bind) given a place inside another
 source's host directory, where the containers mounting that directory
-would see and could delete its data. In a batch, two modules each owning a copy
+would see and could delete its data. A named volume declared external
+(made outside the project, perhaps mounted by other projects too) becomes
+a directory the module owns: a warning, since only a batch of every
+project sharing it can tell. In a batch, two modules each owning a copy
 of one Docker volume (external, or one name:) or one absolute host
 directory would split what the projects share.
 

@@ -247,6 +247,34 @@ func checkSameDockerVolume(p *ProjectPass) {
 	}
 }
 
+// checkExternalVolume is C2M005's warning in convert for a named volume
+// declared external: docker compose does not create it, other projects
+// (or containers outside compose) may mount the same Docker volume, and
+// the manifest makes a directory of it that this module owns and plan
+// copies: the others would go on writing to the Docker volume, and the
+// two drift apart. A batch that converts every project sharing it refuses
+// two owners; a single conversion can only say so. The others then mount
+// the owner's path as a bind declared kind: host.
+func checkExternalVolume(p *ProjectPass) {
+	if p.Project == nil || p.Project.Compose == nil {
+		return
+	}
+	for i := range p.Placements {
+		pl := &p.Placements[i]
+		v, ok := p.Project.Compose.Volumes[pl.Key]
+		if pl.Section != declare.SectionVolumes || !ok || !bool(v.External) || pl.HostPath == "" {
+			continue
+		}
+		name := v.Name
+		if name == "" {
+			name = pl.Key
+		}
+		d := placementDiag(pl, false, fmt.Sprintf("volume %s is external (the Docker volume %q, made outside this project, which other projects may mount too): the manifest makes it %s, a directory this module owns, and plan copies it there; where others share it, convert them in one batch (two owners are refused) and let one own it, the others mount its path as a bind declared kind: host", pl.Key, name, pl.HostPath))
+		d.Severity = Warning
+		p.Report(d)
+	}
+}
+
 // checkSameData is C2M005 in convert: a bind source that is another
 // one's directory, or lies inside it, in the checkout (./data/sub inside
 // ./data, or ./current a symbolic link to ./data) is one tree docker
