@@ -80,18 +80,13 @@ directory.`,
 			CheckAgainst: checkKindAgainst,
 		},
 		{
-			ID:       "C2M005",
-			Title:    "a path, container, credential or mount target declared twice, or a path by two modules",
-			Severity: Error,
-			Also:     Warning,
-			Check:    checkDuplicate,
-			CheckSet: checkDuplicateSet,
-			CheckProject: func(p *ProjectPass) {
-				checkSameDockerVolume(p)
-				checkSameData(p)
-				checkApartData(p)
-				checkExternalVolume(p)
-			},
+			ID:           "C2M005",
+			Title:        "a path, container, credential or mount target declared twice, or a path by two modules",
+			Severity:     Error,
+			Also:         Warning,
+			Check:        checkDuplicate,
+			CheckSet:     checkDuplicateSet,
+			CheckProject: checkProjectPaths,
 			Doc: `A host path has one owner, one mode and one intent, owned by one module.
 Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers

@@ -247,6 +247,15 @@ func checkSameDockerVolume(p *ProjectPass) {
 	}
 }
 
+// checkProjectPaths is C2M005 in convert: what one project's sources
+// would make of one another's data on the host.
+func checkProjectPaths(p *ProjectPass) {
+	checkSameDockerVolume(p)
+	checkSameData(p)
+	checkApartData(p)
+	checkExternalVolume(p)
+}
+
 // checkExternalVolume is C2M005's warning in convert for a named volume
 // declared external: docker compose does not create it, other projects
 // (or containers outside compose) may mount the same Docker volume, and
