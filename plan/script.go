@@ -72,6 +72,8 @@ func WriteScript(w io.Writer, p *Plan) error {
 		if a := m.Anonymous; a != nil {
 			fmt.Fprintf(b, "anonymous_volume %s %s %s %s\n", Quote(p.Project), Quote(a.Service), Quote(inspectFormat(a.Target)), desc)
 			from = `"$src"`
+		} else if name, ok := strings.CutPrefix(m.Legacy, "Docker volume "); ok {
+			fmt.Fprintf(b, "plain_volume %s %s\n", Quote(name), desc)
 		}
 		if len(m.Within) == 0 {
 			fmt.Fprintf(b, "%s %s %s %s %s %s\n", fn, from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc)
@@ -150,6 +152,25 @@ stopped() {
 		die "containers of project $2 are running; stop them first: docker compose -p $2 stop (not down, which removes the containers, and with them what tells an anonymous volume's name)"
 	fi
 	say "no container of project $2 runs"
+}
+
+# plain_volume NAME SHOWN: refuse a Docker volume whose data is not its
+# _data folder: another driver's, or the local driver's with options (an
+# NFS or CIFS share, a device, a bind), whose _data is a mount point that is
+# empty while no container mounts it. An external volume's driver is set
+# where the volume was made, which the compose file does not show. Without
+# docker here it cannot be told, and is said.
+plain_volume() {
+	if ! command -v docker >/dev/null 2>&1; then
+		say "$2: docker is not installed here: not checking that Docker volume $1 keeps its data in its _data folder"
+		return 0
+	fi
+	how=$(docker volume inspect --format '{{.Driver}} {{len .Options}}' "$1" 2>/dev/null) || { say "$2: docker volume inspect knows no volume $1"; return 0; }
+	case "$how" in
+	"local 0") ;;
+	"" | *" "*" "* | *[!A-Za-z0-9_./:\ -]*) say "$2: docker volume inspect told nothing of Docker volume $1's driver: not checked" ;;
+	*) die "$2: Docker volume $1 has driver and options '$how' (driver, number of options): its data is not in $DOCKER_ROOT/volumes/$1/_data while no container mounts it; copy it from where that driver keeps it, and leave this move out" ;;
+	esac
 }
 
 # mode_of PATH: its mode in octal without leading zeros.

@@ -381,6 +381,52 @@ func TestScriptAnonymousVolume(t *testing.T) {
 	}
 }
 
+// TestScriptVolumeDriver: a named Docker volume whose data is not its
+// _data folder (another driver, or the local driver with options: NFS,
+// CIFS, a bind), as docker volume inspect tells at run time, is refused
+// before anything is copied (its _data is an empty mount point while the
+// containers are stopped: the copy would be empty and "verified"); the
+// local driver without options is copied (found by the twelfth
+// fresh-eyes trial).
+func TestScriptVolumeDriver(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "docker")
+	src := filepath.Join(root, "volumes", "app_data", "_data")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	legacyTree(t, src)
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	target := filepath.Join(tmp, "target")
+	p := &Plan{Version: Version, DockerRoot: root,
+		Directories: []Directory{{Module: "m", Path: target, Owner: owner, Mode: "0755"}},
+		Moves: []Move{{Module: "m", From: src, To: filepath.Join(target, "data"), Kind: manifest.KindDirectory, Owner: owner, Mode: "0750",
+			Intent: manifest.IntentState, Legacy: "Docker volume app_data"}}}
+	fake := func(how string) string {
+		return "#!/bin/sh\n" +
+			"case \"$*\" in\n" +
+			"'volume inspect --format {{.Driver}} {{len .Options}} app_data') echo " + Quote(how) + " ;;\n" +
+			"*) exit 2 ;;\n" +
+			"esac\n"
+	}
+	for _, how := range []string{"local 3", "nfs 0"} {
+		out, code := runScriptWith(t, p, tmp, fake(how))
+		if code == 0 || !strings.Contains(out, "Docker volume app_data has driver and options '"+how+"'") {
+			t.Errorf("%s: exit %d, want a refusal:\n%s", how, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(target, "data")); err == nil {
+			t.Fatalf("%s: a refused run created the target", how)
+		}
+	}
+	out, code := runScriptWith(t, p, tmp, fake("local 0"))
+	if code != 0 || !strings.Contains(out, "every move copied and verified") {
+		t.Fatalf("local 0: exit %d:\n%s", code, out)
+	}
+}
+
 // TestScriptWithin: the declared paths inside a move's target (a covered
 // move, a directory declared there, a declared file) get their declared
 // owner and mode after the copy, the comparison leaves those out, a
