@@ -157,6 +157,7 @@ func (a *projects) unmanifested(res *Result, out string) {
 			name = rel
 		}
 		res.Report.Modules = append(res.Report.Modules, report.Module{Module: name, File: diag.File, Diagnostics: []rules.Diagnostic{diag}})
+		res.Unmanifested++
 		res.Manifests = append(res.Manifests, nil)
 		res.generated = append(res.generated, false)
 	}

@@ -88,6 +88,10 @@ type Result struct {
 	// Converted counts the projects Against converted again to compare a
 	// manifest with (not those it converted only to learn their module).
 	Converted int
+	// Unmanifested counts the modules of Report that are projects under
+	// Against's root with no manifest (C2M008 at their compose file), not
+	// manifests.
+	Unmanifested int
 	// generated reports, beside Manifests, which manifests' bytes are
 	// exactly what a conversion wrote (their body digest holds).
 	generated []bool

@@ -133,6 +133,10 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 	unread += len(res.Errors)
+	checked := report.Plural(len(rep.Modules)-res.Unmanifested, "manifest")
+	if res.Unmanifested > 0 {
+		checked += " and " + report.Plural(res.Unmanifested, "project") + " without one"
+	}
 	switch {
 	case res.Unreadable():
 		if *format == "text" {
@@ -141,7 +145,7 @@ func runCheck(e *env, args []string) int {
 		return exitUsage
 	case errs > 0 || (*warningsAsErrors && warns > 0):
 		if *format == "text" {
-			errorf(e, "check: %s in %s", report.FindingCount(errs, warns), report.Plural(len(rep.Modules), "manifest"))
+			errorf(e, "check: %s in %s", report.FindingCount(errs, warns), checked)
 			if errs == 0 {
 				hintf(e, "warnings count as errors because of --warnings-as-errors")
 			}
@@ -149,7 +153,7 @@ func runCheck(e *env, args []string) int {
 		return exitFindings
 	}
 	if *format == "text" {
-		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", report.Plural(len(rep.Modules), "manifest"), report.FindingSum(errs, warns))
+		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", checked, report.FindingSum(errs, warns))
 	}
 	return exitOK
 }
