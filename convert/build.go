@@ -723,6 +723,9 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			s.KindUnknown = why
 		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
 			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+		case ev.Absent && !c.rowKind(s) && outsideProject(s.Key):
+			// Evidence is taken inside the project only.
+			provenance = append(provenance, "kind directory: "+first.Source+" lies outside the project, which is not looked into")
 		case ev.Absent && !c.rowKind(s):
 			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
 		case ev.Outside != "" && !c.rowKind(s):
@@ -950,6 +953,13 @@ func (c *converter) evidence(key string) project.SourceEvidence {
 	}
 	c.seen[key] = ev
 	return ev
+}
+
+// outsideProject reports whether a relative bind key climbs out of the
+// project directory (../shared).
+func outsideProject(key string) bool {
+	rel := path.Clean(key)
+	return rel == ".." || strings.HasPrefix(rel, "../")
 }
 
 func evidenceWord(k declare.Kind) string {

@@ -137,3 +137,33 @@ func TestSkeletonCommentsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideProjectComment: a bind source outside the project (../x),
+// which convert never looks into, is not said to be absent from the
+// checkout (found by the twelfth fresh-eyes trial).
+func TestOutsideProjectComment(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "proj")
+	if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"compose.yaml":          "services:\n  app:\n    image: nginx:1\n    volumes:\n      - ../shared:/shared\n",
+		"compose2manifest.yaml": "version: 1\nhost_project_directory: /opt/p\nbinds:\n  ../shared: {owner: \"0:0\", mode: \"0750\", intent: state, path: /srv/shared}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Convert(context.Background(), Options{ProjectDirectory: dir, WorkingDirectory: dir, Environ: []string{}})
+	if err != nil || res.Status != Converted {
+		t.Fatalf("%v %v %v", res.Status, err, res.Diagnostics)
+	}
+	m := string(res.Manifest)
+	if strings.Contains(m, "absent from the checkout") || !strings.Contains(m, "kind directory: ../shared lies outside the project, which is not looked into") {
+		t.Errorf("the comment:\n%s", m)
+	}
+}
