@@ -597,6 +597,22 @@ func checkNotCarried(p *ProjectPass) {
 	}
 }
 
+// deliveredToo returns the credentials: item that delivers the variable an
+// acknowledge item SERVICE.environment.VAR would carry in plaintext, or
+// nil: the two are contradictory choices, and the credential wins.
+func deliveredToo(f *declare.File, item string) *declare.Credential {
+	svc, v, ok := strings.Cut(item, ".environment.")
+	if f == nil || !ok {
+		return nil
+	}
+	for i, cr := range f.Credentials {
+		if cr.Service == svc && cr.Variable == v {
+			return &f.Credentials[i]
+		}
+	}
+	return nil
+}
+
 // checkUnmatched is C2M009: a declaration key, acknowledge item or images:
 // entry that matches nothing in the project, across all profiles.
 func checkUnmatched(p *ProjectPass) {
@@ -608,6 +624,9 @@ func checkUnmatched(p *ProjectPass) {
 			d.Message = fmt.Sprintf("%s key %q matches nothing in the compose project", u.Section, u.Item)
 		case placement.UnmatchedAcknowledge:
 			d.Message = fmt.Sprintf("acknowledge %s matches no field the compose project writes and the manifest does not carry", u.Item)
+			if cr := deliveredToo(p.Declarations, u.Item); cr != nil {
+				d.Message = fmt.Sprintf("acknowledge %s would carry the variable in plaintext, but credentials: delivers it (%s.%s: %s, line %d), which wins: drop one of the two", u.Item, cr.Service, cr.Variable, cr.Name, cr.Pos.Line)
+			}
 		case placement.UnmatchedTmpfs:
 			d.Source = u.Item
 			d.Message = fmt.Sprintf("%s key %q declares a tmpfs: volume %q has driver_opts type: tmpfs, so it is mounted as a tmpfs in each container, which has no host path and needs no declaration; remove the key", u.Section, u.Item, u.Item)
