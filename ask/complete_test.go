@@ -263,3 +263,25 @@ func TestRunCredentialUnreadAndOption(t *testing.T) {
 	}
 	againstPasses(t, root, dir)
 }
+
+// TestRunUnsettled: ask names the errors no declaration settles (an unset
+// variable in an image, here), which the skeleton it prints cannot fix
+// (found by the twelfth fresh-eyes trial).
+func TestRunUnsettled(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  app:\n    image: example/app:${TAG}\n    volumes:\n      - ./data:/data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options: convert.Options{WorkingDirectory: dir, Environ: []string{}, HostProjectDirectory: "/opt/a"},
+		Stdout:  &stdout,
+	})
+	if got.Status != Unanswered {
+		t.Fatalf("outcome %+v", got)
+	}
+	hints := strings.Join(got.Hints, "\n")
+	if !strings.Contains(hints, "no declaration settles") || !strings.Contains(hints, "variable TAG is not set") {
+		t.Errorf("hints:\n%s", hints)
+	}
+}

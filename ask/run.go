@@ -88,6 +88,16 @@ type Outcome struct {
 // anything.
 func Run(ctx context.Context, cfg Config) Outcome {
 	r := &runner{cfg: cfg, opts: cfg.Options}
+	out := r.run(ctx, cfg)
+	if len(r.unsettled) > 0 && out.Status != Done {
+		// What no answer settles, said whatever ask asked.
+		out.Hints = append(out.Hints, "convert also refuses the module for what no declaration settles (change the compose file, or set the variables in .env or with --env-file): "+strings.Join(r.unsettled, "; "))
+	}
+	return out
+}
+
+// run is Run's work.
+func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	if r.opts.Images == nil {
 		table, err := images.Load()
 		if err != nil {
@@ -204,6 +214,11 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	// What else convert or check --against refuses that a declaration
 	// settles: fields not carried, images, plaintext secrets.
 	refusals := NewRefusals(res.Diagnostics)
+	for _, d := range res.Diagnostics {
+		if rules.NoDeclarationSettles(d) {
+			r.unsettled = append(r.unsettled, report.Escape(d.String(), false))
+		}
+	}
 	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
 		return r.terminal(ctx, plan, refusals, res)
 	}
@@ -252,6 +267,9 @@ type runner struct {
 	// declPath is the declarations file ask writes; declName names it
 	// for people.
 	declPath, declName string
+	// unsettled are convert's errors no declaration settles (unset
+	// variables, volume kinds), as they print.
+	unsettled []string
 }
 
 // terminal holds the conversation, then writes the declarations.

@@ -33,8 +33,29 @@ func DroppedOption(d Diagnostic) (item string, ok bool) {
 
 var droppedOptionRE = regexp.MustCompile(`or acknowledge (\S+) to drop it knowingly`)
 
+// NoDeclarationSettles reports whether d is an error no declaration
+// settles, so that ask, which only writes declarations, says so: an unset
+// variable that feeds a volume or an image (C2M014), a volume kind the mesh
+// cannot express (C2M010), a volume option no acknowledgement may drop
+// (C2M012). The compose file or the environment must change.
+func NoDeclarationSettles(d Diagnostic) bool {
+	if d.Severity != Error {
+		return false
+	}
+	switch d.Rule {
+	case unsetVariableID, volumeKindID:
+		return true
+	case mountOptionID:
+		_, droppable := DroppedOption(d)
+		return !droppable
+	}
+	return false
+}
+
 const (
 	noImageID       = "C2M016"
 	composeSecretID = "C2M015"
 	mountOptionID   = "C2M012"
+	unsetVariableID = "C2M014"
+	volumeKindID    = "C2M010"
 )
