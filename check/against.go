@@ -423,6 +423,15 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		unchanged = unchanged && sc.State == rules.SourceUnchanged
 		pass.Sources = append(pass.Sources, sc)
 	}
+	if bad := a.settingOutside(dir, m.ConvertedWith); bad != "" {
+		// A manifest names what check reads: never outside the root.
+		pos := m.Pos
+		if cw := m.ConvertedWith; cw != nil && cw.Pos.File != "" {
+			pos = cw.Pos
+		}
+		d := errorAt(&manifest.Module{Module: m.Module, Pos: pos}, file, fmt.Sprintf("converted_with names %s, which lies outside %s; not read, and the project is not converted again: convert it with files inside %s", bad, relPath(a.wd, a.root), relPath(a.wd, a.root)))
+		return append(rules.RunAgainst(list, pass), d)
+	}
 	opts := settingsFor(a.opts, m.ConvertedWith)
 	if err == nil && t.generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
 		return rules.RunAgainst(list, pass) // nothing converts differently
@@ -585,6 +594,35 @@ func relPath(base, p string) string {
 	}
 	r, _ := filepath.Rel(base, p)
 	return filepath.ToSlash(r)
+}
+
+// settingOutside returns the first path a manifest's converted_with
+// records (compose files, declarations, env files, allowed folders),
+// relative to the project folder dir, that is not inside the root, after
+// symbolic links, as written; "" when none is. check --against converts
+// with them, so a manifest would otherwise make it read any file on the
+// machine.
+func (a *projects) settingOutside(dir string, rec *manifest.Settings) string {
+	if rec == nil {
+		return ""
+	}
+	var all []string
+	all = append(all, rec.ComposeFiles...)
+	if rec.Declarations != "" {
+		all = append(all, rec.Declarations)
+	}
+	all = append(all, rec.EnvFiles...)
+	all = append(all, rec.AllowDirs...)
+	for _, s := range all {
+		p := filepath.Join(dir, filepath.FromSlash(s))
+		if filepath.IsAbs(filepath.FromSlash(s)) || !project.Within(a.root, p) {
+			return s
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil && (a.realRoot == "" || !project.Within(a.realRoot, real)) {
+			return s
+		}
+	}
+	return ""
 }
 
 // settingsFor returns the options to convert a manifest's project with:

@@ -201,3 +201,63 @@ func TestManifestsEditedSinceConverted(t *testing.T) {
 		}
 	}
 }
+
+// TestAgainstSettingsOutsideRoot: a manifest's converted_with names files
+// check --against converts with; one naming a path outside the root (by
+// ../, absolute, or through a link in the root) is an error, and the file
+// is never read (found while recording -f in converted_with: a manifest
+// could have made check read any file of the machine).
+func TestAgainstSettingsOutsideRoot(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "root")
+	app := filepath.Join(root, "app")
+	for _, d := range []string{app, filepath.Join(tmp, "outside")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Were it read, its YAML error would show.
+	if err := os.WriteFile(filepath.Join(tmp, "outside", "c.yaml"), []byte("services: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "compose.yaml"), []byte("services:\n  web:\n    image: nginx:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(tmp, "outside"), filepath.Join(app, "link")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: app, WorkingDirectory: app, Environ: []string{}})
+	if err != nil || res.Status != convert.Converted {
+		t.Fatalf("%v %v", res.Status, err)
+	}
+	for _, rec := range []string{
+		"  compose_files:\n    - compose.yaml\n    - ../../outside/c.yaml\n",
+		"  compose_files:\n    - link/c.yaml\n",
+		"  declarations: ../../outside/c.yaml\n",
+		"  env_files:\n    - ../../outside/c.yaml\n",
+		"  allow_dirs:\n    - ../../outside\n",
+	} {
+		out := filepath.Join(tmp, "out")
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data := strings.Replace(string(res.Manifest), "resources:", "converted_with:\n"+rec+"resources:", 1)
+		if err := os.WriteFile(filepath.Join(out, "app.yaml"), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := check.Against(context.Background(), check.Config{Dir: tmp, Convert: convert.Options{Environ: []string{}}}, "root", []string{"out"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, m := range r.Report.Modules {
+			for _, d := range m.Diagnostics {
+				msgs = append(msgs, d.String())
+			}
+		}
+		all := strings.Join(msgs, "\n")
+		if !strings.Contains(all, "which lies outside root; not read") || strings.Contains(all, "yaml: ") || strings.Contains(all, "did not find") {
+			t.Errorf("converted_with %q:\n%s", rec, all)
+		}
+	}
+}
