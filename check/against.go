@@ -606,13 +606,21 @@ func (a *projects) settingOutside(dir string, rec *manifest.Settings) string {
 	if rec == nil {
 		return ""
 	}
+	// Only what check converts with: a setting given to check wins
+	// (settingsFor), and its own paths are the caller's.
 	var all []string
-	all = append(all, rec.ComposeFiles...)
-	if rec.Declarations != "" {
+	if len(a.opts.ConfigFiles) == 0 {
+		all = append(all, rec.ComposeFiles...)
+	}
+	if rec.Declarations != "" && a.opts.DeclarationsFile == "" {
 		all = append(all, rec.Declarations)
 	}
-	all = append(all, rec.EnvFiles...)
-	all = append(all, rec.AllowDirs...)
+	if len(a.opts.EnvFiles) == 0 {
+		all = append(all, rec.EnvFiles...)
+	}
+	if len(a.opts.AllowDirs) == 0 {
+		all = append(all, rec.AllowDirs...)
+	}
 	for _, s := range all {
 		p := filepath.Join(dir, filepath.FromSlash(s))
 		if filepath.IsAbs(filepath.FromSlash(s)) || !project.Within(a.root, p) {
