@@ -23,6 +23,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -132,6 +133,10 @@ func (e *PathError) Unwrap() error { return e.Err }
 
 // errNoManifests is why a directory names no manifest.
 var errNoManifests = errors.New("no manifests (*.yaml or *.yml files) in this directory")
+
+// errLinkOut is the reason a manifest that is a symbolic link out of its
+// folder is not read.
+var errLinkOut = errors.New("a symbolic link out of its folder (or to nothing); not read")
 
 // Unreadable reports whether some path named no manifest or some manifest
 // could not be read or decoded.
@@ -423,10 +428,22 @@ func manifestFiles(dir string, paths []string) ([]string, []error) {
 			continue
 		}
 		n := 0
+		realDir, _ := filepath.EvalSymlinks(resolve(dir, p))
 		for _, ent := range entries {
 			name := ent.Name()
 			if ent.IsDir() || !isManifestName(name) {
 				continue
+			}
+			if ent.Type()&fs.ModeSymlink != 0 {
+				// A link in a folder of manifests is the pull request's
+				// to make: one leading out of the folder is not read,
+				// lest its target's text end up in the report.
+				real, err := filepath.EvalSymlinks(filepath.Join(resolve(dir, p), name))
+				if err != nil || realDir == "" || !project.Within(realDir, real) {
+					errs = append(errs, &PathError{filepath.Join(p, name), errLinkOut})
+					n++
+					continue
+				}
 			}
 			add(filepath.Join(p, name))
 			n++

@@ -261,3 +261,53 @@ func TestAgainstSettingsOutsideRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestsLinkOut: a manifest in a folder that is a symbolic link out
+// of the folder is not read (its target's text would end up in the
+// report: a private key, a token), one inside it is; a file that is no
+// mapping is not quoted (found by the thirteenth fresh-eyes trial).
+func TestManifestsLinkOut(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "manifests")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := "-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAA -----END OPENSSH PRIVATE KEY-----\n"
+	for name, data := range map[string]string{
+		"key":                  secret,
+		"manifests/good.yaml":  "version: 1\nmodule: good\nresources: []\n",
+		"manifests/token.yaml": "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+	} {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(name)), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(tmp, "key"), filepath.Join(dir, "x.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("good.yaml", filepath.Join(dir, "same.yml")); err != nil {
+		t.Fatal(err)
+	}
+	res := check.Manifests(check.Config{Dir: tmp}, []string{"manifests"})
+	var all []string
+	for _, err := range res.Errors {
+		all = append(all, err.Error())
+	}
+	for _, m := range res.Report.Modules {
+		for _, d := range m.Diagnostics {
+			all = append(all, d.String())
+		}
+	}
+	text := strings.Join(all, "\n")
+	for _, leak := range []string{"BEGIN OPENSSH", "b3Blbn", "ghp_"} {
+		if strings.Contains(text, leak) {
+			t.Errorf("the report holds %q:\n%s", leak, text)
+		}
+	}
+	if !strings.Contains(text, "manifests/x.yaml: a symbolic link out of its folder") {
+		t.Errorf("the link out is not named:\n%s", text)
+	}
+	if len(res.Report.Modules) != 3 { // good, same (the link inside), token
+		t.Errorf("%d modules, want 3:\n%s", len(res.Report.Modules), text)
+	}
+}

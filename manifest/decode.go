@@ -152,7 +152,8 @@ func (d *decoder) module(data []byte) *Module {
 		return nil
 	}
 	if root.Kind != yaml.MappingNode {
-		d.errorf(root, "a manifest is a mapping with version, module and resources; found %s", describe(root))
+		// Not quoted: a file that is no manifest may be anything (a key).
+		d.errorf(root, "a manifest is a mapping with version, module and resources; found %s", kindOf(root))
 		return nil
 	}
 
@@ -272,6 +273,21 @@ func (d *decoder) pairs(n *yaml.Node) [][2]*yaml.Node {
 }
 
 // describe names the kind of value n holds, for error messages.
+// kindOf names what a node is without quoting it: "a mapping", "a list",
+// "a string", "an alias".
+func kindOf(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		return fmt.Sprintf("a string of %d bytes", len(n.Value))
+	case n.Kind == yaml.ScalarNode:
+		return describe(n)
+	}
+	return describe(n)
+}
+
+// describe names what a node is, quoting a string of at most 64 bytes
+// (a longer one is cut, with its length said), so that an error about a
+// value never prints a whole file.
 func describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -283,6 +299,9 @@ func describe(n *yaml.Node) string {
 		case "!!null":
 			return "nothing (null)"
 		case "!!str":
+			if len(n.Value) > 64 {
+				return fmt.Sprintf("a string of %d bytes, %q…", len(n.Value), strings.ToValidUTF8(n.Value[:64], ""))
+			}
 			return fmt.Sprintf("the string %q", n.Value)
 		case "!!int":
 			return "the integer " + n.Value
