@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -395,7 +396,10 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	}
 	dir, first, candidates, err := a.find(ctx, m)
 	a.mu.Lock()
-	if dir != "" {
+	if dir != "" && first == "" {
+		// Made from the folder's own project; one made from another
+		// compose file there (first) leaves that project to a
+		// manifest of its own.
 		a.matched[dir] = true
 	}
 	for _, c := range candidates {
@@ -433,6 +437,22 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 		return append(rules.RunAgainst(list, pass), d)
 	}
 	opts := settingsFor(a.opts, m.ConvertedWith)
+	if cw := m.ConvertedWith; first == "" && cw != nil && len(cw.ComposeFiles) > 0 && len(a.opts.ConfigFiles) == 0 {
+		// Found as the folder's own project, by its module: it must
+		// be made from what docker compose reads there.
+		without := project.FilesWithoutFlag(dir, a.opts.Environ)
+		own := false
+		for _, f := range cw.ComposeFiles {
+			own = own || slices.Contains(without, filepath.Join(dir, filepath.FromSlash(f)))
+		}
+		if len(without) > 0 && !own {
+			var read []string
+			for _, f := range without {
+				read = append(read, relPath(dir, f))
+			}
+			return append(rules.RunAgainst(list, pass), rules.OtherProjectFiles(file, m, strings.Join(cw.ComposeFiles, " and "), rel, strings.Join(read, " and ")))
+		}
+	}
 	if err == nil && t.generated && unchanged && !a.reconvert && convert.FingerprintHolds(dir, m, opts) {
 		return rules.RunAgainst(list, pass) // nothing converts differently
 	}

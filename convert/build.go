@@ -105,7 +105,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(given.ConfigFiles) > 0 {
 		// Named with -f (not by the declarations' compose_files:, a
 		// choice recorded where a reviewer sees it).
-		c.filesLeftOut = l.DefaultFilesLeftOut()
+		c.filesLeftOut = l.DefaultFilesLeftOut(opts.Environ)
 	}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {

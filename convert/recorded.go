@@ -45,8 +45,9 @@ func VariablesDigest(names []string, environ []string) string {
 // of the project in dir records them (converted_with): paths of this
 // machine, relative ones taken from opts.WorkingDirectory, made relative
 // to dir; nil when none was given. Compose files (-f) are recorded unless
-// they are exactly those docker compose finds in dir without -f
-// (project.DefaultFiles), and a declarations file unless it is dir's own. check --against compares a manifest's
+// they are exactly those docker compose reads in dir without -f
+// (project.FilesWithoutFlag: COMPOSE_FILE, else the default files), and a
+// declarations file unless it is dir's own. check --against compares a manifest's
 // record with what it would convert with through this same function.
 func RecordedSettings(opts Options, dir string) *manifest.Settings {
 	wd := opts.WorkingDirectory
@@ -71,7 +72,7 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 		return out
 	}
 	var files []string
-	if given := abs(opts.ConfigFiles); !slices.Equal(given, project.DefaultFiles(dir)) {
+	if given := abs(opts.ConfigFiles); len(given) > 0 && !slices.Equal(given, project.FilesWithoutFlag(dir, opts.Environ)) {
 		// -f naming just what docker compose finds without it is no
 		// choice to record.
 		files = rel(opts.ConfigFiles)

@@ -620,29 +620,53 @@ func DefaultFiles(dir string) []string {
 	return out
 }
 
+// FilesWithoutFlag returns the compose files docker compose reads when
+// run in dir without -f, with environ (KEY=VALUE) as its environment:
+// COMPOSE_FILE from environ or dir's .env, else the default files
+// (DefaultFiles); absolute, in order. Nil when it would find none or
+// cannot tell.
+func FilesWithoutFlag(dir string, environ []string) []string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ})
+	if err != nil {
+		return nil
+	}
+	return in.files
+}
+
 // DefaultFilesLeftOut returns the compose files docker compose would
-// read in the project directory without -f (DefaultFiles) that the
-// project's -f files leave out, when those name a default or override
-// file of that directory (the project's own compose file, so the choice
-// is not of another project kept beside it): compose.override.yaml when
-// -f names only compose.yaml, compose.yaml when -f names
-// docker-compose.yml beside it. Nil when the files were not named with
-// -f or nothing is left out.
-func (p *Project) DefaultFilesLeftOut() []string {
+// read in the project directory without -f (FilesWithoutFlag, with
+// environ, the process environment the conversion had) that the project's
+// -f files leave out, when those name one of those files or a default or
+// override file of that directory (the project's own compose file, so
+// the choice is not of another project kept beside it):
+// compose.override.yaml when -f names only compose.yaml, compose.yaml when
+// -f names docker-compose.yml beside it, db.yaml when .env's COMPOSE_FILE
+// adds it. Nil when the files were not named with -f or nothing is left
+// out.
+func (p *Project) DefaultFilesLeftOut(environ []string) []string {
 	if p.FilesFrom != FilesFlag {
 		return nil
 	}
+	without := FilesWithoutFlag(p.Dir, environ)
+	dir, _ := filepath.Abs(p.Dir)
+	given := make([]string, 0, len(p.ConfigFiles))
 	own := false
 	for _, f := range p.ConfigFiles {
+		f, _ = filepath.Abs(f)
+		given = append(given, f)
 		base := filepath.Base(f)
-		own = own || (filepath.Dir(f) == p.Dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
+		own = own || slices.Contains(without, f) || (filepath.Dir(f) == dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
 	}
 	if !own {
 		return nil
 	}
 	var out []string
-	for _, f := range DefaultFiles(p.Dir) {
-		if !slices.Contains(p.ConfigFiles, f) {
+	for _, f := range without {
+		if !slices.Contains(given, f) {
 			out = append(out, f)
 		}
 	}

@@ -374,6 +374,23 @@ func abbreviate(list []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(list[:n], ", "), len(list)-n)
 }
 
+// OtherProjectFiles is C2M025 in check --against: the manifest in file is
+// of the module the folder's own project converts to, but was made, by
+// -f, from other compose files (recorded) than those docker compose reads
+// there without -f (read): it is not of the project docker compose runs in
+// that folder, whose volumes it may lack.
+func OtherProjectFiles(file string, m *manifest.Module, recorded, folder, read string) Diagnostic {
+	pos := m.Pos
+	if m.ConvertedWith != nil && m.ConvertedWith.Pos.File != "" {
+		pos = m.ConvertedWith.Pos
+	}
+	if pos.File == "" {
+		pos.File = file
+	}
+	return Diagnostic{Rule: filesLeftOutID, Severity: Error, File: pos.File, Line: pos.Line, Module: m.Module,
+		Message: fmt.Sprintf("module %q is the module of the project docker compose runs in %s without -f (%s), but the manifest was made from %s (-f, converted_with: compose_files): it is not of that project, and what that project mounts is not checked", m.Module, folder, read, recorded)}
+}
+
 // EditedSinceConverted is C2M018's warning for plain check (no --against):
 // the manifest in file says convert generated it (its header and body
 // digest line), but its bytes are no longer those convert wrote. Plain

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -818,6 +819,16 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 	return pos
 }
 
+// environOf returns the environment the project was read with, as
+// KEY=VALUE entries.
+func environOf(l *project.Project) []string {
+	out := make([]string, 0, len(l.Environment))
+	for k, v := range l.Environment {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 // checkFilesLeftOut is C2M025: convert was given -f naming the project's
 // own compose file, and docker compose, run in the project directory
 // without -f, reads a file that choice leaves out.
@@ -826,15 +837,20 @@ func checkFilesLeftOut(p *ProjectPass) {
 		return
 	}
 	l := p.Project
+	dir, _ := filepath.Abs(l.Dir)
+	rel := func(f string) string {
+		f, _ = filepath.Abs(f)
+		return project.RelTo(dir, f)
+	}
 	var given, left, read []string
 	for _, f := range l.ConfigFiles {
-		given = append(given, l.Rel(f))
+		given = append(given, rel(f))
 	}
 	for _, f := range p.FilesLeftOut {
-		left = append(left, l.Rel(f))
+		left = append(left, rel(f))
 	}
-	for _, f := range project.DefaultFiles(l.Dir) {
-		read = append(read, l.Rel(f))
+	for _, f := range project.FilesWithoutFlag(l.Dir, environOf(l)) {
+		read = append(read, rel(f))
 	}
 	p.Report(Diagnostic{File: given[0], Line: 1, Message: fmt.Sprintf(
 		"%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
