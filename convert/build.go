@@ -76,6 +76,14 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	// project-scope rules judge what the reading alone shows.
 	early := func() []rules.Diagnostic { return rules.RunProject(rules.All(), &rules.ProjectPass{Project: l}) }
 	res = &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
+	if opts.ProjectName == "" && l.Name() == "" && !l.NameFromEnvironment {
+		res.FolderNamed = true
+		for _, key := range slices.Sorted(maps.Keys(l.Compose.Volumes)) {
+			if v := l.Compose.Volumes[key]; !bool(v.External) && l.TopLevelValue("volumes", key, "name") == "" {
+				res.FolderVolumes = append(res.FolderVolumes, l.Compose.Name+"_"+key)
+			}
+		}
+	}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = early()

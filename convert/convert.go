@@ -126,6 +126,13 @@ type Result struct {
 	ProjectDirectory string
 	// ProjectName is the compose project name.
 	ProjectName string
+	// FolderNamed reports that the project name is the project folder's
+	// (no -p, name: or COMPOSE_PROJECT_NAME gave one): docker compose
+	// names it after the folder it runs in, which on the legacy host may
+	// be another. FolderVolumes are then the Docker volume names made
+	// from it (PROJECT_KEY: no name: written, not external), sorted.
+	FolderNamed   bool
+	FolderVolumes []string
 	// Files are the absolute paths of the compose files the project was
 	// read from (its -f files, or those found by default, then the files
 	// they include or extend), also when Convert failed once they were

@@ -41,6 +41,12 @@ type Options struct {
 	LegacyProjectDirectory string
 	// DockerRoot is the legacy host's Docker data root (/var/lib/docker).
 	DockerRoot string
+	// Volumes renames Docker volumes: the names the manifest's origins
+	// give (made from this checkout's folder name) to those the legacy
+	// host's project has (made from its folder's), for a project named
+	// after its folder whose legacy checkout is in a folder of another
+	// name. Nil for none.
+	Volumes map[string]string
 	// Anonymous maps "SERVICE:TARGET" to the anonymous volume's Docker ID.
 	Anonymous map[string]string
 	// Previous are the manifests the target host applies today, when the
@@ -107,7 +113,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 				continue
 			case r.Origin != nil && r.Origin.Legacy != "":
 				from, find = o.legacyPath(m, r, used)
-				legacy = r.Origin.Legacy
+				legacy = o.renamed(r.Origin.Legacy)
 			default:
 				continue
 			}
@@ -156,10 +162,22 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	return p, nil
 }
 
+// renamed returns a legacy origin with its Docker volume renamed as
+// o.Volumes says ("Docker volume mail_dbdata" to "Docker volume
+// mailserver_dbdata").
+func (o Options) renamed(legacy string) string {
+	if name, ok := strings.CutPrefix(legacy, "Docker volume "); ok {
+		if to, ok := o.Volumes[name]; ok {
+			return "Docker volume " + to
+		}
+	}
+	return legacy
+}
+
 // legacyPath is where r's data lives on the legacy host, or "" and how
 // to find it.
 func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[string]bool) (from, find string) {
-	legacy := r.Origin.Legacy
+	legacy := o.renamed(r.Origin.Legacy)
 	switch {
 	case strings.HasPrefix(legacy, "Docker volume "):
 		return path.Join(o.DockerRoot, "volumes", strings.TrimPrefix(legacy, "Docker volume "), "_data"), ""

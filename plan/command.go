@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
 )
 
@@ -98,6 +101,15 @@ func Command(c Config, w io.Writer) *Failure {
 	c.Options.Project = res.ProjectName
 	if c.Options.LegacyProjectDirectory == "" {
 		c.Options.LegacyProjectDirectory = res.ProjectDirectory
+	} else if legacy := project.NormalizeName(path.Base(c.Options.LegacyProjectDirectory)); res.FolderNamed && legacy != "" && legacy != res.ProjectName {
+		// Named after its folder: on the legacy host, docker compose
+		// named the project, its volumes and its containers' labels
+		// after the folder there.
+		c.Options.Project = legacy
+		c.Options.Volumes = map[string]string{}
+		for _, v := range res.FolderVolumes {
+			c.Options.Volumes[v] = legacy + strings.TrimPrefix(v, res.ProjectName)
+		}
 	}
 	p, err := Of([]*manifest.Module{res.Module}, c.Options)
 	if err != nil {
