@@ -155,22 +155,26 @@ stopped() {
 }
 
 # plain_volume NAME SHOWN: refuse a Docker volume whose data is not its
-# _data folder: another driver's, or the local driver's with options (an
-# NFS or CIFS share, a device, a bind), whose _data is a mount point that is
-# empty while no container mounts it. An external volume's driver is set
-# where the volume was made, which the compose file does not show. Without
-# docker here it cannot be told, and is said.
+# _data folder under DOCKER_ROOT: another driver's, or the local driver's
+# with options (an NFS or CIFS share, a device, a bind), whose _data is a
+# mount point that is empty while no container mounts it; one docker does
+# not know (a leftover folder); one docker keeps under another data root.
+# An external volume's driver is set where the volume was made, which the
+# compose file does not show. Without docker here it cannot be told, and
+# is said.
 plain_volume() {
 	if ! command -v docker >/dev/null 2>&1; then
 		say "$2: docker is not installed here: not checking that Docker volume $1 keeps its data in its _data folder"
 		return 0
 	fi
-	how=$(docker volume inspect --format '{{.Driver}} {{len .Options}}' "$1" 2>/dev/null) || { say "$2: docker volume inspect knows no volume $1"; return 0; }
+	how=$(docker volume inspect --format '{{.Driver}} {{len .Options}}' "$1" 2>/dev/null) || die "$2: docker knows no volume $1: what is in $DOCKER_ROOT/volumes/$1 is no volume's (a leftover, or another Docker root: --docker-root); find the volume with docker volume ls"
 	case "$how" in
 	"local 0") ;;
-	"" | *" "*" "* | *[!A-Za-z0-9_./:\ -]*) say "$2: docker volume inspect told nothing of Docker volume $1's driver: not checked" ;;
+	"" | *" "*" "* | *[!A-Za-z0-9_./:\ -]*) say "$2: docker volume inspect told nothing of Docker volume $1's driver: not checked"; return 0 ;;
 	*) die "$2: Docker volume $1 has driver and options '$how' (driver, number of options): its data is not in $DOCKER_ROOT/volumes/$1/_data while no container mounts it; copy it from where that driver keeps it, and leave this move out" ;;
 	esac
+	at=$(docker volume inspect --format '{{.Mountpoint}}' "$1" 2>/dev/null) || die "$2: docker volume inspect failed for volume $1"
+	[ "$at" = "$DOCKER_ROOT/volumes/$1/_data" ] || die "$2: docker keeps volume $1 at $at, not under the Docker root the plan names ($DOCKER_ROOT): make the plan again with --docker-root"
 }
 
 # mode_of PATH: its mode in octal without leading zeros.

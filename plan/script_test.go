@@ -405,20 +405,27 @@ func TestScriptVolumeDriver(t *testing.T) {
 		Directories: []Directory{{Module: "m", Path: target, Owner: owner, Mode: "0755"}},
 		Moves: []Move{{Module: "m", From: src, To: filepath.Join(target, "data"), Kind: manifest.KindDirectory, Owner: owner, Mode: "0750",
 			Intent: manifest.IntentState, Legacy: "Docker volume app_data"}}}
-	fake := func(how string) string {
+	fakeAt := func(how, at string) string {
 		return "#!/bin/sh\n" +
 			"case \"$*\" in\n" +
-			"'volume inspect --format {{.Driver}} {{len .Options}} app_data') echo " + Quote(how) + " ;;\n" +
+			"'volume inspect --format {{.Driver}} {{len .Options}} app_data') [ -n " + Quote(how) + " ] || exit 1; echo " + Quote(how) + " ;;\n" +
+			"'volume inspect --format {{.Mountpoint}} app_data') echo " + Quote(at) + " ;;\n" +
 			"*) exit 2 ;;\n" +
 			"esac\n"
 	}
-	for _, how := range []string{"local 3", "nfs 0"} {
-		out, code := runScriptWith(t, p, tmp, fake(how))
-		if code == 0 || !strings.Contains(out, "Docker volume app_data has driver and options '"+how+"'") {
-			t.Errorf("%s: exit %d, want a refusal:\n%s", how, code, out)
+	fake := func(how string) string { return fakeAt(how, src) }
+	for _, tc := range []struct{ docker, want string }{
+		{fake("local 3"), "Docker volume app_data has driver and options 'local 3'"},
+		{fake("nfs 0"), "Docker volume app_data has driver and options 'nfs 0'"},
+		{fake(""), "docker knows no volume app_data"},
+		{fakeAt("local 0", "/elsewhere/volumes/app_data/_data"), "docker keeps volume app_data at /elsewhere/volumes/app_data/_data, not under the Docker root"},
+	} {
+		out, code := runScriptWith(t, p, tmp, tc.docker)
+		if code == 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("exit %d, want a refusal saying %q:\n%s", code, tc.want, out)
 		}
 		if _, err := os.Stat(filepath.Join(target, "data")); err == nil {
-			t.Fatalf("%s: a refused run created the target", how)
+			t.Fatalf("%q: a refused run created the target", tc.want)
 		}
 	}
 	out, code := runScriptWith(t, p, tmp, fake("local 0"))
