@@ -115,6 +115,9 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		// choice recorded where a reviewer sees it).
 		c.filesLeftOut = l.DefaultFilesLeftOut(opts.Environ)
 	}
+	if len(given.Profiles) > 0 || len(given.EnvFiles) > 0 {
+		c.flagsLeftOut(given, l.Dir, opts.Environ)
+	}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
 		c.module = decl.Module
@@ -401,14 +404,18 @@ func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, erro
 type converter struct {
 	l *project.Project
 	// filesLeftOut are the compose files docker compose reads without -f
-	// that the -f files given leave out (C2M025).
-	filesLeftOut []string
-	opts         Options
-	decl         *declare.File
-	match        *matcher
-	module       string
-	hostDir      string
-	volumeRoot   string
+	// that the -f files given leave out (C2M025); profilesLeftOut the
+	// services the profiles docker compose enables without --profile
+	// (defaultProfiles) bring in and the given ones leave out;
+	// defaultEnvFiles the env files docker compose reads without
+	// --env-file, when the given ones are others.
+	filesLeftOut, profilesLeftOut, defaultProfiles, defaultEnvFiles []string
+	opts                                                            Options
+	decl                                                            *declare.File
+	match                                                           *matcher
+	module                                                          string
+	hostDir                                                         string
+	volumeRoot                                                      string
 	// layout is declare.LayoutFHS or ""; laidOut holds, under it, the
 	// source that took each path placed by intent, so that a second is
 	// refused rather than merged.
@@ -1185,10 +1192,44 @@ func builtRules() []*rules.Rule {
 	return out
 }
 
+// flagsLeftOut finds what --profile and --env-file, given, change from
+// what docker compose reads in dir without them (C2M025): the services
+// its default profiles bring in that the given ones leave out, and its
+// default env files when the given ones are others.
+func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
+	def := project.ReadWithoutFlags(dir, environ)
+	if len(given.Profiles) > 0 && len(def.Profiles) > 0 {
+		all := slices.Contains(def.Profiles, "*")
+		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.DisabledServices)) {
+			svc := c.l.Compose.DisabledServices[name]
+			if all || slices.ContainsFunc(svc.Profiles, func(p string) bool { return slices.Contains(def.Profiles, p) }) {
+				c.profilesLeftOut = append(c.profilesLeftOut, name)
+			}
+		}
+		if len(c.profilesLeftOut) > 0 {
+			c.defaultProfiles = def.Profiles
+		}
+	}
+	if len(given.EnvFiles) > 0 && len(def.EnvFiles) > 0 {
+		wd := given.WorkingDirectory
+		var got []string
+		for _, f := range given.EnvFiles {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(wd, f)
+			}
+			got = append(got, filepath.Clean(f))
+		}
+		if !slices.Equal(got, def.EnvFiles) {
+			c.defaultEnvFiles = def.EnvFiles
+		}
+	}
+}
+
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut}
+		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut,
+		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)
 	}

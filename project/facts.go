@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/utils"
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -635,6 +636,36 @@ func FilesWithoutFlag(dir string, environ []string) []string {
 		return nil
 	}
 	return in.files
+}
+
+// WithoutFlags is what docker compose reads in a folder when no -f,
+// --env-file or --profile says otherwise.
+type WithoutFlags struct {
+	// Files are the compose files (FilesWithoutFlag), EnvFiles the env
+	// files (COMPOSE_ENV_FILES, else .env), absolute, and Profiles the
+	// profiles enabled (COMPOSE_PROFILES), in order.
+	Files, EnvFiles, Profiles []string
+}
+
+// ReadWithoutFlags returns what docker compose reads when run in dir
+// without -f, --env-file or --profile, with environ (KEY=VALUE) as its
+// environment; the zero value when it cannot tell.
+func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return WithoutFlags{}
+	}
+	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ})
+	if err != nil {
+		return WithoutFlags{}
+	}
+	w := WithoutFlags{Files: in.files, EnvFiles: in.envFiles}
+	for _, pr := range strings.Split(utils.GetAsEqualsMap(in.environ)["COMPOSE_PROFILES"], ",") {
+		if pr = strings.TrimSpace(pr); pr != "" {
+			w.Profiles = append(w.Profiles, pr)
+		}
+	}
+	return w
 }
 
 // DefaultFilesLeftOut returns the compose files docker compose would

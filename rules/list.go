@@ -517,7 +517,7 @@ a tmpfs there.`,
 		},
 		{
 			ID:           "C2M025",
-			Title:        "a compose file docker compose reads without -f is left out by -f",
+			Title:        "what docker compose reads without -f, --profile or --env-file is left out by them",
 			Severity:     Warning,
 			Also:         Error,
 			CheckProject: checkFilesLeftOut,
@@ -528,12 +528,16 @@ project directory without -f, would read a file that choice leaves out:
 the override file (compose.override.yaml), or another default file that
 wins over the one named (compose.yaml beside docker-compose.yml). What
 that file adds, such as a volume, is not in the manifest, and nothing
-declares its data.
+declares its data. So with --profile leaving out services the profiles
+docker compose enables there by default (COMPOSE_PROFILES) bring in, and
+with --env-file replacing the env files it reads (.env, COMPOSE_ENV_FILES),
+which set the variables and may set COMPOSE_FILE and COMPOSE_PROFILES.
 
-Convert without -f to read the project as docker compose does. If the
-legacy host does run docker compose with exactly these -f files, name
-them under compose_files: in the declarations, which records the choice
-where a reviewer sees it, and the warning stops. The -f files are
+Convert without -f (--profile, --env-file) to read the project as docker
+compose does. If the legacy host does run docker compose with exactly
+these, name them under compose_files: (profiles:, env_files:) in the
+declarations, which records the choice where a reviewer sees it, and the
+warning stops. The -f files are
 recorded in the manifest (converted_with: compose_files), and check
 --against converts with them; it fails on this finding (an error there)
 until the declarations name the files.`,

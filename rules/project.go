@@ -36,6 +36,15 @@ type ProjectPass struct {
 	Placements []placement.Placement
 	// NotCarried are the compose fields the manifest does not carry.
 	NotCarried []placement.Field
+	// ProfilesLeftOut are the services that the profiles docker compose
+	// enables in the project directory without --profile
+	// (DefaultProfiles, COMPOSE_PROFILES) bring in, and that the profiles
+	// convert was given leave out; nil when convert was given none.
+	ProfilesLeftOut, DefaultProfiles []string
+	// DefaultEnvFiles are the env files docker compose reads in the
+	// project directory without --env-file, absolute, when convert was
+	// given others; nil otherwise.
+	DefaultEnvFiles []string
 	// FilesLeftOut are the compose files docker compose would read in the
 	// project directory without -f that the files convert was given with
 	// -f leave out (project.DefaultFilesLeftOut), absolute; nil when convert
@@ -831,9 +840,36 @@ func environOf(l *project.Project) []string {
 
 // checkFilesLeftOut is C2M025: convert was given -f naming the project's
 // own compose file, and docker compose, run in the project directory
-// without -f, reads a file that choice leaves out.
+// without -f, reads a file that choice leaves out; or --profile leaves out
+// services its default profiles bring in; or --env-file replaces the env
+// files it reads.
 func checkFilesLeftOut(p *ProjectPass) {
-	if len(p.FilesLeftOut) == 0 || p.Project == nil || len(p.Project.ConfigFiles) == 0 {
+	if p.Project == nil || len(p.Project.ConfigFiles) == 0 {
+		return
+	}
+	at := func() (string, int) {
+		dir, _ := filepath.Abs(p.Project.Dir)
+		f, _ := filepath.Abs(p.Project.ConfigFiles[0])
+		return project.RelTo(dir, f), 1
+	}
+	if len(p.ProfilesLeftOut) > 0 {
+		file, line := at()
+		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
+			"services %s not converted: docker compose, run in the project directory without --profile, enables profiles %s (COMPOSE_PROFILES), which bring them in; the profiles this conversion was given leave them out, and what they mount is not in the manifest",
+			strings.Join(p.ProfilesLeftOut, ", "), strings.Join(p.DefaultProfiles, ", "))})
+	}
+	if len(p.DefaultEnvFiles) > 0 {
+		file, line := at()
+		dir, _ := filepath.Abs(p.Project.Dir)
+		var def []string
+		for _, f := range p.DefaultEnvFiles {
+			def = append(def, project.RelTo(dir, f))
+		}
+		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
+			"%s not read: docker compose, run in the project directory without --env-file, reads it; this conversion reads the env files it was given instead, so the variables, COMPOSE_FILE and COMPOSE_PROFILES it sets may differ from what docker compose runs with",
+			strings.Join(def, " and "))})
+	}
+	if len(p.FilesLeftOut) == 0 {
 		return
 	}
 	l := p.Project
