@@ -410,12 +410,14 @@ type converter struct {
 	// defaultEnvFiles the env files docker compose reads without
 	// --env-file, when the given ones are others.
 	filesLeftOut, profilesLeftOut, defaultProfiles, defaultEnvFiles []string
-	opts                                                            Options
-	decl                                                            *declare.File
-	match                                                           *matcher
-	module                                                          string
-	hostDir                                                         string
-	volumeRoot                                                      string
+	// bindKeys indexes the binds by their key cleaned (holdingBind).
+	bindKeys   map[string]*placement.Placement
+	opts       Options
+	decl       *declare.File
+	match      *matcher
+	module     string
+	hostDir    string
+	volumeRoot string
 	// layout is declare.LayoutFHS or ""; laidOut holds, under it, the
 	// source that took each path placed by intent, so that a second is
 	// refused rather than merged.

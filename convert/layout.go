@@ -131,16 +131,43 @@ func (c *converter) holdingBind(s *placement.Placement) *placement.Placement {
 	if s.Section != declare.SectionBinds || strings.HasPrefix(s.Key, "~") {
 		return nil
 	}
-	var out *placement.Placement
-	for _, o := range c.placements {
-		if o == s || o.Section != declare.SectionBinds || strings.HasPrefix(o.Key, "~") {
-			continue
-		}
-		if _, ok := declare.BindWithin(o.Key, s.Key); ok && (out == nil || len(path.Clean(o.Key)) < len(path.Clean(out.Key))) {
-			out = o
+	if c.bindKeys == nil {
+		// Each bind's key cleaned once, indexed: the holders of a key
+		// are among its own prefixes, looked up rather than compared
+		// with every other bind (a project of thousands of binds).
+		c.bindKeys = map[string]*placement.Placement{}
+		for _, o := range c.placements {
+			if o.Section != declare.SectionBinds || strings.HasPrefix(o.Key, "~") {
+				continue
+			}
+			if k := path.Clean(o.Key); c.bindKeys[k] == nil {
+				c.bindKeys[k] = o
+			}
 		}
 	}
-	return out
+	in := path.Clean(s.Key)
+	// The prefixes of in, outermost first: "/" or "." (not for ../),
+	// then each folder above in.
+	var prefixes []string
+	switch {
+	case strings.HasPrefix(in, "/"):
+		prefixes = append(prefixes, "/")
+	case in != ".." && !strings.HasPrefix(in, "../") && in != ".":
+		prefixes = append(prefixes, ".")
+	}
+	for i := 1; i < len(in); i++ {
+		if in[i] == '/' {
+			prefixes = append(prefixes, in[:i])
+		}
+	}
+	for _, k := range prefixes {
+		if o := c.bindKeys[k]; o != nil && o != s {
+			if _, ok := declare.BindWithinClean(k, in); ok {
+				return o
+			}
+		}
+	}
+	return nil
 }
 
 // rootDeclared reports whether the declarations' directories: own root.

@@ -41,7 +41,12 @@ func NormalizeBind(key string) string {
 // outer, slash-separated, and whether it lies strictly below it: both
 // relative (".", "./data", "../x") or both absolute.
 func BindWithin(outer, inner string) (string, bool) {
-	o, i := path.Clean(outer), path.Clean(inner)
+	return BindWithinClean(path.Clean(outer), path.Clean(inner))
+}
+
+// BindWithinClean is BindWithin for keys already cleaned (path.Clean), so
+// that a caller comparing many pairs cleans each key once.
+func BindWithinClean(o, i string) (string, bool) {
 	if o == i || path.IsAbs(o) != path.IsAbs(i) {
 		return "", false
 	}
@@ -53,7 +58,7 @@ func BindWithin(outer, inner string) (string, bool) {
 		return i, true
 	case o == "/":
 		return i[1:], true
-	case strings.HasPrefix(i, o+"/"):
+	case len(i) > len(o) && i[len(o)] == '/' && strings.HasPrefix(i, o):
 		return i[len(o)+1:], true
 	}
 	return "", false

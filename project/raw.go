@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -30,6 +31,24 @@ type rawFile struct {
 	// included project's directory.
 	env     map[string]string
 	workDir string
+	// services indexes the services: mapping by name (merge keys
+	// applied, as get reads it), built once: looking a service up is
+	// done for every service, and a scan each time is quadratic.
+	servicesOnce sync.Once
+	services     map[string]*yaml.Node
+}
+
+// service returns the definition of service name in f, or nil.
+func (f *rawFile) service(name string) *yaml.Node {
+	f.servicesOnce.Do(func() {
+		f.services = map[string]*yaml.Node{}
+		for _, p := range pairs(get(f.root, "services")) {
+			if _, ok := f.services[p[0].Value]; !ok {
+				f.services[p[0].Value] = resolve(p[1])
+			}
+		}
+	})
+	return f.services[name]
 }
 
 // subst interpolates s with the file's environment, as compose-go does,
@@ -251,7 +270,7 @@ func (ix *rawIndex) service(name string) []rawService {
 		if f.extended {
 			continue // a base file's services are not the project's
 		}
-		if n := get(get(f.root, "services"), name); n != nil {
+		if n := f.service(name); n != nil {
 			out = append(out, rawService{file: f, node: n})
 		}
 	}

@@ -316,9 +316,13 @@ func checkSameData(p *ProjectPass) {
 		}
 		return (a.Key == a.Real) && (b.Key != b.Real)
 	})
+	clean := make([]string, len(binds))
+	for i, b := range binds {
+		clean[i] = path.Clean(b.Real)
+	}
 	for j, in := range binds {
-		for _, out := range binds[:j] {
-			rel, ok := declare.BindWithin(out.Real, in.Real)
+		for k, out := range binds[:j] {
+			rel, ok := declare.BindWithinClean(clean[k], clean[j])
 			if out.Real == in.Real {
 				rel, ok = ".", true
 			}
