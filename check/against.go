@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"sync/atomic"
 
 	"github.com/compose2manifest/compose2manifest/batch"
@@ -219,6 +220,7 @@ type projects struct {
 	// reconvert is Config.Reconvert; converted counts the conversions
 	// made to compare a manifest (Result.Converted).
 	reconvert bool
+	timeout   time.Duration // Config.ProjectTimeout
 	converted atomic.Int64
 	// byModule maps a module name to the project folders that convert to
 	// it. failed lists the projects, relative to root, that could not be
@@ -257,7 +259,7 @@ func index(ctx context.Context, cfg Config, root string, manifests []string) (*p
 		return nil, err
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
-	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, byModule: map[string][]string{}, quick: map[string]bool{},
+	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, timeout: cfg.ProjectTimeout, byModule: map[string][]string{}, quick: map[string]bool{},
 		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}, matched: map[string]bool{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))
@@ -356,7 +358,7 @@ func (a *projects) convertSome(ctx context.Context, cfg Config, found []batch.Pr
 		some[k] = found[i]
 	}
 	var mu sync.Mutex
-	return batch.Each(ctx, some, cfg.Jobs, cfg.Convert, func(k int, res *convert.Result, err error) {
+	return batch.Runner{Timeout: cfg.ProjectTimeout}.Each(ctx, some, cfg.Jobs, cfg.Convert, func(k int, res *convert.Result, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		names[which[k]] = ""
@@ -716,7 +718,34 @@ func (a *projects) convertAt(ctx context.Context, dir, file string, opts convert
 	if file != "" && len(opts.ConfigFiles) == 0 {
 		opts.ConfigFiles = []string{filepath.Join(dir, file)}
 	}
-	return convert.Convert(ctx, opts)
+	if a.timeout <= 0 {
+		return convert.Convert(ctx, opts)
+	}
+	// In a goroutine of its own, abandoned when the time is up.
+	type done struct {
+		res *convert.Result
+		err error
+	}
+	ch := make(chan done, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- done{nil, fmt.Errorf("internal error converting %s: %v", dir, r)}
+			}
+		}()
+		res, err := convert.Convert(ctx, opts)
+		ch <- done{res, err}
+	}()
+	t := time.NewTimer(a.timeout)
+	defer t.Stop()
+	select {
+	case d := <-ch:
+		return d.res, d.err
+	case <-t.C:
+		return nil, fmt.Errorf("not converted within %s (--project-timeout): abandoned, the check went on", a.timeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // fromSlash returns slash-separated paths in the system's form.

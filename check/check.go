@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
@@ -51,6 +52,12 @@ type Config struct {
 	// Reconvert makes Against convert every manifest's project again,
 	// even one whose fingerprint says it is current.
 	Reconvert bool
+	// ProjectTimeout bounds each conversion Against makes: a project still
+	// converting after it is reported as failed to convert (its
+	// conversion abandoned) and the check goes on; 0 means no limit.
+	// compose-go cannot be interrupted, and a project under ROOT is the
+	// pull request's to make as slow as it likes.
+	ProjectTimeout time.Duration
 	// Cache is the folder where Against keeps each manifest file it read,
 	// decoded without its containers, and the module rules' findings,
 	// for a later run to take instead of decoding the same bytes again

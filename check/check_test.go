@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compose2manifest/compose2manifest/check"
 	"github.com/compose2manifest/compose2manifest/convert"
@@ -309,5 +310,43 @@ func TestManifestsLinkOut(t *testing.T) {
 	}
 	if len(res.Report.Modules) != 3 { // good, same (the link inside), token
 		t.Errorf("%d modules, want 3:\n%s", len(res.Report.Modules), text)
+	}
+}
+
+// TestAgainstProjectTimeout: a conversion still running after
+// Config.ProjectTimeout fails that manifest's check, and the check goes
+// on (found by the thirteenth fresh-eyes trial: a project under ROOT is
+// the pull request's to make slow, and check had no bound).
+func TestAgainstProjectTimeout(t *testing.T) {
+	tmp := t.TempDir()
+	app := filepath.Join(tmp, "root", "app")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "compose.yaml"), []byte("services:\n  web:\n    image: nginx:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: app, WorkingDirectory: app, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "out", "app.yaml"), res.Manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := check.Against(context.Background(), check.Config{Dir: tmp, Convert: convert.Options{Environ: []string{}}, Reconvert: true, ProjectTimeout: time.Nanosecond}, "root", []string{"out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, m := range r.Report.Modules {
+		for _, d := range m.Diagnostics {
+			all = append(all, d.String())
+		}
+	}
+	if text := strings.Join(all, "\n"); !strings.Contains(text, "not converted within 1ns (--project-timeout)") {
+		t.Errorf("no timeout reported:\n%s", text)
 	}
 }

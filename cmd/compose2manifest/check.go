@@ -26,6 +26,7 @@ func runCheck(e *env, args []string) int {
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
+	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -60,7 +61,7 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ)}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
