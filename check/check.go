@@ -10,6 +10,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -383,11 +384,22 @@ func decodeDiagnostics(file string, err error) []rules.Diagnostic {
 		errs = manifest.Errors{{Pos: manifest.Pos{File: file}, Msg: err.Error()}}
 	}
 	var out []rules.Diagnostic
-	for _, de := range errs {
+	for i, de := range errs {
+		if i == maxDecodeErrors {
+			// A file of a million bad lines is not a million
+			// annotations.
+			last := rules.Decoded(de)
+			last.Message = fmt.Sprintf("and %d more errors in this file, not listed", len(errs)-i)
+			out = append(out, last)
+			break
+		}
 		out = append(out, rules.Decoded(de))
 	}
 	return out
 }
+
+// maxDecodeErrors is how many decode errors of one manifest are listed.
+const maxDecodeErrors = 100
 
 // moduleIndex returns the index of the first module of rep named name that
 // was checked, or of the first checked module.

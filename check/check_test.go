@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -348,5 +349,25 @@ func TestAgainstProjectTimeout(t *testing.T) {
 	}
 	if text := strings.Join(all, "\n"); !strings.Contains(text, "not converted within 1ns (--project-timeout)") {
 		t.Errorf("no timeout reported:\n%s", text)
+	}
+}
+
+// TestManifestsManyDecodeErrors: a manifest with hundreds of bad lines
+// lists the first hundred and says how many more (a file of aliases gave a
+// million lines; found by the thirteenth fresh-eyes trial).
+func TestManifestsManyDecodeErrors(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("version: 1\nmodule: m\nresources:\n")
+	for i := range 300 {
+		b.WriteString("  - directory: rel" + strconv.Itoa(i) + "\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := check.Manifests(check.Config{Dir: dir}, []string{"m.yaml"})
+	ds := r.Report.Modules[0].Diagnostics
+	if len(ds) != 101 || !strings.Contains(ds[100].Message, "and 200 more errors in this file") {
+		t.Errorf("%d diagnostics, the last %q", len(ds), ds[len(ds)-1].Message)
 	}
 }
