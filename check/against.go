@@ -721,31 +721,13 @@ func (a *projects) convertAt(ctx context.Context, dir, file string, opts convert
 	if a.timeout <= 0 {
 		return convert.Convert(ctx, opts)
 	}
-	// In a goroutine of its own, abandoned when the time is up.
-	type done struct {
-		res *convert.Result
-		err error
+	// As a batch converts a project: abandoned when the time is up.
+	if runErr := (batch.Runner{Timeout: a.timeout}).Each(ctx, []batch.Project{{Dir: dir}}, 1, opts, func(_ int, r *convert.Result, e error) {
+		res, err = r, e
+	}); runErr != nil {
+		return nil, runErr
 	}
-	ch := make(chan done, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- done{nil, fmt.Errorf("internal error converting %s: %v", dir, r)}
-			}
-		}()
-		res, err := convert.Convert(ctx, opts)
-		ch <- done{res, err}
-	}()
-	t := time.NewTimer(a.timeout)
-	defer t.Stop()
-	select {
-	case d := <-ch:
-		return d.res, d.err
-	case <-t.C:
-		return nil, fmt.Errorf("not converted within %s (--project-timeout): abandoned, the check went on", a.timeout)
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return res, err
 }
 
 // fromSlash returns slash-separated paths in the system's form.
