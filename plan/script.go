@@ -244,6 +244,28 @@ differences() {
 # copy_directory SRC DST OWNER MODE SHOWN [FILTER]: an existing target is compared
 # first and, when it is not empty and differs, refused untouched (its
 # owner and mode too: it may hold someone else's data).
+# real PATH: PATH with every symbolic link resolved, as far as it exists
+# (its missing tail kept as written).
+real() {
+	rp=$1 rtail=
+	while [ ! -e "$rp" ] && [ "$rp" != / ] && [ -n "$rp" ]; do
+		rtail=/${rp##*/}$rtail
+		rp=${rp%/*}
+		[ -n "$rp" ] || rp=/
+	done
+	rr=$(cd -P -- "$rp" 2>/dev/null && pwd -P) || rr=$rp
+	printf '%s%s\n' "${rr%/}" "$rtail"
+}
+
+# apart SOURCE TARGET SHOWN: refuse a copy where one lies inside the
+# other once links are followed on this host (a legacy checkout that is a
+# link to the target's folder): the copy would write into its source.
+apart() {
+	asrc=$(real "$1") atgt=$(real "$2")
+	case "$atgt/" in "$asrc/"*) die "$3: the target $atgt lies inside the source $asrc (links followed): the copy would write into its source" ;; esac
+	case "$asrc/" in "$atgt/"*) die "$3: the source $asrc lies inside the target $atgt (links followed): the copy would write over its source" ;; esac
+}
+
 copy_directory() {
 	filter=${6-}
 	[ -n "$filter" ] || filter='^\.d[^ ]* \./$'
@@ -253,6 +275,7 @@ copy_directory() {
 	if [ -L "$2" ] || { [ -e "$2" ] && [ ! -d "$2" ]; }; then
 		die "$5: the target exists and is not a directory"
 	fi
+	apart "$1" "$2" "$5"
 	if [ -d "$2" ]; then
 		diff=$(differences "$1/" "$2/" "$filter") || die "$5: rsync --dry-run --checksum failed"
 		if [ -z "$diff" ]; then

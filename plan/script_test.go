@@ -503,3 +503,35 @@ func TestScriptWithin(t *testing.T) {
 		t.Errorf("the second run changed the target:\n got: %s\nwant: %s", got, after)
 	}
 }
+
+// TestScriptApartThroughLinks: a move whose target lies inside its
+// source once the legacy host's links are followed (the legacy checkout
+// a link to the target's folder) is refused before anything is written
+// (found by the thirteenth fresh-eyes trial: the copy wrote into its
+// source).
+func TestScriptApartThroughLinks(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
+	}
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "app", "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	legacyTree(t, data)
+	if err := os.Symlink(filepath.Join(tmp, "app"), filepath.Join(tmp, "old")); err != nil {
+		t.Fatal(err)
+	}
+	before := treetest.Listing(t, data, false, true)
+	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	p := &Plan{Version: Version, DockerRoot: "/var/lib/docker",
+		Moves: []Move{{Module: "m", From: filepath.Join(tmp, "old", "data"), To: filepath.Join(data, "v2"), Kind: manifest.KindDirectory,
+			Owner: owner, Mode: "0750", Intent: manifest.IntentState, Legacy: "bind ./data"}}}
+	out, code := runScriptWith(t, p, tmp, "")
+	if code == 0 || !strings.Contains(out, "lies inside the source") {
+		t.Fatalf("exit %d, want a refusal:\n%s", code, out)
+	}
+	if after := treetest.Listing(t, data, false, true); after != before {
+		t.Errorf("the source changed:\n%s\nwant:\n%s", after, before)
+	}
+}
