@@ -110,13 +110,26 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
-	if len(given.ConfigFiles) > 0 {
-		// Named with -f (not by the declarations' compose_files:, a
-		// choice recorded where a reviewer sees it).
-		c.filesLeftOut = l.DefaultFilesLeftOut(opts.Environ)
+	// Named with a flag, not by the declarations (compose_files:,
+	// profiles:, env_files:, a choice recorded where a reviewer sees it),
+	// nor by a flag that says what they say.
+	wd := given.WorkingDirectory
+	if wd == "" {
+		wd, _ = os.Getwd()
 	}
-	if len(given.Profiles) > 0 || len(given.EnvFiles) > 0 {
-		c.flagsLeftOut(given, l.Dir, opts.Environ)
+	if len(given.ConfigFiles) > 0 && !st.declares(given.ConfigFiles, st.composeFiles, wd, true) {
+		c.filesLeftOut = l.DefaultFilesLeftOut(opts.Environ)
+		c.filesReordered = l.FilesInOtherOrder(opts.Environ)
+	}
+	flags := given
+	if st.declares(given.Profiles, st.profiles, wd, false) {
+		flags.Profiles = nil
+	}
+	if st.declares(given.EnvFiles, st.envFiles, wd, true) {
+		flags.EnvFiles = nil
+	}
+	if len(flags.Profiles) > 0 || len(flags.EnvFiles) > 0 {
+		c.flagsLeftOut(flags, l.Dir, opts.Environ)
 	}
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -410,6 +423,12 @@ type converter struct {
 	// defaultEnvFiles the env files docker compose reads without
 	// --env-file, when the given ones are others.
 	filesLeftOut, profilesLeftOut, defaultProfiles, defaultEnvFiles []string
+	// envDisabled reports that docker compose reads no env file without
+	// --env-file (COMPOSE_DISABLE_ENV_FILE), where the given ones are read.
+	envDisabled bool
+	// filesReordered reports -f naming what docker compose reads without
+	// it in another order (C2M025).
+	filesReordered bool
 	// bindKeys indexes the binds by their key cleaned (holdingBind).
 	bindKeys   map[string]*placement.Placement
 	opts       Options
@@ -1212,7 +1231,7 @@ func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
 			c.defaultProfiles = def.Profiles
 		}
 	}
-	if len(given.EnvFiles) > 0 && len(def.EnvFiles) > 0 {
+	if len(given.EnvFiles) > 0 && (len(def.EnvFiles) > 0 || def.EnvDisabled) {
 		wd := given.WorkingDirectory
 		var got []string
 		for _, f := range given.EnvFiles {
@@ -1223,6 +1242,7 @@ func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
 		}
 		if !slices.Equal(got, def.EnvFiles) {
 			c.defaultEnvFiles = def.EnvFiles
+			c.envDisabled = def.EnvDisabled && len(def.EnvFiles) == 0
 		}
 	}
 }
@@ -1230,7 +1250,7 @@ func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut,
+		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

@@ -395,14 +395,18 @@ func sortedEnvKeys(m types.MappingWithEquals) []string {
 // not mount itself (a hook inherits the service's volumes and may add its
 // own); "" when there are none.
 func (c *converter) hookMounts(svc types.ServiceConfig) string {
+	// What the service mounts itself is declared with it, at whatever
+	// target the hook mounts it; an anonymous volume is the hook's own.
 	own := map[string]bool{}
 	for _, v := range svc.Volumes {
-		own[v.Type+"\x00"+v.Source+"\x00"+v.Target] = true
+		if v.Source != "" {
+			own[v.Type+"\x00"+v.Source] = true
+		}
 	}
 	var mounts []string
 	for _, h := range svc.PreStart {
 		for _, v := range h.Volumes {
-			if own[v.Type+"\x00"+v.Source+"\x00"+v.Target] {
+			if v.Source != "" && own[v.Type+"\x00"+v.Source] {
 				continue
 			}
 			mounts = append(mounts, c.describeMount(v))
@@ -424,7 +428,7 @@ func (c *converter) describeMount(v types.ServiceVolumeConfig) string {
 		}
 	}
 	if src == "" {
-		src = "an anonymous volume"
+		return "anonymous volume at " + v.Target
 	}
 	return fmt.Sprintf("%s %s at %s", v.Type, src, v.Target)
 }

@@ -22,6 +22,10 @@ type settings struct {
 	applied bool
 	// parseErr is why the file could not be read for its settings.
 	parseErr error
+	// composeFiles, envFiles (absolute) and profiles are what the file
+	// says, whether or not a flag won: a flag that says the same is the
+	// choice the file records (C2M025 is then silent).
+	composeFiles, envFiles, profiles []string
 }
 
 // withSettings returns opts with ConfigFiles, EnvFiles and Profiles
@@ -71,6 +75,13 @@ func withSettings(opts Options) (Options, settings, error) {
 		// error they may explain.
 		return opts, settings{parseErr: err}, nil
 	}
+	for _, c := range f.ComposeFiles {
+		st.composeFiles = append(st.composeFiles, filepath.Join(dir, filepath.FromSlash(c.Value)))
+	}
+	for _, e := range f.EnvFiles {
+		st.envFiles = append(st.envFiles, filepath.Join(dir, filepath.FromSlash(e.Value)))
+	}
+	st.profiles = declare.Values(f.Profiles)
 	var errs declare.Errors
 	files := func(ss []declare.Setting, key string) []string {
 		out := make([]string, 0, len(ss))
@@ -102,6 +113,27 @@ func withSettings(opts Options) (Options, settings, error) {
 		return opts, settings{}, errs
 	}
 	return opts, st, nil
+}
+
+// declares reports whether the declarations file records what a flag
+// gave: the same compose files (paths taken from wd), env files or
+// profiles, in order.
+func (st settings) declares(flag, recorded []string, wd string, paths bool) bool {
+	if len(flag) == 0 || len(flag) != len(recorded) {
+		return false
+	}
+	for i, v := range flag {
+		if paths && !filepath.IsAbs(v) {
+			v = filepath.Join(wd, v)
+		}
+		if paths {
+			v = filepath.Clean(v)
+		}
+		if v != recorded[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // reuse returns opts with the declarations file already read given in

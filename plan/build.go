@@ -77,7 +77,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	if o.DockerRoot == "" {
 		o.DockerRoot = DefaultDockerRoot
 	}
-	if !manifest.ValidPath(o.DockerRoot) || !path.IsAbs(o.LegacyProjectDirectory) {
+	if !manifest.ValidPath(o.DockerRoot) || !manifest.ValidPath(o.LegacyProjectDirectory) {
 		return nil, fmt.Errorf("the docker root and the legacy project directory must be absolute, clean paths")
 	}
 	p := &Plan{Version: Version, Project: o.Project, DockerRoot: o.DockerRoot, Moves: []Move{}}

@@ -99,9 +99,14 @@ func Command(c Config, w io.Writer) *Failure {
 		return f
 	}
 	c.Options.Project = res.ProjectName
+	if d := c.Options.LegacyProjectDirectory; d != "" && !manifest.ValidPath(d) {
+		return &Failure{Msg: fmt.Sprintf("plan: --legacy-project-directory %q: want an absolute, clean path", d), Code: 2}
+	}
 	if c.Options.LegacyProjectDirectory == "" {
 		c.Options.LegacyProjectDirectory = res.ProjectDirectory
-	} else if legacy := project.NormalizeName(path.Base(c.Options.LegacyProjectDirectory)); res.FolderNamed && legacy != "" && legacy != res.ProjectName {
+	} else if legacy := project.NormalizeName(path.Base(c.Options.LegacyProjectDirectory)); res.FolderNamed && legacy == "" {
+		return &Failure{Msg: fmt.Sprintf("plan: --legacy-project-directory %s: docker compose names a project without a name after its folder, and that folder's name gives none (docker compose refuses it there); give the name it ran under with -p", c.Options.LegacyProjectDirectory), Code: 2}
+	} else if res.FolderNamed && legacy != res.ProjectName {
 		// Named after its folder: on the legacy host, docker compose
 		// named the project, its volumes and its containers' labels
 		// after the folder there.

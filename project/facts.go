@@ -645,6 +645,9 @@ type WithoutFlags struct {
 	// files (COMPOSE_ENV_FILES, else .env), absolute, and Profiles the
 	// profiles enabled (COMPOSE_PROFILES), in order.
 	Files, EnvFiles, Profiles []string
+	// EnvDisabled is COMPOSE_DISABLE_ENV_FILE: docker compose reads no
+	// .env.
+	EnvDisabled bool
 }
 
 // ReadWithoutFlags returns what docker compose reads when run in dir
@@ -659,7 +662,7 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 	if err != nil {
 		return WithoutFlags{}
 	}
-	w := WithoutFlags{Files: in.files, EnvFiles: in.envFiles}
+	w := WithoutFlags{Files: in.files, EnvFiles: in.envFiles, EnvDisabled: in.envDisabled}
 	for _, pr := range strings.Split(utils.GetAsEqualsMap(in.environ)["COMPOSE_PROFILES"], ",") {
 		if pr = strings.TrimSpace(pr); pr != "" {
 			w.Profiles = append(w.Profiles, pr)
@@ -679,8 +682,25 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 // adds it. Nil when the files were not named with -f or nothing is left
 // out.
 func (p *Project) DefaultFilesLeftOut(environ []string) []string {
+	left, _ := p.filesAgainstDefault(environ)
+	return left
+}
+
+// FilesInOtherOrder reports whether the project's -f files are the files
+// docker compose reads without -f (FilesWithoutFlag) in another order:
+// later files override earlier ones, so the merge differs.
+func (p *Project) FilesInOtherOrder(environ []string) bool {
+	left, other := p.filesAgainstDefault(environ)
+	return len(left) == 0 && other && len(p.ConfigFiles) == len(FilesWithoutFlag(p.Dir, environ))
+}
+
+// filesAgainstDefault holds the -f files against those docker compose
+// reads without -f: those left out (see DefaultFilesLeftOut), and whether
+// the two differ at all (left out, added or reordered) when the -f files
+// are the project's own.
+func (p *Project) filesAgainstDefault(environ []string) (left []string, differ bool) {
 	if p.FilesFrom != FilesFlag {
-		return nil
+		return nil, false
 	}
 	without := FilesWithoutFlag(p.Dir, environ)
 	dir, _ := filepath.Abs(p.Dir)
@@ -693,7 +713,10 @@ func (p *Project) DefaultFilesLeftOut(environ []string) []string {
 		own = own || slices.Contains(without, f) || (filepath.Dir(f) == dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
 	}
 	if !own {
-		return nil
+		return nil, false
+	}
+	if slices.Equal(given, without) {
+		return nil, false
 	}
 	var out []string
 	for _, f := range without {
@@ -701,7 +724,7 @@ func (p *Project) DefaultFilesLeftOut(environ []string) []string {
 			out = append(out, f)
 		}
 	}
-	return out
+	return out, true
 }
 
 // IsDefaultFileName reports whether name is one of compose-go's default

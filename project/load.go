@@ -74,7 +74,7 @@ type Project struct {
 	// FilesEnvironment (COMPOSE_FILE) or FilesDefault.
 	FilesFrom string
 	// NameFromEnvironment reports whether the process environment or an
-	// env file sets COMPOSE_PROJECT_NAME, which overrides name:.
+	// env file sets COMPOSE_PROJECT_NAME (not empty), which overrides name:.
 	NameFromEnvironment bool
 	// UnsetVariables lists every use of a variable that has no value and
 	// no default, in file order.
@@ -136,7 +136,8 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
-	_, l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"]
+	// Empty is unset, as docker compose takes it.
+	l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"] != ""
 	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots)
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
@@ -479,6 +480,8 @@ type inputs struct {
 	envFiles  []string // the env files compose-go reads once the directory is known
 	read      []string // every env file read, both passes, in order
 	roots     []string // where files the project refers to may lie
+	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
+	envDisabled bool
 }
 
 // composeEnvFiles is the variable docker compose takes its --env-file
@@ -537,7 +540,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{}
+	in := &inputs{envDisabled: disabled}
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
 	envFilesIn := func(dir string) ([]string, error) {

@@ -41,6 +41,13 @@ type ProjectPass struct {
 	// (DefaultProfiles, COMPOSE_PROFILES) bring in, and that the profiles
 	// convert was given leave out; nil when convert was given none.
 	ProfilesLeftOut, DefaultProfiles []string
+	// EnvDisabled reports that docker compose reads no env file in the
+	// project directory without --env-file (COMPOSE_DISABLE_ENV_FILE),
+	// while convert was given some.
+	EnvDisabled bool
+	// FilesReordered reports that convert was given -f naming the files
+	// docker compose reads without it, in another order.
+	FilesReordered bool
 	// DefaultEnvFiles are the env files docker compose reads in the
 	// project directory without --env-file, absolute, when convert was
 	// given others; nil otherwise.
@@ -862,6 +869,10 @@ func checkFilesLeftOut(p *ProjectPass) {
 			"services %s not converted: docker compose, run in the project directory without --profile, enables profiles %s (COMPOSE_PROFILES), which bring them in; the profiles this conversion was given leave them out, and what they mount is not in the manifest",
 			strings.Join(p.ProfilesLeftOut, ", "), strings.Join(p.DefaultProfiles, ", "))})
 	}
+	if p.EnvDisabled {
+		file, line := at()
+		p.Report(Diagnostic{File: file, Line: line, Message: "env files read that docker compose does not read: run in the project directory without --env-file, it reads none (COMPOSE_DISABLE_ENV_FILE), so the variables, COMPOSE_FILE and COMPOSE_PROFILES they set are not what docker compose runs with"})
+	}
 	if len(p.DefaultEnvFiles) > 0 {
 		file, line := at()
 		dir, _ := filepath.Abs(p.Project.Dir)
@@ -872,6 +883,21 @@ func checkFilesLeftOut(p *ProjectPass) {
 		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
 			"%s not read: docker compose, run in the project directory without --env-file, reads it; this conversion reads the env files it was given instead, so the variables, COMPOSE_FILE and COMPOSE_PROFILES it sets may differ from what docker compose runs with",
 			strings.Join(def, " and "))})
+	}
+	if p.FilesReordered {
+		dir, _ := filepath.Abs(p.Project.Dir)
+		var given, read []string
+		for _, f := range p.Project.ConfigFiles {
+			f, _ = filepath.Abs(f)
+			given = append(given, project.RelTo(dir, f))
+		}
+		for _, f := range project.FilesWithoutFlag(p.Project.Dir, environOf(p.Project)) {
+			read = append(read, project.RelTo(dir, f))
+		}
+		file, line := at()
+		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
+			"compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
+			strings.Join(read, " then "), strings.Join(given, " then "))})
 	}
 	if len(p.FilesLeftOut) == 0 {
 		return

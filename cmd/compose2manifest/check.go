@@ -49,7 +49,11 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *projectTimeout < 0 {
+		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
+		return exitUsage
+	}
+	if *againstRoot == "" && (*reconvert || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
