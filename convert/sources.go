@@ -170,6 +170,9 @@ func (c *converter) uncarriedKeys(us []placement.Unmatched) []placement.Unmatche
 	for _, name := range slices.Sorted(maps.Keys(p.Jobs)) {
 		add("job "+name, p.Jobs[name].Volumes)
 	}
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledJobs)) {
+		add("job "+name+" (left out by profiles)", p.DisabledJobs[name].Volumes)
+	}
 	for _, name := range slices.Sorted(maps.Keys(p.Services)) {
 		for _, h := range p.Services[name].PreStart {
 			add(fmt.Sprintf("the pre_start hooks of service %q", name), h.Volumes)

@@ -1013,7 +1013,7 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 		}
 		a, ok := ParseAck(s)
 		if !ok {
-			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
+			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, jobs.NAME (a job), or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
 			continue
 		}
 		if first, dup := seen[s]; dup {
