@@ -110,27 +110,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
-	// Named with a flag, not by the declarations (compose_files:,
-	// profiles:, env_files:, a choice recorded where a reviewer sees it),
-	// nor by a flag that says what they say.
-	wd := given.WorkingDirectory
-	if wd == "" {
-		wd, _ = os.Getwd()
-	}
-	if len(given.ConfigFiles) > 0 && !st.declares(given.ConfigFiles, st.composeFiles, wd, true) {
-		c.filesLeftOut = l.DefaultFilesLeftOut(opts.Environ)
-		c.filesReordered = l.FilesInOtherOrder(opts.Environ)
-	}
-	flags := given
-	if st.declares(given.Profiles, st.profiles, wd, false) {
-		flags.Profiles = nil
-	}
-	if st.declares(given.EnvFiles, st.envFiles, wd, true) {
-		flags.EnvFiles = nil
-	}
-	if len(flags.Profiles) > 0 || len(flags.EnvFiles) > 0 {
-		c.flagsLeftOut(flags, l.Dir, opts.Environ)
-	}
+	c.flagsAgainstDefaults(given, st)
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
 		c.module = decl.Module
@@ -416,13 +396,14 @@ func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, erro
 // converter holds the state of one conversion.
 type converter struct {
 	l *project.Project
-	// filesLeftOut are the compose files docker compose reads without -f
-	// that the -f files given leave out (C2M025); profilesLeftOut the
+	// filesRead are the compose files docker compose reads without -f,
+	// and filesLeftOut those the -f files given leave out (C2M025);
+	// profilesLeftOut the
 	// services the profiles docker compose enables without --profile
 	// (defaultProfiles) bring in and the given ones leave out;
 	// defaultEnvFiles the env files docker compose reads without
 	// --env-file, when the given ones are others.
-	filesLeftOut, profilesLeftOut, defaultProfiles, defaultEnvFiles []string
+	filesRead, filesLeftOut, profilesLeftOut, defaultProfiles, defaultEnvFiles []string
 	// envDisabled reports that docker compose reads no env file without
 	// --env-file (COMPOSE_DISABLE_ENV_FILE), where the given ones are read.
 	envDisabled bool
@@ -1213,13 +1194,34 @@ func builtRules() []*rules.Rule {
 	return out
 }
 
-// flagsLeftOut finds what --profile and --env-file, given, change from
-// what docker compose reads in dir without them (C2M025): the services
-// its default profiles bring in that the given ones leave out, and its
-// default env files when the given ones are others.
-func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
-	def := project.ReadWithoutFlags(dir, environ)
-	if len(given.Profiles) > 0 && len(def.Profiles) > 0 {
+// flagsAgainstDefaults finds what -f, --profile and --env-file, given,
+// change from what docker compose reads in the project directory without
+// them (C2M025), read once (project.ReadWithoutFlags): the compose files
+// they leave out or reorder, the services the default profiles bring in
+// and the given ones leave out, the default env files when the given ones
+// are others. A flag the declarations record as it is (compose_files:,
+// profiles:, env_files:, a choice made where a reviewer sees it) changes
+// nothing.
+func (c *converter) flagsAgainstDefaults(given Options, st settings) {
+	wd := given.WorkingDirectory
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	files := len(given.ConfigFiles) > 0 && !slices.Equal(absPaths(given.ConfigFiles, wd), st.composeFiles)
+	profiles := len(given.Profiles) > 0 && !slices.Equal(given.Profiles, st.profiles)
+	envFiles := absPaths(given.EnvFiles, wd)
+	if len(envFiles) > 0 && slices.Equal(envFiles, st.envFiles) {
+		envFiles = nil
+	}
+	if !files && !profiles && len(envFiles) == 0 {
+		return
+	}
+	def := project.ReadWithoutFlags(c.l.Dir, c.opts.Environ)
+	if files {
+		c.filesRead = def.Files
+		c.filesLeftOut, c.filesReordered = c.l.FilesAgainst(def.Files)
+	}
+	if profiles && len(def.Profiles) > 0 {
 		all := slices.Contains(def.Profiles, "*")
 		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.DisabledServices)) {
 			svc := c.l.Compose.DisabledServices[name]
@@ -1231,26 +1233,29 @@ func (c *converter) flagsLeftOut(given Options, dir string, environ []string) {
 			c.defaultProfiles = def.Profiles
 		}
 	}
-	if len(given.EnvFiles) > 0 && (len(def.EnvFiles) > 0 || def.EnvDisabled) {
-		wd := given.WorkingDirectory
-		var got []string
-		for _, f := range given.EnvFiles {
-			if !filepath.IsAbs(f) {
-				f = filepath.Join(wd, f)
-			}
-			got = append(got, filepath.Clean(f))
-		}
-		if !slices.Equal(got, def.EnvFiles) {
-			c.defaultEnvFiles = def.EnvFiles
-			c.envDisabled = def.EnvDisabled && len(def.EnvFiles) == 0
-		}
+	if len(envFiles) > 0 && (len(def.EnvFiles) > 0 || def.EnvDisabled) && !slices.Equal(envFiles, def.EnvFiles) {
+		c.defaultEnvFiles = def.EnvFiles
+		c.envDisabled = def.EnvDisabled && len(def.EnvFiles) == 0
 	}
+}
+
+// absPaths returns paths made absolute against wd and cleaned; nil for
+// none.
+func absPaths(paths []string, wd string) []string {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
 }
 
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesLeftOut: c.filesLeftOut, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
+		ImageVolumes: c.imageVolumeFacts, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

@@ -115,27 +115,6 @@ func withSettings(opts Options) (Options, settings, error) {
 	return opts, st, nil
 }
 
-// declares reports whether the declarations file records what a flag
-// gave: the same compose files (paths taken from wd), env files or
-// profiles, in order.
-func (st settings) declares(flag, recorded []string, wd string, paths bool) bool {
-	if len(flag) == 0 || len(flag) != len(recorded) {
-		return false
-	}
-	for i, v := range flag {
-		if paths && !filepath.IsAbs(v) {
-			v = filepath.Join(wd, v)
-		}
-		if paths {
-			v = filepath.Clean(v)
-		}
-		if v != recorded[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // reuse returns opts with the declarations file already read given in
 // memory, when it is the one Convert reads for the project in dir, so
 // that it is read once.

@@ -627,15 +627,7 @@ func DefaultFiles(dir string) []string {
 // (DefaultFiles); absolute, in order. Nil when it would find none or
 // cannot tell.
 func FilesWithoutFlag(dir string, environ []string) []string {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
-	}
-	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ})
-	if err != nil {
-		return nil
-	}
-	return in.files
+	return ReadWithoutFlags(dir, environ).Files
 }
 
 // WithoutFlags is what docker compose reads in a folder when no -f,
@@ -671,38 +663,21 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 	return w
 }
 
-// DefaultFilesLeftOut returns the compose files docker compose would
-// read in the project directory without -f (FilesWithoutFlag, with
-// environ, the process environment the conversion had) that the project's
-// -f files leave out, when those name one of those files or a default or
+// FilesAgainst holds the project's -f files against read, the files
+// docker compose reads in the project directory without -f
+// (ReadWithoutFlags), when the -f files name one of those or a default or
 // override file of that directory (the project's own compose file, so
-// the choice is not of another project kept beside it):
-// compose.override.yaml when -f names only compose.yaml, compose.yaml when
-// -f names docker-compose.yml beside it, db.yaml when .env's COMPOSE_FILE
-// adds it. Nil when the files were not named with -f or nothing is left
-// out.
-func (p *Project) DefaultFilesLeftOut(environ []string) []string {
-	left, _ := p.filesAgainstDefault(environ)
-	return left
-}
-
-// FilesInOtherOrder reports whether the project's -f files are the files
-// docker compose reads without -f (FilesWithoutFlag) in another order:
-// later files override earlier ones, so the merge differs.
-func (p *Project) FilesInOtherOrder(environ []string) bool {
-	left, other := p.filesAgainstDefault(environ)
-	return len(left) == 0 && other && len(p.ConfigFiles) == len(FilesWithoutFlag(p.Dir, environ))
-}
-
-// filesAgainstDefault holds the -f files against those docker compose
-// reads without -f: those left out (see DefaultFilesLeftOut), and whether
-// the two differ at all (left out, added or reordered) when the -f files
-// are the project's own.
-func (p *Project) filesAgainstDefault(environ []string) (left []string, differ bool) {
+// the choice is not of another project kept beside it). It returns the
+// files of read the -f files leave out, absolute (compose.override.yaml
+// when -f names only compose.yaml, compose.yaml when -f names
+// docker-compose.yml beside it, db.yaml when .env's COMPOSE_FILE adds it),
+// and whether the -f files are exactly read in another order: later
+// files override earlier ones, so the merge differs. Nothing when the
+// files were not named with -f, are not the project's own, or are read.
+func (p *Project) FilesAgainst(read []string) (leftOut []string, reordered bool) {
 	if p.FilesFrom != FilesFlag {
 		return nil, false
 	}
-	without := FilesWithoutFlag(p.Dir, environ)
 	dir, _ := filepath.Abs(p.Dir)
 	given := make([]string, 0, len(p.ConfigFiles))
 	own := false
@@ -710,21 +685,17 @@ func (p *Project) filesAgainstDefault(environ []string) (left []string, differ b
 		f, _ = filepath.Abs(f)
 		given = append(given, f)
 		base := filepath.Base(f)
-		own = own || slices.Contains(without, f) || (filepath.Dir(f) == dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
+		own = own || slices.Contains(read, f) || (filepath.Dir(f) == dir && (IsDefaultFileName(base) || IsOverrideFileName(base)))
 	}
-	if !own {
+	if !own || slices.Equal(given, read) {
 		return nil, false
 	}
-	if slices.Equal(given, without) {
-		return nil, false
-	}
-	var out []string
-	for _, f := range without {
+	for _, f := range read {
 		if !slices.Contains(given, f) {
-			out = append(out, f)
+			leftOut = append(leftOut, f)
 		}
 	}
-	return out, true
+	return leftOut, len(leftOut) == 0 && len(given) == len(read)
 }
 
 // IsDefaultFileName reports whether name is one of compose-go's default

@@ -52,11 +52,11 @@ type ProjectPass struct {
 	// project directory without --env-file, absolute, when convert was
 	// given others; nil otherwise.
 	DefaultEnvFiles []string
-	// FilesLeftOut are the compose files docker compose would read in the
-	// project directory without -f that the files convert was given with
-	// -f leave out (project.DefaultFilesLeftOut), absolute; nil when convert
-	// was not given -f.
-	FilesLeftOut []string
+	// FilesRead are the compose files docker compose reads in the project
+	// directory without -f (project.ReadWithoutFlags), absolute, and
+	// FilesLeftOut those the files convert was given with -f leave out
+	// (project.Project.FilesAgainst); nil when convert was not given -f.
+	FilesRead, FilesLeftOut []string
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
 	// Secrets are the environment variables of the converted services
@@ -839,86 +839,49 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 	return pos
 }
 
-// environOf returns the environment the project was read with, as
-// KEY=VALUE entries.
-func environOf(l *project.Project) []string {
-	out := make([]string, 0, len(l.Environment))
-	for k, v := range l.Environment {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
 // checkFilesLeftOut is C2M025: convert was given -f naming the project's
 // own compose file, and docker compose, run in the project directory
 // without -f, reads a file that choice leaves out; or --profile leaves out
 // services its default profiles bring in; or --env-file replaces the env
 // files it reads.
 func checkFilesLeftOut(p *ProjectPass) {
-	if p.Project == nil || len(p.Project.ConfigFiles) == 0 {
+	l := p.Project
+	if l == nil || len(l.ConfigFiles) == 0 {
 		return
 	}
-	at := func() (string, int) {
-		dir, _ := filepath.Abs(p.Project.Dir)
-		f, _ := filepath.Abs(p.Project.ConfigFiles[0])
-		return project.RelTo(dir, f), 1
+	dir, _ := filepath.Abs(l.Dir)
+	rel := func(fs []string) []string {
+		out := make([]string, 0, len(fs))
+		for _, f := range fs {
+			f, _ = filepath.Abs(f)
+			out = append(out, project.RelTo(dir, f))
+		}
+		return out
+	}
+	given, read := rel(l.ConfigFiles), rel(p.FilesRead)
+	report := func(format string, args ...any) {
+		// At the top of the first compose file: the finding is of the
+		// whole reading.
+		p.Report(Diagnostic{File: given[0], Line: 1, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(p.ProfilesLeftOut) > 0 {
-		file, line := at()
-		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
-			"services %s not converted: docker compose, run in the project directory without --profile, enables profiles %s (COMPOSE_PROFILES), which bring them in; the profiles this conversion was given leave them out, and what they mount is not in the manifest",
-			strings.Join(p.ProfilesLeftOut, ", "), strings.Join(p.DefaultProfiles, ", "))})
+		report("services %s not converted: docker compose, run in the project directory without --profile, enables profiles %s (COMPOSE_PROFILES), which bring them in; the profiles this conversion was given leave them out, and what they mount is not in the manifest",
+			strings.Join(p.ProfilesLeftOut, ", "), strings.Join(p.DefaultProfiles, ", "))
 	}
 	if p.EnvDisabled {
-		file, line := at()
-		p.Report(Diagnostic{File: file, Line: line, Message: "env files read that docker compose does not read: run in the project directory without --env-file, it reads none (COMPOSE_DISABLE_ENV_FILE), so the variables, COMPOSE_FILE and COMPOSE_PROFILES they set are not what docker compose runs with"})
+		report("env files read that docker compose does not read: run in the project directory without --env-file, it reads none (COMPOSE_DISABLE_ENV_FILE), so the variables, COMPOSE_FILE and COMPOSE_PROFILES they set are not what docker compose runs with")
 	}
 	if len(p.DefaultEnvFiles) > 0 {
-		file, line := at()
-		dir, _ := filepath.Abs(p.Project.Dir)
-		var def []string
-		for _, f := range p.DefaultEnvFiles {
-			def = append(def, project.RelTo(dir, f))
-		}
-		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
-			"%s not read: docker compose, run in the project directory without --env-file, reads it; this conversion reads the env files it was given instead, so the variables, COMPOSE_FILE and COMPOSE_PROFILES it sets may differ from what docker compose runs with",
-			strings.Join(def, " and "))})
+		report("%s not read: docker compose, run in the project directory without --env-file, reads it; this conversion reads the env files it was given instead, so the variables, COMPOSE_FILE and COMPOSE_PROFILES it sets may differ from what docker compose runs with",
+			strings.Join(rel(p.DefaultEnvFiles), " and "))
 	}
 	if p.FilesReordered {
-		dir, _ := filepath.Abs(p.Project.Dir)
-		var given, read []string
-		for _, f := range p.Project.ConfigFiles {
-			f, _ = filepath.Abs(f)
-			given = append(given, project.RelTo(dir, f))
-		}
-		for _, f := range project.FilesWithoutFlag(p.Project.Dir, environOf(p.Project)) {
-			read = append(read, project.RelTo(dir, f))
-		}
-		file, line := at()
-		p.Report(Diagnostic{File: file, Line: line, Message: fmt.Sprintf(
-			"compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
-			strings.Join(read, " then "), strings.Join(given, " then "))})
+		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
+			strings.Join(read, " then "), strings.Join(given, " then "))
 	}
-	if len(p.FilesLeftOut) == 0 {
-		return
+	if len(p.FilesLeftOut) > 0 {
+		left := strings.Join(rel(p.FilesLeftOut), " and ")
+		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
+			left, strings.Join(read, " and "), strings.Join(given, " and "), left)
 	}
-	l := p.Project
-	dir, _ := filepath.Abs(l.Dir)
-	rel := func(f string) string {
-		f, _ = filepath.Abs(f)
-		return project.RelTo(dir, f)
-	}
-	var given, left, read []string
-	for _, f := range l.ConfigFiles {
-		given = append(given, rel(f))
-	}
-	for _, f := range p.FilesLeftOut {
-		left = append(left, rel(f))
-	}
-	for _, f := range project.FilesWithoutFlag(l.Dir, environOf(l)) {
-		read = append(read, rel(f))
-	}
-	p.Report(Diagnostic{File: given[0], Line: 1, Message: fmt.Sprintf(
-		"%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
-		strings.Join(left, " and "), strings.Join(read, " and "), strings.Join(given, " and "), strings.Join(left, " and "))})
 }
