@@ -418,14 +418,23 @@ func (c *converter) hookMounts(svc types.ServiceConfig) string {
 	return "; nothing declares what its hooks alone mount (" + strings.Join(slices.Compact(mounts), ", ") + "), whose data stays where docker compose keeps it"
 }
 
+// resolvedBindKey returns a bind source compose-go resolved (a job's or
+// a hook's, which the raw reading does not index) as a binds: key: ./PATH
+// inside the project directory, else relative to it (../PATH).
+func (c *converter) resolvedBindKey(src string) string {
+	rel := c.l.Rel(src)
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "../") || rel == ".." {
+		return declare.NormalizeBind(rel)
+	}
+	return declare.NormalizeBind("./" + rel)
+}
+
 // describeMount names a mount as "TYPE SOURCE at TARGET", a bind source
 // relative to the project directory as ./PATH.
 func (c *converter) describeMount(v types.ServiceVolumeConfig) string {
 	src := v.Source
 	if v.Type == types.VolumeTypeBind {
-		if src = c.l.Rel(src); !filepath.IsAbs(src) && !strings.HasPrefix(src, "../") {
-			src = "./" + src
-		}
+		src = c.resolvedBindKey(src)
 	}
 	if src == "" {
 		return "anonymous volume at " + v.Target

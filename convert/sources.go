@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,11 +153,7 @@ func (c *converter) uncarriedKeys(us []placement.Unmatched) []placement.Unmatche
 				}
 				k = declare.SectionVolumes + "\x00" + v.Source
 			case types.VolumeTypeBind:
-				src := v.Source
-				if rel := c.l.Rel(src); !filepath.IsAbs(rel) {
-					src = "./" + rel
-				}
-				k = declare.SectionBinds + "\x00" + declare.NormalizeBind(src)
+				k = declare.SectionBinds + "\x00" + c.resolvedBindKey(v.Source)
 			default:
 				continue
 			}
