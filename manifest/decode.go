@@ -276,11 +276,8 @@ func (d *decoder) pairs(n *yaml.Node) [][2]*yaml.Node {
 // kindOf names what a node is without quoting it: "a mapping", "a list",
 // "a string", "an alias".
 func kindOf(n *yaml.Node) string {
-	switch {
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
 		return fmt.Sprintf("a string of %d bytes", len(n.Value))
-	case n.Kind == yaml.ScalarNode:
-		return describe(n)
 	}
 	return describe(n)
 }
