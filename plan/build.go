@@ -112,8 +112,11 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 			case already[r.Path]:
 				continue
 			case r.Origin != nil && r.Origin.Legacy != "":
-				from, find = o.legacyPath(m, r, used)
 				legacy = o.renamed(r.Origin.Legacy)
+				if name, ok := strings.CutPrefix(legacy, "Docker volume "); ok && !ValidVolumeName(name) {
+					return nil, fmt.Errorf("%s: the origin of %s names Docker volume %q, which is no name docker gives a volume ([a-zA-Z0-9][a-zA-Z0-9_.-]+): a path built from it could lead out of the Docker root", m.Module, r.Path, name)
+				}
+				from, find = o.legacyPath(m, r, used)
 			default:
 				continue
 			}
@@ -145,7 +148,16 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 	p.Moves = uncovered(p.Moves)
 	for i := range p.Moves {
 		p.Moves[i].Within = within(mods, p.Moves[i])
+		p.Moves[i].Root = o.sourceRoot(p.Moves, p.Moves[i])
 	}
+	// A declared directory at or inside a move's target is the copy's
+	// (a Within path): made before it, it would make the target non-empty
+	// and the copy refuse itself.
+	p.Directories = slices.DeleteFunc(p.Directories, func(d Directory) bool {
+		return slices.ContainsFunc(p.Moves, func(m Move) bool {
+			return m.Kind == manifest.KindDirectory && m.Module == d.Module && (m.To == d.Path || manifest.IsAncestor(m.To, d.Path))
+		})
+	})
 	// Parents first across modules too.
 	sort.SliceStable(p.Directories, func(i, j int) bool { return p.Directories[i].Path < p.Directories[j].Path })
 	p.Parents = undeclaredParents(mods, p)
@@ -160,6 +172,55 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("--anonymous %s: no anonymous volume of the project is mounted there", strings.Join(unused, ", "))
 	}
 	return p, nil
+}
+
+// sourceRoot is the folder below which the script refuses a link on the
+// way to mv.From (Move.Root): the legacy host's own folder that holds it
+// (the legacy project directory, the Docker root's volumes folder), or
+// for another source the outermost source of the plan that holds it, the
+// part of the tree a container could have written.
+func (o Options) sourceRoot(moves []Move, mv Move) string {
+	if mv.Anonymous != nil {
+		return ""
+	}
+	for _, root := range []string{o.LegacyProjectDirectory, path.Join(o.DockerRoot, "volumes")} {
+		if manifest.IsAncestor(root, mv.From) && !strings.HasPrefix(mv.Legacy, "declared path ") && !absoluteBind(mv.Legacy) {
+			return root
+		}
+	}
+	root := mv.From
+	for _, m := range moves {
+		if m.Anonymous == nil && manifest.IsAncestor(m.From, root) {
+			root = m.From
+		}
+	}
+	return root
+}
+
+// absoluteBind reports whether legacy names a bind of an absolute path.
+func absoluteBind(legacy string) bool {
+	src, ok := strings.CutPrefix(legacy, "bind ")
+	return ok && path.IsAbs(src)
+}
+
+// ValidVolumeName reports whether name can be a Docker volume's name as
+// docker volume create accepts it ([a-zA-Z0-9][a-zA-Z0-9_.-]+): the plan
+// joins it into a path under the Docker root, so a name with /, .. or a
+// NUL byte would lead out of it.
+func ValidVolumeName(name string) bool {
+	if len(name) < 2 || !isAlnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !isAlnum(c) && c != '_' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // renamed returns a legacy origin with its Docker volume renamed as

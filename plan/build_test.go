@@ -86,7 +86,7 @@ func TestOf(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\nDOCKER_ROOT='/data/docker'\n",
-		"\nanonymous_volume 'app' 'web' '{{range .Mounts}}{{if and (eq .Type \"volume\") (eq .Destination \"/var/cache/web\")}}{{.Name}}{{end}}{{end}}' 'move 5 (/var/lib/app/web-var-cache)'\ncopy_directory \"$src\" '/var/lib/app/web-var-cache' '33:33' '0750'",
+		"\n\tanonymous_volume 'app' 'web' '{{range .Mounts}}{{if and (eq .Type \"volume\") (eq .Destination \"/var/cache/web\")}}{{.Name}}{{end}}{{end}}' 'move 5 (/var/lib/app/web-var-cache)'\n\tcopy_directory \"$src\" '/var/lib/app/web-var-cache' '33:33' '0750'",
 	} {
 		if !strings.Contains(script.String(), want) {
 			t.Errorf("the script lacks %q:\n%s", want, script.String())
@@ -108,7 +108,7 @@ func TestOf(t *testing.T) {
 	if err := WriteScript(&script, p); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(script.String(), "\nunlocated 'anonymous Docker volume of service web for /var/lib/app/web-var-cache: find it with docker container inspect") {
+	if !strings.Contains(script.String(), "\n\tunlocated 'anonymous Docker volume of service web for /var/lib/app/web-var-cache: find it with docker container inspect") {
 		t.Errorf("the script does not refuse the anonymous volume:\n%s", script.String())
 	}
 	o.Project = "app"

@@ -23,8 +23,11 @@ inspect of the stopped legacy container, or named with --anonymous) and
 the declared path it goes to. A refused project is an error: the plan needs the whole manifest.
 
 --format sh (the default) prints a POSIX shell script to review and run
-as root on the legacy host: it stops while the project's containers run,
-creates each target with its declared owner and mode, copies with rsync
+as root on the legacy host: it checks every step before it changes
+anything (running containers, Docker volume drivers, symbolic links on
+the way to any path it changes, setuid files and devices in a source,
+targets that differ), then creates each target with its declared owner
+and mode, copies with rsync
 -aHAXS --numeric-ids, verifies with rsync --dry-run --checksum, never
 changes a source, refuses a non-empty target that differs, and logs to
 $C2M_PLAN_LOG (default ./compose2manifest-plan.log). --format json prints

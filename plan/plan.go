@@ -55,6 +55,12 @@ type Move struct {
 	// Legacy says what From is: "Docker volume mail_dbdata", "bind
 	// ./data", "anonymous volume of postfix:/var/lib/postfix".
 	Legacy string `json:"legacy,omitempty"`
+	// Root is the folder of the legacy host that From lies in and that
+	// no container wrote: the legacy project directory for a relative
+	// bind, DOCKER_ROOT/volumes for a volume, the outermost source above
+	// From for an absolute bind. The script refuses From when a component
+	// below Root is a symbolic link. "" is From itself.
+	Root string `json:"root,omitempty"`
 	// Anonymous, when set, is the anonymous volume whose data moves, to be
 	// found when the script runs: the volume that the one container of the
 	// service in the legacy project mounts at the target, named by docker

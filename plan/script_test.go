@@ -212,7 +212,7 @@ func TestScriptCopies(t *testing.T) {
 	if err := os.Mkdir(bare, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []string{"rsync", "stat", "date", "ls", "grep", "head", "mkdir", "chown", "chmod"} {
+	for _, tool := range []string{"rsync", "stat", "date", "ls", "grep", "head", "mkdir", "chown", "chmod", "find", "tr", "readlink"} {
 		if p, err := exec.LookPath(tool); err == nil {
 			if err := os.Symlink(p, filepath.Join(bare, tool)); err != nil {
 				t.Fatal(err)
@@ -522,16 +522,20 @@ func TestScriptApartThroughLinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(tmp, "app"), filepath.Join(tmp, "old")); err != nil {
 		t.Fatal(err)
 	}
-	before := treetest.Listing(t, data, false, true)
+	before := treetest.Listing(t, data, true, true)
 	owner := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	// The target's declared folder is the source's, through the link:
+	// the script must not give it the declared owner and mode before it
+	// refuses (it did, found by the attack trial).
 	p := &Plan{Version: Version, DockerRoot: "/var/lib/docker",
+		Directories: []Directory{{Module: "m", Path: data, Owner: owner, Mode: "0700"}},
 		Moves: []Move{{Module: "m", From: filepath.Join(tmp, "old", "data"), To: filepath.Join(data, "v2"), Kind: manifest.KindDirectory,
 			Owner: owner, Mode: "0750", Intent: manifest.IntentState, Legacy: "bind ./data"}}}
 	out, code := runScriptWith(t, p, tmp, "")
 	if code == 0 || !strings.Contains(out, "lies inside the source") {
 		t.Fatalf("exit %d, want a refusal:\n%s", code, out)
 	}
-	if after := treetest.Listing(t, data, false, true); after != before {
+	if after := treetest.Listing(t, data, true, true); after != before {
 		t.Errorf("the source changed:\n%s\nwant:\n%s", after, before)
 	}
 }
