@@ -12,6 +12,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // About is compose2manifest plan's help text.
@@ -87,6 +88,9 @@ func Command(c Config, w io.Writer) *Failure {
 		if err != nil {
 			return &Failure{Msg: "plan: --previous: " + err.Error(), Code: 2}
 		}
+		if f := judgePrevious(prev); f != nil {
+			return f
+		}
 		c.Options.Previous = prev
 	}
 	res, err := convert.Convert(context.Background(), c.Convert)
@@ -132,6 +136,34 @@ func Command(c Config, w io.Writer) *Failure {
 		return &Failure{Msg: "plan: " + err.Error(), Code: 2}
 	}
 	return nil
+}
+
+// judgePrevious runs check's module rules over the manifests --previous
+// names: the plan copies from the paths they declare into paths the new
+// manifest owns, so a previous manifest check refuses (one that owns
+// /etc, say) is refused here too, with its findings, before any plan is
+// made. Nil when none has an error.
+func judgePrevious(prev []*manifest.Module) *Failure {
+	var errs []string
+	n := 0
+	for _, m := range prev {
+		for _, d := range rules.Run(rules.All(), m) {
+			if d.Severity != rules.Error {
+				continue
+			}
+			if n++; n <= 5 {
+				errs = append(errs, d.String())
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if n > len(errs) {
+		errs = append(errs, fmt.Sprintf("and %d more", n-len(errs)))
+	}
+	return &Failure{Msg: fmt.Sprintf("plan: --previous: %s in the manifests the host applies today, which check refuses: the plan would copy from what they declare", report.Plural(n, "error")),
+		Hints: append(errs, "run compose2manifest check on them"), Code: 1}
 }
 
 // WriteJSON writes p as check --plan reads it.
