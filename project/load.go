@@ -661,6 +661,11 @@ func resolveInputs(opts Options) (*inputs, error) {
 	for _, d := range opts.AllowDirs {
 		in.roots = append(in.roots, abs(d))
 	}
+	// docker compose sets PWD to its working directory when the
+	// environment lacks it (cmd/compose's toProjectOptions); a project
+	// runs on its host from its own directory, never from the converting
+	// machine's, so ${PWD} is the project directory.
+	env["PWD"] = in.dir
 	// Second pass, in the project directory.
 	if in.envFiles, err = envFilesIn(in.dir); err != nil {
 		return nil, err

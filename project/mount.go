@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -85,6 +86,8 @@ type rawVolume struct {
 	target  string
 	spec    string // the short syntax, interpolated; "" for long syntax
 	source  string // the source as written, interpolated
+	// pwd reports whether the source is written from ${PWD} (pwdRef).
+	pwd bool
 	pos     manifest.Pos
 	options []string // options the manifest cannot carry, from the raw text
 	// decimalMode is tmpfs.mode as written when it is a plain integer
@@ -124,8 +127,10 @@ func (l *Project) rawVolumes(service string) map[string]rawVolume {
 				}
 				rv.source, rv.target = parsed.Source, path.Clean(parsed.Target)
 				rv.options = shortOptions(rv.spec, parsed)
+				rv.pwd = pwdRef.MatchString(item.Value)
 			case yaml.MappingNode:
 				rv.source = subst(scalar(get(item, "source")))
+				rv.pwd = pwdRef.MatchString(scalar(get(item, "source")))
 				rv.target = path.Clean(subst(scalar(get(item, "target"))))
 				if mode := get(get(item, "tmpfs"), "mode"); decimalOctal(mode) {
 					rv.decimalMode = mode.Value
@@ -490,6 +495,9 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 	if haveRaw && raw.source != "" {
 		written = raw.source
 	}
+	if haveRaw && raw.pwd {
+		written = l.fromPWD(written)
+	}
 	if strings.HasPrefix(written, "~") || strings.HasPrefix(written, "/") {
 		return written, declare.NormalizeBind(written), ""
 	}
@@ -505,6 +513,27 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 		local = resolved
 	}
 	return written, key, local
+}
+
+// pwdRef matches a source written from the variable PWD: $PWD, ${PWD},
+// ${PWD:-…}, ${PWD-…}, ${PWD:?…} or ${PWD?…}, alone or followed by "/".
+// docker compose sets PWD to its working directory when the environment
+// lacks it, and a project is run from its own directory, so such a
+// source is the project directory or a path inside it (Load sets PWD to
+// the project directory).
+var pwdRef = regexp.MustCompile(`^\$(PWD|\{PWD(:?[-?][^}]*)?\})(/|$|:)`)
+
+// fromPWD returns a source written from ${PWD} and interpolated (an
+// absolute path inside the project directory) as the relative source it
+// stands for: "./data" for ${PWD}/data, "." for ${PWD} alone. A source
+// outside the project directory (PWD replaced by a default or by the
+// environment) is returned as it is.
+func (l *Project) fromPWD(written string) string {
+	r, err := filepath.Rel(l.Dir, filepath.FromSlash(written))
+	if err != nil || !filepath.IsAbs(written) || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return written
+	}
+	return "./" + filepath.ToSlash(r)
 }
 
 // AnonymousService returns the service whose anonymous volume m is: From
@@ -542,6 +571,9 @@ func (l *Project) deviceSource(volume, resolved string) (written, key, local str
 	if n, f := l.raw.topLevelNode("volumes", volume); n != nil {
 		if d := scalar(get(get(n, "driver_opts"), "device")); d != "" {
 			written, dir = f.subst(d), f.workDir
+			if pwdRef.MatchString(d) {
+				written, dir = l.fromPWD(written), l.Dir
+			}
 		}
 	}
 	if strings.HasPrefix(written, "~") || strings.HasPrefix(written, "/") {

@@ -239,9 +239,13 @@ Declare the parent directory too, with its owner, mode and intent
 			Also:         Warning,
 			CheckProject: checkMountOptions,
 			Doc: `Volume options such as :U (chown), :z and :Z (SELinux relabel), bind
-propagation, nocopy, subpath and consistency change how the runtime
-mounts the path, and the manifest's volume shape cannot express them.
-Dropping one silently would change ownership, labels or visibility.
+propagation, nocopy and subpath change how the runtime mounts the path,
+and the manifest's volume shape cannot express them. Dropping one
+silently would change ownership, labels or visibility.
+
+The consistency options (:cached, :delegated, :consistent, and the long
+syntax's consistency:) are no-ops on Linux: docker ignores them. They
+are carried as nothing, and one warning per project says so.
 
 A long-syntax tmpfs mode written as a plain integer whose digits read as
 octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the

@@ -444,7 +444,11 @@ func replicas(p *ProjectPass, service string) int {
 // create_host_path: false and a long-syntax tmpfs mode written as an
 // integer that reads as octal too.
 func checkMountOptions(p *ProjectPass) {
+	var noOps []project.Mount // mounts with an option docker ignores on Linux
 	for _, m := range p.Mounts {
+		if slices.ContainsFunc(m.Options, noOpOption) {
+			noOps = append(noOps, m)
+		}
 		if m.NoCreate {
 			d := mountDiag(m, "bind create_host_path: false wanted a failure when the source is missing; the mesh host creates every declared directory instead")
 			d.Severity = Warning
@@ -453,6 +457,7 @@ func checkMountOptions(p *ProjectPass) {
 		for _, o := range m.Options {
 			name := declare.OptionName(o)
 			switch {
+			case noOpOption(o):
 			case p.Declarations.AcknowledgesOption(m.Service, m.Target, name):
 				d := mountDiag(m, "volume option %q acknowledged: not carried by the manifest (acknowledge %s.volumes.%s.%s)", o, m.Service, m.Target, name)
 				d.Severity = Warning
@@ -470,6 +475,49 @@ func checkMountOptions(p *ProjectPass) {
 			p.Report(d)
 		}
 	}
+	reportNoOpOptions(p, noOps)
+}
+
+// noOpOption reports whether a volume option as project.Mount.Options
+// writes it is one docker ignores on Linux: cached, delegated and
+// consistent (short syntax) or consistency: (long syntax), which tuned
+// Docker Desktop's file sharing on macOS.
+func noOpOption(o string) bool {
+	switch o {
+	case "cached", "delegated", "consistent":
+		return true
+	}
+	return strings.HasPrefix(o, "consistency: ")
+}
+
+// reportNoOpOptions says once, at the first of ms, that the options
+// docker ignores on Linux are not carried; the other mounts that write
+// one are its related positions.
+func reportNoOpOptions(p *ProjectPass, ms []project.Mount) {
+	if len(ms) == 0 {
+		return
+	}
+	var opts []string
+	for _, m := range ms {
+		for _, o := range m.Options {
+			if noOpOption(o) && !slices.Contains(opts, strconv.Quote(o)) {
+				opts = append(opts, strconv.Quote(o))
+			}
+		}
+	}
+	msg := fmt.Sprintf("volume option %s is a no-op on Linux: docker ignores it (it tunes Docker Desktop's file sharing on macOS), and the manifest carries nothing for it", opts[0])
+	if len(opts) > 1 {
+		msg = fmt.Sprintf("volume options %s are no-ops on Linux: docker ignores them (they tune Docker Desktop's file sharing on macOS), and the manifest carries nothing for them", strings.Join(opts, ", "))
+	}
+	if len(ms) > 1 {
+		msg += fmt.Sprintf(" (written by %d mounts)", len(ms))
+	}
+	d := mountDiag(ms[0], "%s", msg)
+	d.Severity = Warning
+	for _, m := range ms[1:] {
+		d.relate(m.Pos, fmt.Sprintf("service %q at %s writes one too", m.Service, m.Target))
+	}
+	p.Report(d)
 }
 
 // checkUnreadBind is C2M013 for a bind whose compose file was not read a
