@@ -1,7 +1,8 @@
 // Package inventory lists the paths a set of module manifests declares,
 // with what each holds and whether it is backed up (SPEC section 4): the
-// table a person reads, and the lists a backup tool reads (restic
-// --files-from, borg --paths-from-stdin, CACHEDIR.TAG for --exclude-caches).
+// table a person reads, and the lists a backup client reads, each in the
+// syntax it reads literally (clients.go), and CACHEDIR.TAG's places for
+// --exclude-caches.
 //
 // It judges nothing: the rules do (check). It only reads manifests that
 // decoded.
@@ -114,8 +115,8 @@ func BackupPaths(entries []Entry, logs bool) []string {
 // BackupPaths lists (with the same logs) but are not to be backed up
 // themselves: cache and runtime, config, and logs unless logs is set.
 // The backup tool reads them with their parent otherwise; given to it as
-// excludes (restic --exclude-file, borg --exclude-from, tar
-// --exclude-from), the backup holds exactly the state and content
+// excludes (ExcludeList: restic --exclude-file, tar -X, borg
+// --exclude-from, each escaped for it), the backup holds exactly the state and content
 // paths. Each once, parent first; one inside another excluded path is
 // left out, and so is one that holds a path to back up (the tools skip
 // all below an excluded path, even a path they were told to back up): its

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -156,5 +157,33 @@ resources:
 	}
 	if got, want := CacheDirectories(es), []string{"/srv/a/cache"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CacheDirectories = %q, want %q", got, want)
+	}
+}
+
+// TestPatterns: each client's exclude line matches the path and nothing
+// else in that client's syntax (the backup_* stories run the clients).
+func TestPatterns(t *testing.T) {
+	for _, c := range []struct{ path, restic, tar string }{
+		{"/opt/bk/data/tmp*", `/opt/bk/data/tmp\*`, `/opt/bk/data/tmp\*`},
+		{"/a/$HOME/[x]?", `/a/[$]HOME/\[x]\?`, `/a/$HOME/\[x]\?`},
+		{`/a/back\slash`, `/a/back\\slash`, `/a/back\\slash`},
+		{"/a/trail ", "/a/trail[ ]", "/a/trail[ ]"},
+		{"/a/nbsp\u00a0", "/a/nbsp[\u00a0]", "/a/nbsp\u00a0"},
+		{"/a/in side", "/a/in side", "/a/in side"},
+		{"/a/#!", "/a/#!", "/a/#!"},
+	} {
+		if got := ResticPattern(c.path); got != c.restic {
+			t.Errorf("ResticPattern(%q) = %q, want %q", c.path, got, c.restic)
+		}
+		if got := TarPattern(c.path); got != c.tar {
+			t.Errorf("TarPattern(%q) = %q, want %q", c.path, got, c.tar)
+		}
+	}
+	es := []Entry{{Path: "/srv/a", Kind: "directory", Backup: Yes}, {Path: "/srv/a/c ", Kind: "directory", Backup: No, File: "a.yaml", Line: 7}}
+	if _, err := BorgPatterns(es, false); err == nil || !strings.HasPrefix(err.Error(), `a.yaml:7: "/srv/a/c " ends in white space`) {
+		t.Errorf("BorgPatterns with a trailing space: %v", err)
+	}
+	if _, err := ExcludeList("rsync", es, false); err == nil {
+		t.Error("ExcludeList(rsync): no error")
 	}
 }

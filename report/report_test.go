@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,6 +164,12 @@ type sarifShape struct {
 					HelpURI              string                 `json:"helpUri"`
 					Help                 struct{ Text string }  `json:"help"`
 					DefaultConfiguration struct{ Level string } `json:"defaultConfiguration"`
+					Properties           struct {
+						Tags             []string `json:"tags"`
+						Precision        string   `json:"precision"`
+						SecuritySeverity string   `json:"security-severity"`
+						ProblemSeverity  string   `json:"problem.severity"`
+					} `json:"properties"`
 				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
@@ -185,8 +192,9 @@ type sarifShape struct {
 					} `json:"region"`
 				} `json:"physicalLocation"`
 			} `json:"locations"`
-			RelatedLocations []json.RawMessage `json:"relatedLocations"`
-			Properties       map[string]string `json:"properties"`
+			RelatedLocations    []json.RawMessage `json:"relatedLocations"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+			Properties          map[string]string `json:"properties"`
 		} `json:"results"`
 	} `json:"runs"`
 }
@@ -222,6 +230,26 @@ func TestSARIF(t *testing.T) {
 			r.DefaultConfiguration.Level != string(list[i].Severity) {
 			t.Errorf("rule %d = %+v, want %s", i, r, list[i].ID)
 		}
+		// What code scanning ranks by: tags, precision, a
+		// security-severity, high for the rules that lose data.
+		rank := list[i].Rank()
+		if p := r.Properties; !slices.Equal(p.Tags, rank.Tags) || p.Precision != rank.Precision || p.SecuritySeverity != rank.SecuritySeverityText() || p.ProblemSeverity != string(list[i].Severity) {
+			t.Errorf("rule %s properties %+v, want %+v", r.ID, p, rank)
+		}
+		if slices.Contains(r.Properties.Tags, rules.TagDataLoss) && r.Properties.SecuritySeverity < "7.0" {
+			t.Errorf("rule %s: data-loss with security-severity %s", r.ID, r.Properties.SecuritySeverity)
+		}
+	}
+	if r := run.Tool.Driver.Rules[*run.Results[0].RuleIndex]; r.Properties.SecuritySeverity != "8.0" || !slices.Contains(r.Properties.Tags, rules.TagDataLoss) {
+		t.Errorf("C2M001 properties %+v: want data-loss, 8.0", r.Properties)
+	}
+	fps := map[string]bool{}
+	for i, res := range run.Results {
+		fp := res.PartialFingerprints[FingerprintKey]
+		if fp == "" || fps[fp] {
+			t.Errorf("result %d: partialFingerprints %v: want a %s unique in the run", i, res.PartialFingerprints, FingerprintKey)
+		}
+		fps[fp] = true
 	}
 	if len(run.Results) != 3 {
 		t.Fatalf("%d results, want 3", len(run.Results))
@@ -256,6 +284,7 @@ func TestFileURI(t *testing.T) {
 		"/srv/x y/m.yaml": "file:///srv/x%20y/m.yaml",
 		"100%.yaml":       "100%25.yaml",
 		"a#b.yaml":        "a%23b.yaml",
+		"./a/./b.yaml":    "a/b.yaml",
 	} {
 		if got := fileURI(in); got != want {
 			t.Errorf("fileURI(%q) = %q, want %q", in, got, want)

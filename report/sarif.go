@@ -1,11 +1,15 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/url"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -37,13 +41,21 @@ type (
 		Properties     map[string]string `json:"properties,omitempty"`
 	}
 	sarifRule struct {
-		ID                   string       `json:"id"`
-		Name                 string       `json:"name,omitempty"`
-		ShortDescription     sarifMessage `json:"shortDescription"`
-		FullDescription      sarifMessage `json:"fullDescription"`
-		HelpURI              string       `json:"helpUri,omitempty"`
-		Help                 sarifMessage `json:"help"`
-		DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
+		ID                   string         `json:"id"`
+		Name                 string         `json:"name,omitempty"`
+		ShortDescription     sarifMessage   `json:"shortDescription"`
+		FullDescription      sarifMessage   `json:"fullDescription"`
+		HelpURI              string         `json:"helpUri,omitempty"`
+		Help                 sarifMessage   `json:"help"`
+		DefaultConfiguration sarifConfig    `json:"defaultConfiguration"`
+		Properties           sarifRuleProps `json:"properties"`
+	}
+	// sarifRuleProps are what code scanning ranks a rule's results by.
+	sarifRuleProps struct {
+		Tags             []string `json:"tags"`
+		Precision        string   `json:"precision"`
+		SecuritySeverity string   `json:"security-severity"`
+		ProblemSeverity  string   `json:"problem.severity"`
 	}
 	sarifConfig struct {
 		Level string `json:"level"`
@@ -52,13 +64,16 @@ type (
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID           string            `json:"ruleId"`
-		RuleIndex        *int              `json:"ruleIndex,omitempty"`
-		Level            string            `json:"level"`
-		Message          sarifMessage      `json:"message"`
-		Locations        []sarifLocation   `json:"locations,omitempty"`
-		RelatedLocations []sarifLocation   `json:"relatedLocations,omitempty"`
-		Properties       map[string]string `json:"properties,omitempty"`
+		RuleID           string          `json:"ruleId"`
+		RuleIndex        *int            `json:"ruleIndex,omitempty"`
+		Level            string          `json:"level"`
+		Message          sarifMessage    `json:"message"`
+		Locations        []sarifLocation `json:"locations,omitempty"`
+		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+		// PartialFingerprints identify a result across runs, whatever
+		// line it moved to (FingerprintKey).
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
+		Properties          map[string]string `json:"properties,omitempty"`
 	}
 	sarifLocation struct {
 		ID               *int          `json:"id,omitempty"`
@@ -116,15 +131,7 @@ func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule, opts SARIFOptions) e
 			continue
 		}
 		index[rule.ID] = i
-		doc := unwrap(rule.Doc)
-		driver.Rules = append(driver.Rules, sarifRule{
-			ID:                   rule.ID,
-			ShortDescription:     sarifMessage{rule.Title},
-			FullDescription:      sarifMessage{doc},
-			HelpURI:              RuleHelpURI(rule.ID),
-			Help:                 sarifMessage{doc},
-			DefaultConfiguration: sarifConfig{level(rule.Severity)},
-		})
+		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
 	}
 	base := ""
 	if opts.BaseDir != "" && filepath.IsAbs(opts.BaseDir) {
@@ -134,6 +141,7 @@ func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule, opts SARIFOptions) e
 	if base != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifact{SrcRoot: {URI: dirURI(base)}}
 	}
+	seen := map[string]int{}
 	for _, m := range r.Modules {
 		for _, d := range m.Diagnostics {
 			id := d.Rule
@@ -178,6 +186,7 @@ func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule, opts SARIFOptions) e
 			if len(props) > 0 {
 				res.Properties = props
 			}
+			res.PartialFingerprints = map[string]string{FingerprintKey: fingerprint(seen, res, props)}
 			run.Results = append(run.Results, res)
 		}
 	}
@@ -185,6 +194,56 @@ func WriteSARIF(w io.Writer, r *Report, list []*rules.Rule, opts SARIFOptions) e
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifRuleOf describes rule in tool.driver.rules, with what code
+// scanning ranks its results by (rules.Rule.Rank).
+func sarifRuleOf(rule *rules.Rule) sarifRule {
+	doc := unwrap(rule.Doc)
+	rank := rule.Rank()
+	return sarifRule{
+		ID:                   rule.ID,
+		ShortDescription:     sarifMessage{rule.Title},
+		FullDescription:      sarifMessage{doc},
+		HelpURI:              RuleHelpURI(rule.ID),
+		Help:                 sarifMessage{doc},
+		DefaultConfiguration: sarifConfig{level(rule.Severity)},
+		Properties: sarifRuleProps{
+			Tags:             rank.Tags,
+			Precision:        rank.Precision,
+			SecuritySeverity: rank.SecuritySeverityText(),
+			ProblemSeverity:  level(rule.Severity),
+		},
+	}
+}
+
+// FingerprintKey is the key of every result's partialFingerprints: a
+// version of the fingerprint's recipe, which changes when the recipe does.
+const FingerprintKey = "compose2manifest/v1"
+
+// lineRef is a FILE:LINE reference in a message, whose line number a
+// fingerprint leaves out.
+var lineRef = regexp.MustCompile(`(\S):[0-9]+\b`)
+
+// fingerprint returns a result's fingerprint: a hash of its rule, its
+// file (not its line), its module, service, source and target, and its
+// message with the line numbers of FILE:LINE references left out, so that
+// a finding keeps its fingerprint when lines above it move. Two results
+// alike in all of that are told apart by their order (seen counts them).
+func fingerprint(seen map[string]int, res sarifResult, props map[string]string) string {
+	file := ""
+	if len(res.Locations) > 0 {
+		file = res.Locations[0].PhysicalLocation.ArtifactLocation.URI
+	}
+	msg, _, _ := strings.Cut(res.Message.Text, "\nfix: ")
+	parts := []string{res.RuleID, file, props["module"], props["service"], props["source"], props["target"], lineRef.ReplaceAllString(msg, "$1")}
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	key := hex.EncodeToString(sum[:16])
+	seen[key]++
+	if n := seen[key]; n > 1 {
+		return key + ":" + strconv.Itoa(n)
+	}
+	return key
 }
 
 // location is a physical location of file at line (1 when unknown).
@@ -221,7 +280,7 @@ func level(s rules.Severity) string {
 // fileURI returns a SARIF artifact URI for a file name: a relative reference
 // for a relative name, a file: URI for an absolute one.
 func fileURI(name string) string {
-	p := filepath.ToSlash(name)
+	p := path.Clean(filepath.ToSlash(name)) // never ./manifests/a.yaml
 	u := url.URL{Path: p}
 	if path.IsAbs(p) {
 		u.Scheme = "file"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -225,5 +226,32 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 	if entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.yaml")); len(entries) != 3 {
 		t.Errorf("the hooks wrote files: %v", entries)
+	}
+}
+
+// TestBackupRecipesInREADME: the README's backup recipes are the ones the
+// backup_* stories run with the real clients, line for line.
+func TestBackupRecipesInREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []string{"restic", "tar", "borg"} {
+		ar, err := txtar.ParseFile(filepath.Join("testdata/script", "backup_"+client+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range ar.Files {
+			if f.Name == "recipe.sh" {
+				found = true
+				if !strings.Contains(string(readme), "```sh\n"+string(f.Data)+"```") {
+					t.Errorf("README has no ```sh block with backup_%s.txt's recipe:\n%s", client, f.Data)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("backup_%s.txt has no recipe.sh", client)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/schema"
@@ -104,7 +106,10 @@ func (v *Validator) value(name string, doc any) error {
 // fullDescription and a helpUri; results with a ruleId naming a rule of
 // the driver, a message text, and at least one location whose
 // physicalLocation has an artifact URI relative to a uriBaseId (or an
-// absolute file: URI) and a region with a startLine of at least 1.
+// absolute file: URI), clean (no ./), and a region with a startLine of
+// at least 1. What ranks and tracks the results is required too: each
+// rule's properties tags, precision and security-severity (0.0 to 10.0),
+// and each result's partialFingerprints, unique in the run.
 func (v *Validator) SARIF(data []byte) error {
 	if err := v.JSON("sarif", data); err != nil {
 		return err
@@ -121,14 +126,20 @@ func (v *Validator) SARIF(data []byte) error {
 						ShortDescription struct{ Text string } `json:"shortDescription"`
 						FullDescription  struct{ Text string } `json:"fullDescription"`
 						HelpURI          string                `json:"helpUri"`
+						Properties       struct {
+							Tags             []string `json:"tags"`
+							Precision        string   `json:"precision"`
+							SecuritySeverity string   `json:"security-severity"`
+						} `json:"properties"`
 					} `json:"rules"`
 				} `json:"driver"`
 			} `json:"tool"`
 			Results []struct {
-				RuleID    string                `json:"ruleId"`
-				RuleIndex *int                  `json:"ruleIndex"`
-				Message   struct{ Text string } `json:"message"`
-				Locations []struct {
+				RuleID              string                `json:"ruleId"`
+				RuleIndex           *int                  `json:"ruleIndex"`
+				Message             struct{ Text string } `json:"message"`
+				PartialFingerprints map[string]string     `json:"partialFingerprints"`
+				Locations           []struct {
 					PhysicalLocation struct {
 						ArtifactLocation struct {
 							URI       string `json:"uri"`
@@ -167,7 +178,12 @@ func (v *Validator) SARIF(data []byte) error {
 				bad("run %d: rule %q: helpUri %q is not an absolute URI", ri, r.ID, r.HelpURI)
 			}
 			ids[r.ID] = i
+			p := r.Properties
+			if sev, err := strconv.ParseFloat(p.SecuritySeverity, 64); len(p.Tags) == 0 || p.Precision == "" || err != nil || sev < 0 || sev > 10 {
+				bad("run %d: rule %q: want properties tags, precision and a security-severity from 0.0 to 10.0: %+v", ri, r.ID, p)
+			}
 		}
+		fingerprints := map[string]bool{}
 		for i, res := range run.Results {
 			where := fmt.Sprintf("run %d: result %d (%s)", ri, i, res.RuleID)
 			idx, ok := ids[res.RuleID]
@@ -182,6 +198,15 @@ func (v *Validator) SARIF(data []byte) error {
 			if len(res.Locations) == 0 {
 				bad("%s: no location", where)
 			}
+			if len(res.PartialFingerprints) == 0 {
+				bad("%s: no partialFingerprints", where)
+			}
+			for k, fp := range res.PartialFingerprints {
+				if fingerprints[k+"="+fp] {
+					bad("%s: partialFingerprints %s %q also of another result", where, k, fp)
+				}
+				fingerprints[k+"="+fp] = true
+			}
 			for _, loc := range res.Locations {
 				pl := loc.PhysicalLocation
 				u, err := url.Parse(pl.ArtifactLocation.URI)
@@ -192,6 +217,8 @@ func (v *Validator) SARIF(data []byte) error {
 					bad("%s: artifact URI %q: want a relative URI or a file: URI", where, u)
 				case !u.IsAbs() && (pl.ArtifactLocation.URIBaseID == "" || strings.HasPrefix(u.Path, "/")):
 					bad("%s: relative artifact URI %q without a uriBaseId", where, u)
+				case !u.IsAbs() && path.Clean(u.Path) != u.Path:
+					bad("%s: artifact URI %q is not clean (./ or ..): code scanning matches it to no file", where, u)
 				}
 				if pl.Region == nil || pl.Region.StartLine < 1 {
 					bad("%s: want region.startLine >= 1", where)
