@@ -222,8 +222,9 @@ func TestRunImageVolume(t *testing.T) {
 }
 
 // TestRunCredentialUnreadAndOption: a credential for an image not known
-// to read VARIABLE_FILE is asked its acknowledgement right after its name,
-// and a :z volume option is offered as an acknowledgement: the file
+// to read VARIABLE_FILE needs only its name (the host sets the variable
+// from it; before issue 21 it needed an acknowledgement too), and a :z
+// volume option is offered as an acknowledgement: the file
 // written then converts and check --against passes (before, ask wrote the
 // file and convert still refused it).
 func TestRunCredentialUnreadAndOption(t *testing.T) {
@@ -240,9 +241,8 @@ func TestRunCredentialUnreadAndOption(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// The credential's name as suggested, then yes to its
-	// acknowledgement; yes to dropping :z.
-	answers := []string{"", "yes", "yes"}
+	// The credential's name as suggested; yes to dropping :z.
+	answers := []string{"", "yes"}
 	var stdout, out bytes.Buffer
 	got := Run(context.Background(), Config{
 		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
@@ -253,10 +253,13 @@ func TestRunCredentialUnreadAndOption(t *testing.T) {
 		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
 	}
 	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
-	for _, want := range []string{"web.API_TOKEN: web_api_token", "- web.credentials.API_TOKEN", "- web.volumes./data.z"} {
+	for _, want := range []string{"web.API_TOKEN: web_api_token", "- web.volumes./data.z"} {
 		if !strings.Contains(string(decl), want) {
 			t.Errorf("declarations lack %q:\n%s\nconversation:\n%s", want, decl, out.String())
 		}
+	}
+	if strings.Contains(string(decl), "credentials.API_TOKEN") {
+		t.Errorf("declarations acknowledge the credential's file:\n%s", decl)
 	}
 	if strings.Contains(out.String()+stdout.String(), "s3cr3t-t0ken-value") {
 		t.Error("the secret's value is shown")

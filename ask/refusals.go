@@ -42,8 +42,8 @@ type Refusal struct {
 	// Where is the finding's FILE:LINE; Message its message.
 	Where, Message string
 	// UnreadFile is set, for a credential, when the image table does not
-	// say the image reads VARIABLE_FILE: the credential needs the
-	// acknowledgement SERVICE.credentials.VARIABLE too.
+	// say the image reads VARIABLE_FILE: the host sets the variable from
+	// the credential.
 	UnreadFile bool
 }
 
@@ -214,10 +214,16 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 		case RefusalCredential:
 			service, variable, _ := declare.SplitCredentialKey(r.Key)
 			ack := service + ".environment." + variable
+			delivered, how := "at /run/secrets/NAME", ", with "+variable+"_FILE set to /run/secrets/NAME"
+			if r.UnreadFile {
+				// The image is not known to read VARIABLE_FILE: the host
+				// sets the variable from the credential.
+				delivered, how = "as the variable "+variable, ", the host setting "+variable+" from it when it starts the container"
+			}
 			v, err := s.ask(question{
-				label: "credential name for " + r.Key + " (the mesh delivers it at /run/secrets/NAME; plaintext acknowledges " + ack + " instead; - leaves it)",
+				label: "credential name for " + r.Key + " (the mesh delivers it " + delivered + "; plaintext acknowledges " + ack + " instead; - leaves it)",
 				what:  "credential name",
-				help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential, with " + variable + "_FILE set to /run/secrets/NAME: the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
+				help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential" + how + ": the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
 				sugg:  Suggestion{Value: r.Suggest, From: "the service's and the variable's names, lowercased"},
 				dash:  true,
 				check: func(v string) error {
@@ -236,20 +242,6 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 				out = append(out, Settled{Section: RefusalAcknowledge, Key: ack})
 			default:
 				out = append(out, Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v})
-				if !r.UnreadFile {
-					break
-				}
-				// The image is not known to read VARIABLE_FILE: without the
-				// acknowledgement convert still refuses the credential.
-				credAck := service + "." + declare.AckCredentials + "." + variable
-				yes, err := s.yesNo("the image is not known to read "+variable+"_FILE: acknowledge "+credAck+", to say it is made to read /run/secrets/"+v+"? (yes or no; no leaves convert refusing the credential)",
-					"yes writes "+credAck+" under acknowledge:, and "+variable+"_FILE names the credential's file; no writes nothing more, and convert refuses the credential until the image reads it")
-				if err != nil {
-					return nil, err
-				}
-				if yes {
-					out = append(out, Settled{Section: RefusalAcknowledge, Key: credAck})
-				}
 			}
 		}
 	}

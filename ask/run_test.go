@@ -95,7 +95,7 @@ func TestRunNotTerminalSecretsOnly(t *testing.T) {
 	if got.Status != Unanswered || got.Err == nil || !strings.Contains(got.Err.Error(), "1 plaintext secret needs a credential") {
 		t.Errorf("outcome %+v", got)
 	}
-	for _, want := range []string{"credentials:\n  web.WEB_TOKEN: web_web_token", `choose: web.credentials.WEB_TOKEN`, `choose: web.container_name`} {
+	for _, want := range []string{"credentials:\n  web.WEB_TOKEN: web_web_token", `the host sets WEB_TOKEN from the credential`, `choose: web.container_name`} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("skeleton lacks %q:\n%s", want, stdout.String())
 		}

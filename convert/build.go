@@ -455,6 +455,9 @@ type converter struct {
 	// credUsers maps a declared credential's name to the services it is
 	// delivered to.
 	credUsers map[string][]string
+	// credMounted marks the declared credentials mounted as a file
+	// (/run/secrets/NAME) in some container.
+	credMounted map[string]bool
 	// disposed holds, per service, the notes of the image VOLUME paths
 	// acknowledged disposable (mounted as a tmpfs).
 	disposed map[string][]string

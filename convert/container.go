@@ -208,19 +208,19 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			} else {
 				sec.Acknowledged = c.acknowledgedVariable(declare.AckCredentials, svc.Name, k)
 			}
-			target := "/run/secrets/" + cr.Name
-			if sec.FileEnv != "" || sec.Acknowledged {
-				set(k+"_FILE", target)
-			}
 			if sec.Acknowledged {
 				notes = append(notes, rules.AckCredentialNote(k))
 			}
-			mounted := false
-			for _, s := range ct.Secrets {
-				mounted = mounted || (s.Source == cr.Name && s.Target == target)
-			}
-			if !mounted {
-				ct.Secrets = append(ct.Secrets, manifest.FileRef{Source: cr.Name, Target: target})
+			if sec.FileEnv != "" || sec.Acknowledged {
+				c.mountCredential(ct, k, cr.Name)
+			} else {
+				// Not known to read VARIABLE_FILE: the host sets the
+				// variable itself from the credential.
+				if ct.EnvCredentials == nil {
+					ct.EnvCredentials = map[string]string{}
+				}
+				ct.EnvCredentials[k] = cr.Name
+				sec.AsEnvironment = true
 			}
 			if !slices.Contains(c.credUsers[cr.Name], svc.Name) {
 				if c.credUsers == nil {
@@ -246,6 +246,23 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 		set(k, *v)
 	}
 	return notes
+}
+
+// mountCredential mounts credential name at /run/secrets/NAME in ct (once)
+// and sets VARIABLE_FILE to that path.
+func (c *converter) mountCredential(ct *manifest.Container, variable, name string) {
+	target := "/run/secrets/" + name
+	if ct.Environment == nil {
+		ct.Environment = map[string]string{}
+	}
+	ct.Environment[variable+"_FILE"] = target
+	if !slices.ContainsFunc(ct.Secrets, func(s manifest.FileRef) bool { return s.Source == name && s.Target == target }) {
+		ct.Secrets = append(ct.Secrets, manifest.FileRef{Source: name, Target: target})
+	}
+	if c.credMounted == nil {
+		c.credMounted = map[string]bool{}
+	}
+	c.credMounted[name] = true
 }
 
 // credentialFor returns the credential declared for variable of service

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -18,8 +19,11 @@ import (
 // of the literal values C2M015 judges secret (project.LooksLikeSecret), in
 // any service, and the values of the project environment's secret-looking
 // variables (.env, the env files, the process environment), each of at
-// least minSecretLen bytes (shorter ones would match unrelated text) and
-// not contained in a name the project shows openly (its name, a service,
+// least project.MinSecretLen bytes and one that could be a secret
+// (project.CouldBeSecret: no placeholder, common word, number or
+// setting, which would match unrelated text), not carried in plaintext
+// knowingly (acknowledge names a variable with that value, and no
+// credential delivers it), and not contained in a name the project shows openly (its name, a service,
 // network, volume, config or secret name, an image or hostname as a
 // compose file writes it, not interpolated).
 // Every string of a built container that contains one (an environment
@@ -31,12 +35,12 @@ import (
 // from where the mesh delivers it (a credential file, or the variable,
 // "$$VAR" in a command).
 
-const minSecretLen = 8
-
 // knownSecret is a value known to be a secret and what it is the value of
 // ("environment POSTGRES_PASSWORD of service db", "DB_PASSWORD").
 type knownSecret struct {
 	value, of string
+	// credential is set when credentials: delivers the value.
+	credential bool
 }
 
 // knownSecrets returns the known secret values, longest first, computed
@@ -68,6 +72,23 @@ func (c *converter) knownSecrets() []knownSecret {
 			}
 		}
 	}
+	// A value carried in plaintext knowingly (acknowledge names the
+	// variable) is in the manifest anyway: it spreads nowhere, unless it
+	// is also a credential's value.
+	carried, delivered := map[string]bool{}, map[string]bool{}
+	if c.l.Compose != nil {
+		for name, svc := range c.l.Compose.Services {
+			for k, v := range svc.Environment {
+				switch {
+				case v == nil:
+				case c.declaresCredential(name, k):
+					delivered[*v] = true
+				case c.decl.AcknowledgesVariable(declare.AckEnvironment, name, k):
+					carried[*v] = true
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	var out []knownSecret
 	// The password inside a URL value is a secret of its own, wherever
@@ -75,7 +96,7 @@ func (c *converter) knownSecrets() []knownSecret {
 	// value is named after the variable it is the whole of.
 	var inURLs []knownSecret
 	add := func(v, of string) {
-		if len(v) < minSecretLen || seen[v] {
+		if !project.CouldBeSecret(v) || seen[v] || (carried[v] && !delivered[v]) {
 			return
 		}
 		for _, pub := range public {
@@ -84,9 +105,9 @@ func (c *converter) knownSecrets() []knownSecret {
 			}
 		}
 		seen[v] = true
-		out = append(out, knownSecret{value: v, of: of})
+		out = append(out, knownSecret{value: v, of: of, credential: delivered[v]})
 		if p := project.URLPassword(v); p != "" && p != v {
-			inURLs = append(inURLs, knownSecret{value: p, of: of})
+			inURLs = append(inURLs, knownSecret{value: p, of: of, credential: delivered[v]})
 		}
 	}
 	if c.l.Compose != nil {
@@ -152,7 +173,7 @@ func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container
 			masked := s
 			// A password written in a URL (curl http://u:pw@host, a
 			// label, a healthcheck) is a secret wherever it is.
-			if p := project.URLPassword(masked); p != "" && len(p) >= minSecretLen/2 {
+			if p := project.URLPassword(masked); p != "" && len(p) >= project.MinSecretLen/2 {
 				masked = strings.ReplaceAll(masked, p, project.Mask(p))
 				if id := field + "\x00url"; !reported[id] {
 					reported[id] = true

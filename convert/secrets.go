@@ -127,8 +127,11 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 	declared := map[string][]string{}
 	for name, users := range c.credUsers {
 		declared[name] = users
+		if _, ok := targets[name]; !ok {
+			targets[name] = nil
+		}
 		t := "/run/secrets/" + name
-		if !slices.Contains(targets[name], t) {
+		if c.credMounted[name] && !slices.Contains(targets[name], t) {
 			targets[name] = append(targets[name], t)
 		}
 	}

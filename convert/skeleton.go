@@ -141,10 +141,11 @@ type MissingRoot struct {
 
 // SkeletonFor is Skeleton with a directories: section for the module
 // roots of layout fhs (owner and mode "", the intent of their home), a
-// credentials: section for secrets and an acknowledge: section: an empty
-// item, with the choices in its comment, for each secret whose image is
-// not known to read VARIABLE_FILE and for each field not carried and not
-// acknowledged. Result.Skeleton is SkeletonFor of the Result's Missing
+// credentials: section for secrets (each comment saying how the
+// credential reaches the container: VARIABLE_FILE where the image reads
+// it, else the variable the host sets) and an acknowledge: section: an
+// empty item, with the choices in its comment, for each field not
+// carried and not acknowledged. Result.Skeleton is SkeletonFor of the Result's Missing
 // and Suggestions.
 //
 // With a skeleton to give anyway, each field not carried and not
@@ -239,12 +240,8 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 			if sg.FileEnv != "" {
 				v.LineComment = fmt.Sprintf("service %q: image %s reads %s_FILE (%s); or, to carry the value in plaintext knowingly, acknowledge: [%s]", sg.Service, sg.Image, sg.Variable, sg.FileEnv, plaintext)
 			} else {
-				v.LineComment = fmt.Sprintf("service %q: image %s is not known to read %s_FILE: see acknowledge: below", sg.Service, sg.Image, sg.Variable)
-				a := quoted("")
-				a.LineComment = declare.AckChoiceComment(
-					declare.AckChoice{Item: sg.Service + "." + declare.AckCredentials + "." + sg.Variable, Means: "the image reads /run/secrets/" + sg.Credential},
-					declare.AckChoice{Item: plaintext, Means: "carry the value in plaintext; drop its credentials: item"})
-				acks.Content = append(acks.Content, a)
+				v.LineComment = fmt.Sprintf("service %q: image %s is not known to read %s_FILE: the host sets %s from the credential; or acknowledge: [%s] if the image reads /run/secrets/%s, or [%s] to carry the value in plaintext knowingly",
+					sg.Service, sg.Image, sg.Variable, sg.Variable, sg.Service+"."+declare.AckCredentials+"."+sg.Variable, sg.Credential, plaintext)
 			}
 			sec.Content = append(sec.Content, k, v)
 		}
@@ -276,7 +273,7 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	}
 	if len(acks.Content) > 0 {
 		addKV(root, "acknowledge", acks)
-		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a credential whose image is not known to read\nVARIABLE_FILE, a volume option or a field the manifest does not carry (check --against refuses a field until\nacknowledged)."
+		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
 	}
 	escapeComments(root)
 	var buf bytes.Buffer

@@ -252,6 +252,15 @@ func (a Ack) MatchesVariable(kind, service, variable string) bool {
 	return a.Field == kind && a.Variable == variable && (a.Service == "*" || a.Service == service)
 }
 
+// AcknowledgesVariable reports whether an item of acknowledge: names
+// SERVICE.KIND.VARIABLE (or *.KIND.VARIABLE); false for a nil f.
+func (f *File) AcknowledgesVariable(kind, service, variable string) bool {
+	if f == nil {
+		return false
+	}
+	return slices.ContainsFunc(f.Acknowledge, func(a Ack) bool { return a.MatchesVariable(kind, service, variable) })
+}
+
 // MatchesOption reports whether a acknowledges option at the volume target
 // of service.
 func (a Ack) MatchesOption(service, target, option string) bool {

@@ -25,6 +25,12 @@ type Container struct {
 	// compose does (environment wins). Values are carried as written, also
 	// when they look like secrets (C2M015 reports those).
 	Environment map[string]string `yaml:"environment,omitempty"`
+	// EnvCredentials maps a variable of the environment to the credential
+	// resource whose content the host sets it to when it starts the
+	// container; the value is never in the manifest. It is written in
+	// environment, as VARIABLE: {credential: NAME} (an addition to format
+	// version 1). A variable is in Environment or here, not both.
+	EnvCredentials map[string]string `yaml:"-"`
 	// Labels holds label_file values and labels, resolved as compose does.
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`

@@ -660,7 +660,51 @@ func (d *decoder) structValue(n *yaml.Node, v reflect.Value, path string) {
 				sub = fmt.Sprintf("container %q: %s", name, k.Value)
 			}
 		}
+		if t == reflect.TypeOf(Container{}) && k.Value == "environment" {
+			d.environment(val, v.Addr().Interface().(*Container), sub)
+			continue
+		}
 		d.value(val, v.Field(i), sub)
+	}
+}
+
+// environment decodes a container's environment: each value a string, or
+// {credential: NAME} for a variable the host sets from a credential
+// (Container.EnvCredentials).
+func (d *decoder) environment(n *yaml.Node, c *Container, path string) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s must be a mapping; found %s", path, describe(n))
+		return
+	}
+	for _, kv := range d.pairs(n) {
+		k, val := kv[0].Value, kv[1]
+		if val.Kind != yaml.MappingNode {
+			s, _ := d.str(val, path+"."+k)
+			if c.Environment == nil {
+				c.Environment = map[string]string{}
+			}
+			c.Environment[k] = s
+			continue
+		}
+		name := ""
+		for _, f := range d.pairs(val) {
+			if f[0].Value != KeyEnvCredential {
+				d.errorf(f[0], "unknown key %q in %s.%s (want %s: NAME, a credential the host sets the variable from)", f[0].Value, path, k, KeyEnvCredential)
+				continue
+			}
+			name, _ = d.str(f[1], path+"."+k+"."+KeyEnvCredential)
+		}
+		if name == "" {
+			d.errorf(val, "%s.%s needs {%s: NAME}, the credential the host sets it from", path, k, KeyEnvCredential)
+			continue
+		}
+		if c.EnvCredentials == nil {
+			c.EnvCredentials = map[string]string{}
+		}
+		c.EnvCredentials[k] = name
 	}
 }
 

@@ -277,3 +277,40 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestEnvCredentials reads and writes an environment value the host sets
+// from a credential, VARIABLE: {credential: NAME} (issue 21), and refuses
+// such a value without a name or with another key.
+func TestEnvCredentials(t *testing.T) {
+	src := `version: 1
+module: m
+resources:
+  - credential: api_token
+  - container: web
+    image: nginx:1.27
+    environment:
+      API_TOKEN: {credential: api_token}
+      MODE: production
+`
+	m, err := Decode("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Resources[1].Container
+	if c.EnvCredentials["API_TOKEN"] != "api_token" || c.Environment["MODE"] != "production" || len(c.Environment) != 1 {
+		t.Fatalf("read %+v / %+v", c.EnvCredentials, c.Environment)
+	}
+	out, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != src {
+		t.Errorf("written back as\n%s\nwant\n%s", out, src)
+	}
+	for _, bad := range []string{"{}", "{credential: \"\"}", "{name: x}"} {
+		_, err := Decode("m.yaml", []byte(strings.Replace(src, "{credential: api_token}", bad, 1)))
+		if err == nil || !strings.Contains(err.Error(), "m.yaml:8:") {
+			t.Errorf("%s: err = %v, want an error at m.yaml:8", bad, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 
@@ -83,7 +84,8 @@ func encodeResource(r *Resource) (*yaml.Node, error) {
 		if r.Container == nil {
 			return nil, fmt.Errorf("manifest: container resource without a container")
 		}
-		n = valueNode(reflect.ValueOf(r.Container))
+		n = valueNode(reflect.ValueOf(withEnvCredentials(r.Container)))
+		envCredentials(n, r.Container.EnvCredentials)
 		styleContainer(n)
 		if len(n.Content) > 1 && r.Comment != "" {
 			n.Content[1].LineComment = "# " + textsafe.Escape(r.Comment, false)
@@ -147,3 +149,44 @@ func addScalar(m *yaml.Node, key, value, tag string) {
 func addQuoted(m *yaml.Node, key, value string) {
 	m.Content = append(m.Content, str(key), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value, Style: yaml.DoubleQuotedStyle})
 }
+
+// withEnvCredentials returns c, or a copy of it whose Environment also
+// holds each variable of EnvCredentials (empty, for envCredentials to
+// replace), so that the variables are written in order in one mapping.
+func withEnvCredentials(c *Container) *Container {
+	if len(c.EnvCredentials) == 0 {
+		return c
+	}
+	cp := *c
+	cp.Environment = make(map[string]string, len(c.Environment)+len(c.EnvCredentials))
+	maps.Copy(cp.Environment, c.Environment)
+	for k := range c.EnvCredentials {
+		cp.Environment[k] = ""
+	}
+	return &cp
+}
+
+// envCredentials writes, in the environment mapping of container node n,
+// the value of each variable of creds as {credential: NAME}.
+func envCredentials(n *yaml.Node, creds map[string]string) {
+	if len(creds) == 0 {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "environment" {
+			continue
+		}
+		env := n.Content[i+1]
+		for j := 0; j+1 < len(env.Content); j += 2 {
+			if name, ok := creds[env.Content[j].Value]; ok {
+				v := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
+				addScalar(v, KeyEnvCredential, name, "!!str")
+				env.Content[j+1] = v
+			}
+		}
+	}
+}
+
+// KeyEnvCredential is the key of an environment value the host sets
+// from a credential: VARIABLE: {credential: NAME}.
+const KeyEnvCredential = "credential"

@@ -2,6 +2,7 @@ package project
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -29,15 +30,14 @@ func LooksLikeSecret(name, value string) bool {
 	if v == "" || strings.HasPrefix(v, "/") || bracedReferenceRE.MatchString(v) {
 		return false
 	}
-	switch strings.ToLower(v) {
-	case "true", "false", "yes", "no", "on", "off", "null", "none":
-		return false
-	}
-	if strings.IndexFunc(v, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+	if noSecretWord(v) || isNumber(v) {
 		return false
 	}
 	if URLPassword(v) != "" || authValueRE.MatchString(v) {
 		return true
+	}
+	if plainSetting(v) {
+		return false
 	}
 	parts := wordParts(name)
 	if len(parts) == 0 {
@@ -50,13 +50,132 @@ func LooksLikeSecret(name, value string) bool {
 	if !secret {
 		return false
 	}
-	switch parts[len(parts)-1] {
-	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port",
-		"user", "username", "min", "max", "policy", "algorithm", "method", "mode", "format", "header", "version", "count", "rounds", "strategy", "provider", "backend", "required", "reset", "lifetime",
-		"scheme", "hint", "expiration", "complexity":
-		return false
+	// A word after the last secret word that says the name holds
+	// something else (API_KEY_RATE_LIMIT, JWT_SECRET_TTL_HOURS).
+	last := 0
+	for i, p := range parts {
+		if secretWord(p) {
+			last = i
+		}
+	}
+	for _, p := range parts[last+1:] {
+		if otherWord(p) {
+			return false
+		}
 	}
 	return true
+}
+
+// otherWord reports whether a lower-case word part of a variable name,
+// after its secret word, says the value is something else: a file, a
+// name, a size, a duration, a count, a rate, a switch.
+func otherWord(p string) bool {
+	switch p {
+	case "file", "path", "dir", "id", "name", "ttl", "expiry", "expires", "timeout", "length", "size", "type", "enabled", "enable", "url", "host", "port",
+		"user", "username", "min", "max", "policy", "algorithm", "method", "mode", "format", "header", "version", "count", "rounds", "strategy", "provider", "backend", "required", "reset", "lifetime",
+		"scheme", "hint", "expiration", "complexity",
+		"limit", "limits", "rate", "ratelimit", "interval", "duration", "period", "delay", "retries", "attempts", "window", "age", "level", "threshold", "quota", "bits", "cost", "seconds", "minutes", "hours", "days":
+		return true
+	}
+	return false
+}
+
+// noSecretWord reports whether v is a word that says there is no secret
+// (a switch, an empty marker): true, none, disabled, ….
+func noSecretWord(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "disabled", "enabled", "disable", "enable", "unset", "empty", "n/a", "-":
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether v is a decimal number (12, 3.5, -1).
+func isNumber(v string) bool {
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil && strings.IndexFunc(v, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != '-' && r != '+' }) < 0
+}
+
+// plainSettingRE matches a value that is plainly a setting, not a
+// secret: a rate (60/minute, 10r/s), a size (512M, 10 MiB), a duration
+// (30s, 1h30m, 7 days).
+var plainSettingRE = regexp.MustCompile(`^(?i:` +
+	`\d+(\.\d+)?\s*r?\s*/\s*(s|sec|second|m|min|minute|h|hr|hour|d|day|w|week)s?` + // a rate
+	`|\d+(\.\d+)?\s*([kmgtp]i?b?|b|bytes?)` + // a size
+	`|(\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d|w))+` + // a duration
+	`|\d+\s*(seconds?|minutes?|hours?|days?|weeks?|months?|years?)` +
+	`)$`)
+
+// plainSetting reports whether v is plainly a setting and no secret: a
+// rate, a size or a duration (plainSettingRE), or a URL with no password
+// and no query (https://auth.example.org/callback).
+func plainSetting(v string) bool {
+	if plainSettingRE.MatchString(v) {
+		return true
+	}
+	if m := urlRE.FindStringSubmatch(v); m != nil {
+		// No user information, no query, and a path of plain words: a
+		// webhook's path (/services/T0/B0/XXXX) may be its secret.
+		return !strings.ContainsAny(v, "?#") && !strings.Contains(m[1], "@") && plainPathRE.MatchString(m[2])
+	}
+	return false
+}
+
+// urlRE matches a whole URL, its authority the first group.
+var urlRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://([^/\s]*)(/\S*)?$`)
+
+// plainPathRE matches a URL path of words without digits.
+var plainPathRE = regexp.MustCompile(`^[/a-z._-]*$`)
+
+// MinSecretLen is the shortest value CouldBeSecret takes for a secret:
+// shorter ones would match unrelated text.
+const MinSecretLen = 8
+
+// CouldBeSecret reports whether value, the value of a secret-looking
+// variable, could be a secret worth keeping out of every other field:
+// it spreads "secret" to them only then. Not a value shorter than
+// MinSecretLen bytes, a number, a word that says there is none (true,
+// none, disabled: noSecretWord), a setting (plainSetting), a
+// placeholder (changeme, replace-me, your-password-here, <secret>,
+// xxxxxxxx), or text of at most three plain words (password,
+// changePassword, not-set): a value that short and that plain is a
+// default nobody keeps, and would match unrelated text.
+func CouldBeSecret(value string) bool {
+	v := strings.TrimSpace(value)
+	if len(v) < MinSecretLen || noSecretWord(v) || isNumber(v) || plainSetting(v) {
+		return false
+	}
+	return !placeholder(v) && !plainWordsRE.MatchString(v)
+}
+
+// plainWordsRE matches at most three words of letters (each at most 12),
+// joined by a separator or a change of case.
+var plainWordsRE = regexp.MustCompile(`^[A-Za-z][a-z]{0,11}([-_. ]?[A-Za-z][a-z]{0,11}){0,2}$|^[A-Z]{1,12}([-_. ][A-Z]{1,12}){0,2}$`)
+
+// placeholder reports whether v is a placeholder for a value to come:
+// one character repeated, text in angle brackets, or a phrase asking to
+// change it (changeme, replace_me, your-secret-here, please-change…).
+func placeholder(v string) bool {
+	if strings.Trim(v, v[:1]) == "" || (strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">")) {
+		return true
+	}
+	l := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, v)
+	for _, p := range []string{"change", "replace", "your", "please", "todo", "fixme", "placeholder", "example", "redacted", "dummy"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	for _, s := range []string{"changeme", "changethis", "replaceme", "changeit", "goeshere", "secrethere", "passwordhere", "keyhere", "tokenhere"} {
+		if strings.HasSuffix(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // bracedReferenceRE matches a value that is exactly ${NAME}.

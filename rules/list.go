@@ -307,47 +307,76 @@ compose file (${VAR:-default}).`,
 			SkipBuilt:    true,
 			Doc: `An environment variable whose name says secret has a literal value:
 not empty, not a path such as a *_FILE reference under /run/secrets,
-not a number or a boolean. The name says secret when a word part is
+not a number, a boolean or a word saying there is none (disabled, none,
+unset), and not plainly a setting: a rate (60/minute, 10r/s), a size
+(512M), a duration (30s, 1h30m) or a URL with no password, query or
+digits in its path. The name says secret when a word part is
 password, passwd, pass, pwd, pw, secret, token, key, apikey, credential(s)
 or salt (DB_PASSWORD, DB_PASS, API_KEY, SECRET_KEY_BASE, dbPassword), or
 contains password, passwd or secret, or ends in token, pass, pwd, apikey,
 accesskey or privatekey (WEBPASSWORD, CLIENTSECRET, AUTHTOKEN); not
-KEYBOARD_LAYOUT, BYPASS_CACHE or TOKENIZER. Names that end in a word
-saying they hold something else (_FILE, _PATH, _DIR, _ID, _TTL, _URL,
-_USER, _MIN, _POLICY, …) are left alone. A URL with a password in it
-(postgres://app:hunter2@db/app) is a secret whatever the name. The value is
-judged after interpolation, wherever it came from: the compose file,
-.env, an env_file or the environment. A manifest is committed and read
-widely, so it never carries such a value in plaintext: convert refuses
-the module (and leaves the value out of everything it reports; reports
-show it masked), and check reports it in a manifest as an error.
+KEYBOARD_LAYOUT, BYPASS_CACHE or TOKENIZER. Names with a word after the
+secret word saying they hold something else (_FILE, _PATH, _DIR, _ID,
+_TTL, _URL, _USER, _MIN, _POLICY, _SCHEME, _LIMIT, _LENGTH, _RATE,
+_INTERVAL, …: API_KEY_RATE_LIMIT, JWT_SECRET_TTL_HOURS) are left alone. A
+URL with a password in it (postgres://app:hunter2@db/app) is a secret
+whatever the name. The value is judged after interpolation, wherever it
+came from: the compose file, .env, an env_file or the environment. A
+manifest is committed and read widely, so it never carries such a value
+in plaintext: convert refuses the module (and leaves the value out of
+everything it reports; reports show it masked), and check reports it in
+a manifest as an error.
 
 A variable named under credentials: is delivered as a credential the
 mesh provides (the manifest's credential resource; its content is never
-read or written) and mounted at /run/secrets/NAME. Where the image table
-says the image reads VARIABLE_FILE (postgres, mysql, mariadb, mongo,
-nextcloud, … with the entrypoint as source), the container gets
-VARIABLE_FILE=/run/secrets/NAME; for another image that is an error,
-since the service would start without the variable, until acknowledge
-names SERVICE.credentials.VARIABLE (then VARIABLE_FILE is set anyway:
-a warning). acknowledge may instead name SERVICE.environment.VARIABLE to
-carry the value knowingly: the container's comment says so, and convert
-and check report it as a warning.
+read or written). Where the image table says the image reads
+VARIABLE_FILE (postgres, mysql, mariadb, mongo, nextcloud, … with the
+entrypoint as source), the credential is mounted at /run/secrets/NAME
+and the container gets VARIABLE_FILE=/run/secrets/NAME. For another
+image the container's environment gets VARIABLE: {credential: NAME}: the
+host sets the variable from the delivered credential when it starts the
+container, and the value is never in the manifest. acknowledge naming
+SERVICE.credentials.VARIABLE mounts the file and sets VARIABLE_FILE
+anyway (a warning: the table does not say the image reads it).
+acknowledge may instead name SERVICE.environment.VARIABLE to carry the
+value knowingly: the container's comment says so, and convert and check
+report it as a warning.
 
-A value known to be a secret (of a variable credentials: names, of a
-value judged as above, or of a secret-looking variable of .env, the env
-files or the environment; 8 bytes or more, and in no name the project
-shows openly) is also refused in every other field of the container
-that carries it: another variable (DATABASE_URL), the command, the
-entrypoint, a label, the healthcheck test, a config's content, … No
-acknowledgement carries such a field. A config whose environment: is a
-secret-looking variable is refused too: make it a compose secret.
+A value known to be a secret is also refused in every other field of
+the container that carries it: another variable (DATABASE_URL), the
+command, the entrypoint, a label, the healthcheck test, a config's
+content, … Known secrets are the values of the variables credentials:
+names, of the values judged as above, and of the secret-looking
+variables of .env, the env files or the environment; but only a value
+that could be a secret spreads so. Not one:
+  - shorter than 8 bytes (it would match unrelated text);
+  - a number, a boolean, a word saying there is none (disabled, none), or
+    a setting as above;
+  - a placeholder: one character repeated (xxxxxxxx), text in angle
+    brackets (<secret>), or text that asks to be changed (changeme,
+    replace-me, your-password-here, please-change);
+  - at most three plain words of letters, 12 at most each (password,
+    postgres, changePassword, not-set): a default nobody keeps;
+  - contained in a name the project shows openly (its name, a service,
+    network, volume, config or secret name, an image or hostname);
+  - carried in plaintext knowingly: acknowledge names a variable with
+    that value (SERVICE.environment.VARIABLE), so it is in the manifest
+    already (unless a credential delivers it too: then it is refused
+    there, naming both places).
+Such a value under a secret name is still a finding of its own, which
+credentials: or acknowledge: settles; it is never masked elsewhere. A
+config whose environment: is a secret-looking variable is refused too:
+make it a compose secret.
 
-Declare the variable under credentials: as SERVICE.VARIABLE: NAME (the
-refusal's skeleton suggests one), or, to carry it knowingly, list
-SERVICE.environment.VARIABLE under acknowledge:. A field carrying a
-secret reads it where the mesh delivers it instead (the credential's
-file, or $$VARIABLE in a command); a config becomes a compose secret.`,
+Every finding has a way out. Declare the variable under credentials: as
+SERVICE.VARIABLE: NAME (the refusal's skeleton suggests one), or, to
+carry it knowingly, list SERVICE.environment.VARIABLE under
+acknowledge:. A field carrying another variable's secret reads it where
+the mesh delivers it instead (the credential's file, or $$VARIABLE in a
+shell-form command, entrypoint or healthcheck of the service that has
+VARIABLE), is itself delivered under credentials: (another variable), or
+is settled by acknowledging the variable the value is of (then it is no
+secret kept); a config becomes a compose secret.`,
 		},
 		{
 			ID:           "C2M016",

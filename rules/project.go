@@ -100,6 +100,10 @@ type EnvSecret struct {
 	// VARIABLE_FILE ("postgres table.yaml:905"); "" when the table does
 	// not say so.
 	FileEnv string
+	// AsEnvironment is set for a credential the host sets the variable
+	// from (the image is not known to read VARIABLE_FILE, and acknowledge
+	// does not name SERVICE.credentials.VARIABLE).
+	AsEnvironment bool
 	// Acknowledged is set when acknowledge names
 	// SERVICE.environment.VARIABLE (no credential: the value is carried)
 	// or SERVICE.credentials.VARIABLE (a credential the table does not
@@ -855,8 +859,7 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Severity = Warning
 			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
 		case sec.Credential != "":
-			d.File, d.Line = sec.CredentialPos.File, sec.CredentialPos.Line
-			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s, but the image table does not say image %s reads %s_FILE, so the service would start without %s; configure the software to read /run/secrets/%s, and acknowledge %s.credentials.%s to set %s_FILE anyway", sec.Variable, sec.Credential, sec.Credential, sec.Image, sec.Variable, sec.Variable, sec.Credential, sec.Service, sec.Variable, sec.Variable)
+			continue // AsEnvironment: the host sets the variable from the credential
 		case sec.Acknowledged:
 			d.Severity = Warning
 			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))

@@ -604,6 +604,8 @@ func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Cont
 		case !ok && strings.HasPrefix(ct.Environment[k+"_FILE"], "/run/secrets/"):
 			// Delivered as a credential (credentials:): the value is
 			// the mesh's to give, in the file VAR_FILE names.
+		case !ok && ct.EnvCredentials[k] != "":
+			// Delivered as a credential the host sets the variable from.
 		case !ok:
 			if !mentions(diags, name, "", k) {
 				d.errorf(name, "environment", "%s=%q in docker compose, missing from the manifest and no diagnostic names it", k, unescape(*v))

@@ -1,0 +1,56 @@
+package project
+
+import "testing"
+
+// TestCouldBeSecret is the rule a secret-looking variable's value must
+// pass to spread "secret" to other fields (issue 21): placeholders,
+// common words, switches, numbers, settings and short values do not.
+func TestCouldBeSecret(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  bool
+	}{
+		{"Tr0ub4dor-and-3", true},
+		{"hunter22x", true},
+		{"correct-horse-battery-staple", true},
+		{"xK9mQ2pL7vR4", true},
+		{"a8f5f167f44f4964e6c998dee827110c", true},
+		{"CorrectHorseBatteryStaple", true},
+		{"enterprise-4f9a", true},
+		// Too short, or no secret at all.
+		{"hunter2", false},
+		{"disabled", false},
+		{"DISABLED", false},
+		{"none", false},
+		{"true", false},
+		{"12345678", false},
+		{"3600.5", false},
+		{"60/minute", false},
+		{"512MiB", false},
+		{"1h30m0s", false},
+		{"https://auth.example.org/callback", false},
+		// Placeholders.
+		{"changeme", false},
+		{"change-me-now", false},
+		{"CHANGE_ME", false},
+		{"replace-me", false},
+		{"replace_with_a_secret", false},
+		{"your-secret-here", false},
+		{"yourStrongPassword123", false},
+		{"<secret>", false},
+		{"xxxxxxxxxxxx", false},
+		{"********", false},
+		{"my-secret-goes-here", false},
+		// Common words, one to three.
+		{"password", false},
+		{"postgres", false},
+		{"changePassword", false},
+		{"not-set", false},
+		{"Super Secret", false},
+		{"MAILCOW_PASS", false},
+	} {
+		if got := CouldBeSecret(tc.value); got != tc.want {
+			t.Errorf("CouldBeSecret(%q) = %v, want %v", tc.value, got, tc.want)
+		}
+	}
+}
