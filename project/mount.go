@@ -83,11 +83,11 @@ type Mount struct {
 
 // rawVolume is one entry of a service's volumes: list, as written.
 type rawVolume struct {
-	target  string
-	spec    string // the short syntax, interpolated; "" for long syntax
-	source  string // the source as written, interpolated
+	target string
+	spec   string // the short syntax, interpolated; "" for long syntax
+	source string // the source as written, interpolated
 	// pwd reports whether the source is written from ${PWD} (pwdRef).
-	pwd bool
+	pwd     bool
 	pos     manifest.Pos
 	options []string // options the manifest cannot carry, from the raw text
 	// decimalMode is tmpfs.mode as written when it is a plain integer
