@@ -183,9 +183,11 @@ func (o Options) sourceRoot(moves []Move, mv Move) string {
 	if mv.Anonymous != nil {
 		return ""
 	}
-	for _, root := range []string{o.LegacyProjectDirectory, path.Join(o.DockerRoot, "volumes")} {
-		if manifest.IsAncestor(root, mv.From) && !strings.HasPrefix(mv.Legacy, "declared path ") && !absoluteBind(mv.Legacy) {
-			return root
+	if !strings.HasPrefix(mv.Legacy, "declared path ") && !absoluteBind(mv.Legacy) {
+		for _, root := range []string{o.LegacyProjectDirectory, path.Join(o.DockerRoot, "volumes")} {
+			if manifest.IsAncestor(root, mv.From) {
+				return root
+			}
 		}
 	}
 	root := mv.From

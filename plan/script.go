@@ -181,12 +181,13 @@ func (p *Plan) belowDeclared(dir string) bool {
 }
 
 // sourceRoot is the folder below which no component of m.From may be a
-// symbolic link: m.Root, or m.From itself.
+// symbolic link: m.Root, or m.From itself where Root is "" (the script
+// refuses a From outside its Root).
 func (m Move) sourceRoot() string {
-	if m.Root != "" && (m.Root == m.From || manifest.IsAncestor(m.Root, m.From)) {
-		return m.Root
+	if m.Root == "" {
+		return m.From
 	}
-	return m.From
+	return m.Root
 }
 
 // itemized is a relative path as rsync --itemize-changes prints it in

@@ -101,9 +101,7 @@ func runScriptWith(t *testing.T, p *Plan, dir, fake string) (string, int) {
 // source, a second run changes nothing, a different non-empty target is
 // refused, running containers stop it, and the source never changes.
 func TestScriptCopies(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	legacy := filepath.Join(tmp, "legacy host\n'docker'")
 	src := filepath.Join(legacy, "volumes", "c2mtest_data", "_data")
@@ -242,9 +240,7 @@ func TestScriptCopies(t *testing.T) {
 // plus a file the source lacks (a stale postmaster.pid) does not match:
 // it is refused, and nothing in it is deleted.
 func TestScriptExtraInTarget(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "src")
 	if err := os.MkdirAll(filepath.Join(src, "base"), 0o755); err != nil {
@@ -295,9 +291,7 @@ func TestScriptExtraInTarget(t *testing.T) {
 // TestScriptEmptySource: an empty source is copied once; the second run
 // says nothing changed.
 func TestScriptEmptySource(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
@@ -325,9 +319,7 @@ func TestScriptEmptySource(t *testing.T) {
 // and the volume's data is copied and verified. No container, or two, and
 // the script refuses without copying.
 func TestScriptAnonymousVolume(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "docker root")
 	src := filepath.Join(root, "volumes", "0f1e2d3c", "_data")
@@ -389,9 +381,7 @@ func TestScriptAnonymousVolume(t *testing.T) {
 // local driver without options is copied (found by the twelfth
 // fresh-eyes trial).
 func TestScriptVolumeDriver(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "docker")
 	src := filepath.Join(root, "volumes", "app_data", "_data")
@@ -441,9 +431,7 @@ func TestScriptVolumeDriver(t *testing.T) {
 // is left for the host (they kept the source's, root 0755; found by the
 // ninth fresh-eyes trial).
 func TestScriptWithin(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "src")
 	for _, d := range []string{"sub [x]", "sub [x]/deeper"} {
@@ -510,9 +498,7 @@ func TestScriptWithin(t *testing.T) {
 // (found by the thirteenth fresh-eyes trial: the copy wrote into its
 // source).
 func TestScriptApartThroughLinks(t *testing.T) {
-	if _, err := exec.LookPath("rsync"); err != nil {
-		t.Skip("rsync is not installed: the plan script cannot be run (.ci/run installs it)")
-	}
+	needRsync(t)
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "app", "data")
 	if err := os.MkdirAll(data, 0o755); err != nil {
