@@ -64,7 +64,9 @@ func WriteScript(w io.Writer, p *Plan) error {
 		fmt.Fprintf(b, "stopped %s %s\n", Quote(p.Project), Quote(shown(p.Project)))
 	}
 	b.WriteString("\n# steps: run once to check, once to change.\nsteps() {\n")
-	writeSteps(b, p)
+	if err := writeSteps(b, p); err != nil {
+		return err
+	}
 	b.WriteString("}\n")
 	b.WriteString(scriptTail)
 	return b.Flush()
@@ -96,7 +98,7 @@ func writeLogChecks(b *bufio.Writer, p *Plan) {
 // writeSteps writes the body of the script's steps function: the
 // parents and declared directories, parent first together, then the
 // moves with the declared paths inside each.
-func writeSteps(b *bufio.Writer, p *Plan) {
+func writeSteps(b *bufio.Writer, p *Plan) error {
 	parents, dirs := p.Parents, p.Directories
 	for len(parents) > 0 || len(dirs) > 0 {
 		if len(dirs) == 0 || len(parents) > 0 && parents[0] < dirs[0].Path {
@@ -113,17 +115,22 @@ func writeSteps(b *bufio.Writer, p *Plan) {
 		dirs = dirs[1:]
 	}
 	for i, m := range p.Moves {
-		writeMove(b, p, i, m)
+		if err := writeMove(b, p, i, m); err != nil {
+			return err
+		}
 	}
 	for _, u := range p.Unlocated {
 		fmt.Fprintf(b, "\tunlocated %s\n", Quote(fmt.Sprintf("%s for %s: %s", shown(u.Legacy), shown(u.To), shown(u.Find))))
 	}
 	b.WriteString("\t:\n")
+	return nil
 }
 
 // writeMove writes the steps of move i: finding its volume, the copy,
-// and the declared paths inside its target.
-func writeMove(b *bufio.Writer, p *Plan, i int, m Move) {
+// and the declared paths inside its target. A Within path not inside the
+// target is an error: the script would look for it elsewhere and find
+// nothing.
+func writeMove(b *bufio.Writer, p *Plan, i int, m Move) error {
 	desc := Quote(fmt.Sprintf("move %d (%s)", i+1, shown(m.To)))
 	from, root := Quote(m.From), Quote(m.sourceRoot())
 	if a := m.Anonymous; a != nil {
@@ -134,12 +141,15 @@ func writeMove(b *bufio.Writer, p *Plan, i int, m Move) {
 	}
 	if m.Kind == manifest.KindFile {
 		fmt.Fprintf(b, "\tcopy_file %s %s %s %s %s %s\n", from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc, root)
-		return
+		return nil
 	}
 	// The declared paths inside: their owner and mode are the
 	// manifest's, not the source's, in the comparison too.
 	filter := []string{`^\.d[^ ]* \./$`}
 	for _, in := range m.Within {
+		if !manifest.IsAncestor(m.To, in.Path) {
+			return fmt.Errorf("move %d: %s is not inside its target %s", i+1, in.Path, m.To)
+		}
 		rel := strings.TrimPrefix(in.Path, m.To+"/")
 		filter = append(filter, `^\.[dfL][^ ]* `+bre(itemized(rel))+`/*$`)
 	}
@@ -148,6 +158,7 @@ func writeMove(b *bufio.Writer, p *Plan, i int, m Move) {
 		rel := strings.TrimPrefix(in.Path, m.To+"/")
 		fmt.Fprintf(b, "\tinside %s %s %s %s %s %s\n", Quote(m.To), Quote(rel), Quote(in.Owner), Quote(in.Mode), Quote(fmt.Sprintf("%s (in move %d)", shown(in.Path), i+1)), from)
 	}
+	return nil
 }
 
 // escapeLike reports whether s begins #ddd, as one of rsync's escapes.

@@ -223,6 +223,12 @@ func runPlanForReal(t *testing.T, p *plan.Plan, root string) {
 	for i := range p.Moves {
 		m := &p.Moves[i]
 		m.From, m.To = under(m.From), under(m.To)
+		if m.Root != "" {
+			m.Root = under(m.Root)
+		}
+		for j := range m.Within {
+			m.Within[j].Path = under(m.Within[j].Path)
+		}
 		if _, err := os.Lstat(m.From); err == nil {
 			continue
 		}
