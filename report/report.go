@@ -59,7 +59,7 @@ type Module struct {
 const FormatVersion = 1
 
 // InformationURI is compose2manifest's home page (where its repository
-// will be published; see the README), for SARIF's
+// will be published; see docs/reference.md), for SARIF's
 // tool.driver.informationUri; RuleHelpURI builds the rules' helpUri on it.
 const InformationURI = "https://github.com/compose2manifest/compose2manifest"
 

@@ -28,7 +28,7 @@ func Get(name string) ([]byte, error) {
 }
 
 // URL is where the schema called name will be served once the repository
-// is published (see the README), its $id: the raw file on the main branch,
+// is published (see docs/reference.md), its $id: the raw file on the main branch,
 // which yaml-language-server can fetch.
 func URL(name string) string {
 	return "https://raw.githubusercontent.com/compose2manifest/compose2manifest/main/schema/" + name + ".json"

@@ -56,10 +56,15 @@ func readYAML(t *testing.T, file string, v any) []byte {
 // readmeBlocks returns the fenced ```yaml blocks of the README.
 func readmeBlocks(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	reference, err := os.ReadFile("../../docs/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append(readme, reference...)
 	var out []string
 	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
 		out = append(out, m[1])
@@ -121,7 +126,7 @@ func TestAction(t *testing.T) {
 	if used == 0 {
 		t.Error("README shows no workflow that uses the action")
 	}
-	readme, _ := os.ReadFile("../../README.md")
+	readme, _ := os.ReadFile("../../docs/reference.md")
 	_, after, _ := strings.Cut(string(readme), "### The GitHub Action")
 	after, _, _ = strings.Cut(after, "\n### ")
 	rows := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(after, -1)
@@ -232,7 +237,7 @@ func TestPreCommitHooks(t *testing.T) {
 // TestBackupRecipesInREADME: the README's backup recipes are the ones the
 // backup_* stories run with the real clients, line for line.
 func TestBackupRecipesInREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/reference.md")
 	if err != nil {
 		t.Fatal(err)
 	}
