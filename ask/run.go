@@ -161,7 +161,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	if m := resultModule(res); m != nil {
 		module = m.Module
 	}
-	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	plan := NewPlan(module, res.Missing, supplied, o.Images)
 	plan.Suggestions = res.Suggestions
 	if !o.Strict {
 		r.markVariableOwners(ctx, plan, res)

@@ -206,8 +206,8 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 				case k == declare.KindNone || !k.Valid():
 					return fmt.Errorf("kind %q: want directory, file or host", v)
 				case k == declare.KindHost:
-				case it.Local.Kind != declare.KindNone && k != it.Local.Kind:
-					return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(it.Local), v, it.Local.Kind)
+				case m.Local.Kind != declare.KindNone && k != m.Local.Kind:
+					return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(m), v, m.Local.Kind)
 				case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
 					return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
 				case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -58,6 +59,15 @@ type Missing struct {
 	// bind's key: it lands inside that one's place, and needs no path of
 	// its own. "" otherwise.
 	Inside string
+	// Local is, for a bind, what its source is in the project directory
+	// on this machine (project.Evidence): file or directory with links
+	// inside the project followed, absent, or a link out of it. The zero
+	// value for other sections.
+	Local project.SourceEvidence
+	// WellKnownHost reports that an absolute bind source is a well-known
+	// host path a module uses and does not own (project.WellKnownHost:
+	// /etc/localtime, the docker socket, /proc...).
+	WellKnownHost bool
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -96,6 +106,10 @@ func (c *converter) missingList() []Missing {
 		}
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key
+		}
+		if m.src.Section == declare.SectionBinds {
+			x.Local = project.Evidence(c.l.Dir, x.Key)
+			x.WellKnownHost = strings.HasPrefix(x.Key, "/") && project.WellKnownHost(path.Clean(x.Key))
 		}
 		if x.Known.Key == "" {
 			x.Known.Key = x.Key
