@@ -163,6 +163,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
+	res.Decisions = Decisions(c.module, res.Missing, res.Suggestions)
 	c.maskResult(res)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
@@ -1093,6 +1094,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case strings.HasPrefix(written, "/"):
 			return written, "", ""
 		case c.hostDir == "":
+			s.Needs = placement.NeedsHostProjectDirectory
 			return "", "", fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", first.Source)
 		default:
 			return path.Join(c.hostDir, written), "", ""
@@ -1103,6 +1105,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Volume)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
@@ -1113,6 +1116,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)

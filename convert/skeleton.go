@@ -153,6 +153,44 @@ type MissingRoot struct {
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
 func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
+	root := skeletonNode(module, missing, s)
+	if root == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil
+	}
+	enc.Close()
+	return buf.Bytes()
+}
+
+// Decisions returns how many values the skeleton of missing and s
+// (SkeletonFor) leaves for a person to fill in: its "" fields and its
+// empty acknowledge: items. 0 when there is no skeleton.
+func Decisions(module string, missing []Missing, s Suggestions) int {
+	n := 0
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if x.Kind == yaml.ScalarNode && x.Value == "" && x.Style == yaml.DoubleQuotedStyle {
+			n++
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	if root := skeletonNode(module, missing, s); root != nil {
+		walk(root)
+	}
+	return n
+}
+
+// skeletonNode builds the document SkeletonFor writes, nil when there is
+// nothing to declare. Every value left to a person is a double-quoted ""
+// scalar (quoted), which Decisions counts.
+func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 	secrets, uncarried := s.Secrets, s.Uncarried
 	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
 		return nil
@@ -276,14 +314,7 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
 	}
 	escapeComments(root)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil
-	}
-	enc.Close()
-	return buf.Bytes()
+	return root
 }
 
 // escapeComments escapes, in every line comment under n, what would break

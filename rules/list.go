@@ -1166,7 +1166,7 @@ func checkPlaintextSecret(p *Pass) {
 				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
 				if hasNote(c.Comment, AckPlaintextNote(k)) {
 					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
-					d.Severity = Warning
+					d.Severity, d.Acknowledged = Warning, true
 				}
 				d.Service = c.Container.Name
 				p.Report(d)

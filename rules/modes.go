@@ -51,7 +51,7 @@ func checkUnsafeMode(p *Pass) {
 		}
 		if hasNote(r.Comment, AckModeNote(r.Mode)) {
 			d := Diag(r, "%s %s: mode %s is %s; acknowledged", r.Kind, r.Path, r.Mode, why)
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			p.Report(d)
 			continue
 		}

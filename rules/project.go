@@ -464,10 +464,12 @@ func checkMountOptions(p *ProjectPass) {
 			case noOpOption(o):
 			case p.Declarations.AcknowledgesOption(m.Service, m.Target, name):
 				d := mountDiag(m, "volume option %q acknowledged: not carried by the manifest (acknowledge %s.volumes.%s.%s)", o, m.Service, m.Target, name)
-				d.Severity = Warning
+				d.Severity, d.Acknowledged = Warning, true
 				p.Report(d)
 			case name != "":
-				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name))
+				d := mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name)
+				d.Cause = fmt.Sprintf("volume option %q cannot be carried by the manifest; remove it from the compose file, or acknowledge *.volumes.*.%s to drop it knowingly from every mount", name, name)
+				p.Report(d)
 			default:
 				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
 			}
@@ -591,7 +593,14 @@ func checkNoLocation(p *ProjectPass) {
 	for i := range p.Placements {
 		pl := &p.Placements[i]
 		if pl.Unplaced != "" {
-			p.Report(placementDiag(pl, false, pl.Unplaced))
+			d := placementDiag(pl, false, pl.Unplaced)
+			switch pl.Needs {
+			case placement.NeedsHostProjectDirectory:
+				d.Cause = "relative bind sources have no location on the target host: set host_project_directory (or --host-project-directory), or declare their paths"
+			case placement.NeedsVolumeRoot:
+				d.Cause = "named and anonymous volumes have no location on the target host: set volume_root (or --volume-root), or declare their paths"
+			}
+			p.Report(d)
 		}
 		if pl.LinkOutside != "" {
 			p.Report(placementDiag(pl, true, pl.LinkOutside+"; declare it {kind: host} (a path the module uses wherever the link points), or give it a path of its own"))
@@ -619,7 +628,9 @@ func checkKindConflict(p *ProjectPass) {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
 		}
 		if pl.KindUnknown != "" {
-			p.Report(placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration"))
+			d := placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration")
+			d.Cause = "no kind declared, and nothing in the checkout tells a file from a directory, though the name or target looks like a file (docker would create a directory there): set kind: file or kind: directory on each declaration"
+			p.Report(d)
 		}
 	}
 }
@@ -856,12 +867,12 @@ func checkComposeSecret(p *ProjectPass) {
 		case sec.Credential != "" && sec.FileEnv != "":
 			continue
 		case sec.Credential != "" && sec.Acknowledged:
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
 		case sec.Credential != "":
 			continue // AsEnvironment: the host sets the variable from the credential
 		case sec.Acknowledged:
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
 		default:
 			via := "a credential"
