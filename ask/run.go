@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 // run is Run's work.
 func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	if r.opts.Images == nil {
-		table, err := images.Load()
+		table, err := images.Default()
 		if err != nil {
 			return failed(fmt.Errorf("ask: %w", err))
 		}

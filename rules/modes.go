@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
@@ -59,17 +58,13 @@ func checkUnsafeMode(p *Pass) {
 	}
 }
 
-// imageTable is the built-in image table, parsed once: the rules only
-// read it.
-var imageTable = sync.OnceValues(images.Load)
-
 // checkImageRequirement is C2M023: a declared path a container mounts
 // where the image table has a row with a required mode, whose declared
 // mode the software does not accept or whose owner is not the user the
 // image's process runs as. The row is found from the container's image
 // and the mount's target, not from the declaration's comment.
 func checkImageRequirement(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		// Cannot happen with the embedded table (images.TestLoadFresh);
 		// if it does, the rule says it checked nothing.
@@ -131,7 +126,7 @@ func otherUser(user, owner string) bool {
 // finds the rows itself from the container's image, as convert does from
 // the service's.
 func checkImageVolumeManifest(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		p.Report(Diagnostic{Message: "the built-in image table does not load, so no image VOLUME was looked for: " + err.Error()})
 		return
