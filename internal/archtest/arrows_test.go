@@ -105,3 +105,16 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestOneCommand: go install ./... (as pre-commit's golang hooks run it)
+// installs compose2manifest alone; the helper commands of scripts/bench.sh
+// build only with the c2mtools tag.
+func TestOneCommand(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != module+"cmd/compose2manifest" {
+		t.Errorf("commands go install ./... builds: %v, want only cmd/compose2manifest", got)
+	}
+}
