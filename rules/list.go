@@ -247,10 +247,12 @@ The consistency options (:cached, :delegated, :consistent, and the long
 syntax's consistency:) are no-ops on Linux: docker ignores them. They
 are carried as nothing, and one warning per project says so.
 
-A long-syntax tmpfs mode written as a plain integer whose digits read as
-octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
-integer as decimal, so 755 is octal 1363, and the manifest carries that
-("1363") because it is what docker compose applies.
+A mode written as a plain integer whose digits read as octal too, in a
+long-syntax tmpfs (tmpfs: {mode: 755}) or a service's secret, config or
+build secret (mode: 440), is a warning naming both readings: docker
+compose reads the integer as decimal, so 755 is octal 1363 and 440 is
+octal 0670, and the manifest carries that ("1363", "0670") because it is
+what docker compose reads.
 
 An option that changes no owner or mode (z, Z, bind propagation, nocopy)
 acknowledged under acknowledge: is a warning: the manifest drops it
@@ -259,8 +261,8 @@ knowingly.
 Remove the option from the compose file, and express ownership with the
 declaration's owner and mode instead; or, for z, Z, propagation and
 nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
-*.volumes.*.OPTION) to drop it knowingly. Write a tmpfs mode in octal
-(mode: 0o755; docker compose refuses a quoted "0755").`,
+*.volumes.*.OPTION) to drop it knowingly. Write a mode in octal
+(mode: 0o755; for a tmpfs docker compose refuses a quoted "0755").`,
 		},
 		{
 			ID:           "C2M013",
