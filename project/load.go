@@ -179,7 +179,15 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = syntaxError(f, err)
 		}
-		if names := l.neededVariables(); len(names) > 0 {
+		var missing *template.MissingRequiredError
+		if reqs := l.requiredErrors(); len(reqs) > 0 && errors.As(err, &missing) {
+			// docker compose prints the author's message of the first it
+			// meets; every one, in file order, says it all at once.
+			err = fmt.Errorf("%s (set it in .env or with --env-file)", strings.Join(reqs, "\n"))
+			if len(reqs) > 1 {
+				err = fmt.Errorf("the project does not load without its required variables (set them in .env or with --env-file):\n%s", strings.Join(reqs, "\n"))
+			}
+		} else if names := l.neededVariables(); len(names) > 0 {
 			// compose-go stops at the first symptom of an empty value,
 			// and which one it meets first varies from run to run; the
 			// cause is the same and stable.
@@ -228,8 +236,17 @@ type VariableUse struct {
 	// run.
 	FeedsMount bool
 	// Required is set for ${VAR:?message} or ${VAR?message}: compose
-	// refuses to load the project while the variable is unset.
+	// refuses to load the project while the variable is unset (or, for
+	// ${VAR:?message}, empty).
 	Required bool
+	// Sep is, for a required variable, how it is written: ":?" or "?".
+	Sep string
+	// Message is, for a required variable, the author's message,
+	// interpolated as compose does; "" when there is none.
+	Message string
+	// Empty is set for a required ${VAR:?message} whose variable is set
+	// but empty.
+	Empty bool
 }
 
 // unsetVariables finds every ${VAR} or $VAR in the raw compose files that
@@ -248,17 +265,29 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 				names = append(names, name)
 			}
 			sort.Strings(names)
+			// The first reference of each variable that fails, as
+			// compose-go meets them.
+			failing := map[string]requiredRef{}
+			for _, r := range requiredRefs(n.Value) {
+				if _, ok := failing[r.Name]; !ok && r.missing(env) {
+					failing[r.Name] = r
+				}
+			}
 			for _, name := range names {
 				v := vars[name]
 				// Compose defines COMPOSE_PROJECT_NAME for interpolation
 				// whenever the project has a name, and it always has one
 				// (from -p, the environment, name: or the folder).
 				_, set := env[name]
-				required := v.Required && !set && name != "COMPOSE_PROJECT_NAME"
+				ref, required := failing[name]
+				required = required && name != "COMPOSE_PROJECT_NAME"
 				if !required && (set || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name)) {
 					continue
 				}
 				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path), Required: required}
+				if required {
+					u.Sep, u.Message, u.Empty = ref.Sep, substitute(ref.Message, env), set
+				}
 				if len(path) >= 2 && path[0] == "services" {
 					u.Service = path[1]
 				}
@@ -391,6 +420,21 @@ type stableErr struct {
 
 func (e *stableErr) Error() string { return e.msg }
 func (e *stableErr) Unwrap() error { return e.err }
+
+// requiredErrors returns, for each required variable without a value,
+// once, in file order, "FILE:LINE: " and the error docker compose prints
+// for it (VariableUse.RequiredError).
+func (p *Project) requiredErrors() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range p.UnsetVariables {
+		if u.Required && !seen[u.Name] {
+			seen[u.Name] = true
+			out = append(out, fmt.Sprintf("%s:%d: %s", u.Pos.File, u.Pos.Line, u.RequiredError()))
+		}
+	}
+	return out
+}
 
 // unsetNames returns the names of every unset variable used, sorted and
 // unique.

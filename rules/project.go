@@ -586,7 +586,11 @@ func checkUnsetVariables(p *ProjectPass) {
 		// mount is a warning until a profile brings it in.
 		if u.Required {
 			d.Severity = Error
-			d.Message = fmt.Sprintf("variable %s is required (${%s:?…}) and not set (used in %s)", u.Name, u.Name, where)
+			state := "not set"
+			if u.Empty {
+				state = "set but empty"
+			}
+			d.Message = fmt.Sprintf("variable %s is required (${%s%s…}) and %s (used in %s): docker compose refuses the project with %q", u.Name, u.Name, u.Sep, state, where, u.RequiredError())
 			out = append(out, d)
 			continue
 		}

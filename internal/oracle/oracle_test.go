@@ -229,6 +229,11 @@ func oracle(t *testing.T, bin, root, prefix string) {
 			compareUnset(d, warnings, res.Diagnostics)
 			if dcErr != nil {
 				dcRefuses++
+				// A required variable without a value: docker compose
+				// prints the author's message, and so must the error.
+				if m := requiredRE.FindString(dcErr.Error()); m != "" && (convErr == nil || !strings.Contains(convErr.Error(), m)) {
+					d.errorf("", "refusal", "docker compose says %q; the conversion's error does not: %v", m, convErr)
+				}
 				if res.Status == convert.Converted {
 					d.errorf("", "refusal", "docker compose refuses the project, the conversion succeeds: %v", dcErr)
 					return
@@ -366,6 +371,10 @@ func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.R
 	res, err = convert.Convert(context.Background(), opts)
 	return res, relocated, err
 }
+
+// requiredRE matches docker compose's error for a required variable
+// without a value, the author's message included.
+var requiredRE = regexp.MustCompile(`required variable \S+ is missing a value(: .*)?$`)
 
 // unsetRE matches docker compose's warning about an unset variable.
 var unsetRE = regexp.MustCompile(`The \\"([^"\\]+)\\" variable is not set\. Defaulting to a blank string\.`)
