@@ -239,6 +239,11 @@ func oracle(t *testing.T, bin, root, prefix string) {
 					return
 				}
 				bothRefuse++
+				// A fixture's load error names its file and line, as
+				// docker compose's often does not.
+				if prefix != "" && convErr != nil && !positionRE.MatchString(convErr.Error()) {
+					d.errorf("", "refusal", "the conversion's error names no file and line: %v", convErr)
+				}
 				t.Logf("docker compose refuses (%v); the conversion %s too", dcErr, res.Status)
 				return
 			}
@@ -371,6 +376,10 @@ func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.R
 	res, err = convert.Convert(context.Background(), opts)
 	return res, relocated, err
 }
+
+// positionRE matches an error that names a compose file and line, at its
+// start or on a line of its own ("compose.yaml:6: …").
+var positionRE = regexp.MustCompile(`(?m)^\s*\S+\.ya?ml:\d+: `)
 
 // requiredRE matches docker compose's error for a required variable
 // without a value, the author's message included.
