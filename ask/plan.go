@@ -333,14 +333,20 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Local = localEvidence(projectDir, m.Key)
 	}
 	// Kind: only a bind can be a file or a host path; a supplied entry
-	// without kind declared a directory.
-	if m.Section != declare.SectionBinds || m.Supplied {
+	// without kind declared a directory, unless convert needs its kind
+	// said (NeedsKind).
+	if m.Section != declare.SectionBinds || (m.Supplied && !m.NeedsKind) {
 		return
 	}
 	switch {
+	case elsewhere(m.Key) && fileName(m) != "" && hostKind(m.Key).Value == "":
+		// Absolute or in a home directory: no checkout can show it, and
+		// its name (or its target's) is all there is to go on.
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: fileName(m) + " looks like a file, and the checkout cannot show " + m.Source}
 	case m.NeedsKind:
-		// No suggestion: the checkout has nothing to go on, and an entry
-		// without kind would be a guess. The question says so.
+		// No suggestion: the source belongs in the checkout, which has
+		// nothing to go on, and an entry without kind would be a guess.
+		// The question says so.
 	case m.LinkOutside != "":
 		it.Kind = Suggestion{Value: string(declare.KindHost), From: m.LinkOutside + ": as a host path the module uses it wherever the link points on the target host (or give it a path of its own)"}
 	case known.Kind == declare.KindFile && it.Row != nil && it.Row.Kind == "file":
@@ -356,6 +362,50 @@ func (it *Item) suggest(projectDir string, produced bool) {
 	default:
 		it.Kind = localKind(projectDir, m.Key)
 	}
+}
+
+// elsewhere reports whether a bind key is absolute or in a home
+// directory (~): a path the checkout cannot show.
+func elsewhere(key string) bool { return strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") }
+
+// fileName names what looks like a file (project.LooksLikeFile) of a
+// bind source written without a trailing slash, as convert judges C2M004:
+// "its name app.conf", else "its target /etc/app/config.yml"; "" when
+// nothing does.
+func fileName(m *convert.Missing) string {
+	switch {
+	case strings.HasSuffix(m.Source, "/"):
+		return ""
+	case project.LooksLikeFile(m.Key):
+		return "its name " + path.Base(m.Key)
+	}
+	for _, mt := range m.Mounts {
+		if project.LooksLikeFile(mt.Target) {
+			return "its target " + mt.Target
+		}
+	}
+	return ""
+}
+
+// notShown says why the checkout shows nothing of a source whose kind
+// is needed: it is not there, or it is a path it cannot show.
+func notShown(m *convert.Missing) string {
+	switch {
+	case strings.HasPrefix(m.Key, "/"):
+		return "is a path on the target host, which the checkout does not show"
+	case strings.HasPrefix(m.Key, "~"):
+		return "is in a home directory on the legacy host, which the checkout does not show"
+	}
+	return "is not in the checkout"
+}
+
+// notShownAnd is notShown followed by "and", after a comma where the
+// clause before it needs one.
+func notShownAnd(m *convert.Missing) string {
+	if elsewhere(m.Key) {
+		return notShown(m) + ", and"
+	}
+	return notShown(m) + " and"
 }
 
 // hostKind suggests kind host for an absolute bind source that is a

@@ -67,12 +67,14 @@ directory must not be: the host would create the wrong kind of path and
 the container runtime would then fail to mount it ("not a directory").
 A declared file cannot have declared paths below it.
 
-Where a relative bind source is not in the checkout and no kind is
-declared, docker would create a directory there; when the source's or the
-target's last element has a file name's extension (nginx.conf,
-config.yml: a dot not at the start, then 1 to 8 letters and digits with
-at least one letter, other than .d), that would break a file mount, so
-the converter does not guess.
+Where a relative bind source is not in the checkout, or the source is
+absolute or in a home directory (~), which no checkout shows, and no kind
+is declared, docker would create a directory there; when the source's or
+the target's last element has a file name's extension (nginx.conf,
+config.yml, /etc/app/app.conf, ~/certs/site.pem: a dot not at the
+start, then 1 to 8 letters and digits with at least one letter, other
+than .d), that would break a file mount, so the converter does not guess.
+(A path of the host's, such as the Docker socket, is kind host: C2M006.)
 
 Set kind: file (or remove it) on the declaration so it matches what the
 source is; for a source not in the checkout, set kind: file or kind:
