@@ -468,10 +468,14 @@ keeps there; a declared file writable by everyone lets anyone change
 what the module reads; a file with setuid or setgid (4755, 2755) runs
 with its owner's or group's rights for whoever starts it. A shared
 directory keeps the sticky bit (1777, as /tmp does); a setgid directory
-(2775) is fine.
+(2775) is fine. A declared directory without its owner's search bit
+(0640, 0600: a file's mode given to a directory) locks the owner out:
+the owner, and the software running as the owner, may list its names
+but open nothing in it.
 
 Choose a mode that gives the others nothing to write (0750, 0755,
-1777 for a shared drop box), or, when the mode is meant, set
+1777 for a shared drop box), and for a directory the search bit (x)
+wherever it gives read (0640 becomes 0750), or, when the mode is meant, set
 acknowledge_mode: true on the declaration (then it is a warning, and
 the manifest's comment says so).`,
 		},
