@@ -323,14 +323,20 @@ func (it *Item) suggest(produced bool) {
 	}
 
 	// Kind: only a bind can be a file or a host path; a supplied entry
-	// without kind declared a directory.
-	if m.Section != declare.SectionBinds || m.Supplied {
+	// without kind declared a directory, unless convert needs its kind
+	// said (NeedsKind).
+	if m.Section != declare.SectionBinds || (m.Supplied && !m.NeedsKind) {
 		return
 	}
 	switch {
+	case elsewhere(m.Key) && m.LooksLikeFile != "" && hostKind(m).Value == "":
+		// Absolute or in a home directory: no checkout can show it, and
+		// its name (or its target's) is all there is to go on.
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.LooksLikeFile + " looks like a file, and the checkout cannot show " + m.Source}
 	case m.NeedsKind:
-		// No suggestion: the checkout has nothing to go on, and an entry
-		// without kind would be a guess. The question says so.
+		// No suggestion: the source belongs in the checkout, which has
+		// nothing to go on, and an entry without kind would be a guess.
+		// The question says so.
 	case m.LinkOutside != "":
 		it.Kind = Suggestion{Value: string(declare.KindHost), From: m.LinkOutside + ": as a host path the module uses it wherever the link points on the target host (or give it a path of its own)"}
 	case known.Kind == declare.KindFile && it.Row != nil && it.Row.Kind == "file":
@@ -346,6 +352,31 @@ func (it *Item) suggest(produced bool) {
 	default:
 		it.Kind = localKind(m)
 	}
+}
+
+// elsewhere reports whether a bind key is absolute or in a home
+// directory (~): a path the checkout cannot show.
+func elsewhere(key string) bool { return strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") }
+
+// notShown says why the checkout shows nothing of a source whose kind
+// is needed: it is not there, or it is a path it cannot show.
+func notShown(m *convert.Missing) string {
+	switch {
+	case strings.HasPrefix(m.Key, "/"):
+		return "is a path on the target host, which the checkout does not show"
+	case strings.HasPrefix(m.Key, "~"):
+		return "is in a home directory on the legacy host, which the checkout does not show"
+	}
+	return "is not in the checkout"
+}
+
+// notShownAnd is notShown followed by "and", after a comma where the
+// clause before it needs one.
+func notShownAnd(m *convert.Missing) string {
+	if elsewhere(m.Key) {
+		return notShown(m) + ", and"
+	}
+	return notShown(m) + " and"
 }
 
 // hostKind suggests kind host for an absolute bind source that is a

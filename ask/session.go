@@ -226,8 +226,8 @@ func (q *itemQuestions) askKind() error {
 	}
 	label := "kind (directory, file or host)"
 	if m.NeedsKind {
-		s.printf("  %s is not in the checkout, and it looks like a file; docker would create a directory there\n", m.Source)
-		label = "kind (required, as " + m.Source + " is not in the checkout: file or directory, or host)"
+		s.printf("  %s %s, and it looks like a file; docker would create a directory there\n", m.Source, notShown(m))
+		label = "kind (required, as " + m.Source + " " + notShown(m) + ": file or directory, or host)"
 	}
 	if m.LinkOutside != "" {
 		s.printf("  %s\n", m.LinkOutside)

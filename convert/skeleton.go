@@ -362,7 +362,10 @@ func (m *Missing) where() string {
 	} else if i := strings.Index(m.Reason, outOfVersionText); i >= 0 {
 		where += "; " + m.Reason[i:]
 	}
-	if m.NeedsKind {
+	switch {
+	case m.NeedsKind && (strings.HasPrefix(m.Key, "/") || strings.HasPrefix(m.Key, "~")):
+		where += "; the checkout cannot show it: kind file or directory?"
+	case m.NeedsKind:
 		where += "; not in the checkout: kind file or directory?"
 	}
 	if m.LinkOutside != "" {

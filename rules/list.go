@@ -67,12 +67,14 @@ directory must not be: the host would create the wrong kind of path and
 the container runtime would then fail to mount it ("not a directory").
 A declared file cannot have declared paths below it.
 
-Where a relative bind source is not in the checkout and no kind is
-declared, docker would create a directory there; when the source's or the
-target's last element has a file name's extension (nginx.conf,
-config.yml: a dot not at the start, then 1 to 8 letters and digits with
-at least one letter, other than .d), that would break a file mount, so
-the converter does not guess.
+Where a relative bind source is not in the checkout, or the source is
+absolute or in a home directory (~), which no checkout shows, and no kind
+is declared, docker would create a directory there; when the source's or
+the target's last element has a file name's extension (nginx.conf,
+config.yml, /etc/app/app.conf, ~/certs/site.pem: a dot not at the
+start, then 1 to 8 letters and digits with at least one letter, other
+than .d), that would break a file mount, so the converter does not guess.
+(A path of the host's, such as the Docker socket, is kind host: C2M006.)
 
 Set kind: file (or remove it) on the declaration so it matches what the
 source is; for a source not in the checkout, set kind: file or kind:
@@ -247,10 +249,12 @@ The consistency options (:cached, :delegated, :consistent, and the long
 syntax's consistency:) are no-ops on Linux: docker ignores them. They
 are carried as nothing, and one warning per project says so.
 
-A long-syntax tmpfs mode written as a plain integer whose digits read as
-octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
-integer as decimal, so 755 is octal 1363, and the manifest carries that
-("1363") because it is what docker compose applies.
+A mode written as a plain integer whose digits read as octal too, in a
+long-syntax tmpfs (tmpfs: {mode: 755}) or a service's secret, config or
+build secret (mode: 440), is a warning naming both readings: docker
+compose reads the integer as decimal, so 755 is octal 1363 and 440 is
+octal 0670, and the manifest carries that ("1363", "0670") because it is
+what docker compose reads.
 
 An option that changes no owner or mode (z, Z, bind propagation, nocopy)
 acknowledged under acknowledge: is a warning: the manifest drops it
@@ -259,8 +263,8 @@ knowingly.
 Remove the option from the compose file, and express ownership with the
 declaration's owner and mode instead; or, for z, Z, propagation and
 nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
-*.volumes.*.OPTION) to drop it knowingly. Write a tmpfs mode in octal
-(mode: 0o755; docker compose refuses a quoted "0755").`,
+*.volumes.*.OPTION) to drop it knowingly. Write a mode in octal
+(mode: 0o755; for a tmpfs docker compose refuses a quoted "0755").`,
 		},
 		{
 			ID:           "C2M013",
@@ -464,10 +468,14 @@ keeps there; a declared file writable by everyone lets anyone change
 what the module reads; a file with setuid or setgid (4755, 2755) runs
 with its owner's or group's rights for whoever starts it. A shared
 directory keeps the sticky bit (1777, as /tmp does); a setgid directory
-(2775) is fine.
+(2775) is fine. A declared directory without its owner's search bit
+(0640, 0600: a file's mode given to a directory) locks the owner out:
+the owner, and the software running as the owner, may list its names
+but open nothing in it.
 
 Choose a mode that gives the others nothing to write (0750, 0755,
-1777 for a shared drop box), or, when the mode is meant, set
+1777 for a shared drop box), and for a directory the search bit (x)
+wherever it gives read (0640 becomes 0750), or, when the mode is meant, set
 acknowledge_mode: true on the declaration (then it is a warning, and
 the manifest's comment says so).`,
 		},

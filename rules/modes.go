@@ -20,8 +20,10 @@ func AckModeNote(mode string) string { return ackMode + mode }
 
 // UnsafeMode says why a declared mode is one nobody should choose, or "":
 // a directory writable by everyone without the sticky bit (anyone may
-// delete or replace what others put there), a file writable by everyone,
-// or a file with setuid or setgid (run with the owner's rights).
+// delete or replace what others put there), a directory without its
+// owner's search bit (0640: the owner cannot enter it), a file writable
+// by everyone, or a file with setuid or setgid (run with the owner's
+// rights).
 func UnsafeMode(kind manifest.Kind, mode string) string {
 	n, err := strconv.ParseUint(mode, 8, 32)
 	if err != nil || !manifest.ValidMode(mode) {
@@ -30,6 +32,10 @@ func UnsafeMode(kind manifest.Kind, mode string) string {
 	switch {
 	case kind == manifest.KindDirectory && n&0o002 != 0 && n&0o1000 == 0:
 		return "writable by everyone without the sticky bit: anyone on the host may delete or replace what the module keeps there"
+	case kind == manifest.KindDirectory && n&0o100 == 0:
+		// The search bit where the read bit is, and the owner's.
+		fixed := n | 0o100 | (n&0o044)>>2
+		return fmt.Sprintf("a directory its owner cannot enter: without the search bit (x) the owner, and software running as the owner, may list its names but open nothing in it; for a directory write mode %04o (x with r), and if the path is a file, declare kind: file", fixed)
 	case kind == manifest.KindFile && n&0o002 != 0:
 		return "a file writable by everyone: anyone on the host may change what the module reads"
 	case kind == manifest.KindFile && n&0o6000 != 0:

@@ -482,6 +482,33 @@ func checkMountOptions(p *ProjectPass) {
 		}
 	}
 	reportNoOpOptions(p, noOps)
+	checkDecimalModes(p)
+}
+
+// checkDecimalModes is C2M012's warning for a secret's, config's or build
+// secret's mode: written as an integer whose digits read as octal too
+// (project.DecimalMode): docker compose reads it as decimal.
+func checkDecimalModes(p *ProjectPass) {
+	if p.Project == nil || p.Project.Compose == nil {
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Project.Compose.Services)) {
+		for _, m := range p.Project.DecimalModes(p.Project.Compose.Services[name]) {
+			what, carried := "secret", fmt.Sprintf("the manifest carries mode \"%04o\", what docker compose reads", m.Mode)
+			switch {
+			case m.Field == "build.secrets":
+				what, carried = "build secret", "the manifest carries no build"
+			case m.Field == "configs" && p.Project.Compose.Configs[m.Source].File != "":
+				what, carried = "config", "the manifest does not carry it: a file config is a bind of its declared file, whose declared mode applies"
+			case m.Field == "configs":
+				what = "config"
+			}
+			meant, _ := strconv.ParseInt(m.Written, 8, 64) // its digits are octal (project.DecimalModes)
+			p.Report(Diagnostic{File: m.Pos.File, Line: m.Pos.Line, Service: m.Service, Severity: Warning,
+				Message: fmt.Sprintf("%s %q: mode: %s is a YAML integer, which docker compose reads as decimal %s, that is octal %04o, not octal %04o (%s); write mode: 0o%s for octal %04o, or mode: 0o%o to keep what docker compose reads today",
+					what, m.Source, m.Written, m.Written, m.Mode, meant, carried, m.Written, meant, m.Mode)})
+		}
+	}
 }
 
 // noOpOption reports whether a volume option as project.Mount.Options
@@ -561,7 +588,11 @@ func checkUnsetVariables(p *ProjectPass) {
 		// mount is a warning until a profile brings it in.
 		if u.Required {
 			d.Severity = Error
-			d.Message = fmt.Sprintf("variable %s is required (${%s:?…}) and not set (used in %s)", u.Name, u.Name, where)
+			state := "not set"
+			if u.Empty {
+				state = "set but empty"
+			}
+			d.Message = fmt.Sprintf("variable %s is required (${%s%s…}) and %s (used in %s): docker compose refuses the project with %q", u.Name, u.Name, u.Sep, state, where, u.RequiredError())
 			out = append(out, d)
 			continue
 		}
