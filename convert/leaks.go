@@ -25,7 +25,9 @@ import (
 // knowingly (acknowledge names a variable with that value, and no
 // credential delivers it), and not contained in a name the project shows openly (its name, a service,
 // network, volume, config or secret name, an image or hostname as a
-// compose file writes it, not interpolated).
+// compose file writes it, not interpolated, a variable's name or the
+// credential name the skeleton makes of it: masking touches values only,
+// and never makes a name or key of a mask).
 // Every string of a built container that contains one (an environment
 // value, the command, the entrypoint, a label, the healthcheck test, an
 // inline config's content, an annotation, anything) is C2M015: the value
@@ -70,7 +72,15 @@ func (c *converter) knownSecrets() []knownSecret {
 					public = append(public, v)
 				}
 			}
+			// Variable names, and the credential names the skeleton
+			// makes of them: masked, a name would be no name.
+			for k := range p.Services[name].Environment {
+				public = append(public, k, credentialName(name, k))
+			}
 		}
+	}
+	for k := range c.l.Environment {
+		public = append(public, k, credentialName("", k))
 	}
 	// A value carried in plaintext knowingly (acknowledge names the
 	// variable) is in the manifest anyway: it spreads nowhere, unless it

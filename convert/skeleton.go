@@ -49,13 +49,7 @@ func (c *converter) secretSuggestions() []SecretSuggestion {
 		if s.Credential != "" || s.Acknowledged || s.Field != "" || s.Config != "" {
 			continue // a field or a config carrying a secret: no credentials: item covers it
 		}
-		name := strings.ToLower(s.Service + "_" + s.Variable)
-		name = strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
-				return r
-			}
-			return '_'
-		}, name)
+		name := credentialName(s.Service, s.Variable)
 		if src, ok := c.environSource(s.Service, s.Variable); ok {
 			if first, ok := bySource[src]; ok {
 				name = first
@@ -66,6 +60,23 @@ func (c *converter) secretSuggestions() []SecretSuggestion {
 		out = append(out, SecretSuggestion{Service: s.Service, Variable: s.Variable, Credential: name, FileEnv: s.FileEnv, Image: s.Image})
 	}
 	return out
+}
+
+// credentialName returns the credential name the skeleton suggests for
+// variable of service: both lower-cased, joined by _, each character a
+// credential name may not hold made _ ("" service: the variable alone).
+// It is made of names only, never of a value.
+func credentialName(service, variable string) string {
+	name := strings.ToLower(variable)
+	if service != "" {
+		name = strings.ToLower(service) + "_" + name
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, name)
 }
 
 // environSource returns the variable of the project environment that
