@@ -288,3 +288,39 @@ func TestRunUnsettled(t *testing.T) {
 		t.Errorf("hints:\n%s", hints)
 	}
 }
+
+// TestRunCredentialAnyName: a secret in a variable whose name is no
+// identifier (sonar.jdbc.password, environment in list form) is asked
+// about like any other, and ask writes its credentials: key quoted
+// (sonarqube."sonar.jdbc.password"), which convert reads back: the file
+// written converts and check --against passes (issue 21 item 5).
+func TestRunCredentialAnyName(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.WriteFiles(dir, map[string]string{
+		"compose.yaml": "name: app\nservices:\n  sonarqube:\n    image: example.org/sonarqube:10\n    environment:\n      - sonar.jdbc.password=${SONAR_DB_PASSWORD}\n",
+		".env":         "SONAR_DB_PASSWORD=Kq7-sonar-db-2291\n",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader("\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if !strings.Contains(string(decl), `sonarqube."sonar.jdbc.password": sonarqube_sonar.jdbc.password`) {
+		t.Errorf("declarations:\n%s\nconversation:\n%s", decl, out.String())
+	}
+	if strings.Contains(out.String()+stdout.String()+string(decl), "Kq7-sonar") {
+		t.Error("the secret's value is shown")
+	}
+	againstPasses(t, root, dir)
+}

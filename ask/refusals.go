@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -89,12 +90,12 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 				continue
 			}
 			if v, _, ok := strings.Cut(rest, "="); ok && strings.Contains(rest, "looks like a secret") && !strings.ContainsAny(v, " :") {
-				add(Refusal{What: RefusalCredential, Key: d.Service + "." + v, Suggest: credentialName(d.Service, v),
+				add(Refusal{What: RefusalCredential, Key: declare.CredentialKey(d.Service, v), Suggest: convert.CredentialName(d.Service, v),
 					UnreadFile: !strings.Contains(rest, " reads "+v+"_FILE")}, d)
 			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {
 				// A credential the image table does not say the image
 				// reads from a file: acknowledged, it is set anyway.
-				add(Refusal{What: RefusalAcknowledge, Key: d.Service + ".credentials." + v}, d)
+				add(Refusal{What: RefusalAcknowledge, Key: declare.AckVariable(declare.AckCredentials, d.Service, v)}, d)
 			}
 		}
 	}
@@ -135,25 +136,6 @@ func uncarriedItem(d rules.Diagnostic) string {
 		return ""
 	}
 	return section + "." + entry + "." + name
-}
-
-// credentialName is the name suggested for the credential of variable of
-// service: SERVICE_VARIABLE lowercased, with what a credential name may
-// not hold made '_'.
-func credentialName(service, variable string) string {
-	n := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return '_'
-	}, service+"_"+variable)
-	if !declare.ValidCredential(n) {
-		n = "c" + n
-	}
-	return n
 }
 
 // Settled is how the author settled one refusal.
@@ -213,7 +195,7 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 			}
 		case RefusalCredential:
 			service, variable, _ := declare.SplitCredentialKey(r.Key)
-			ack := service + ".environment." + variable
+			ack := declare.AckVariable(declare.AckEnvironment, service, variable)
 			delivered, how := "at /run/secrets/NAME", ", with "+variable+"_FILE set to /run/secrets/NAME"
 			if r.UnreadFile {
 				// The image is not known to read VARIABLE_FILE: the host

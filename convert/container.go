@@ -318,7 +318,7 @@ func (c *converter) unusedCredentials() []placement.Unmatched {
 				continue
 			}
 		}
-		out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: declare.KeyCredentials, Item: cr.Service + "." + cr.Variable, Pos: cr.Pos})
+		out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: declare.KeyCredentials, Item: declare.CredentialKey(cr.Service, cr.Variable), Pos: cr.Pos})
 	}
 	return out
 }

@@ -75,12 +75,12 @@ func (c *converter) knownSecrets() []knownSecret {
 			// Variable names, and the credential names the skeleton
 			// makes of them: masked, a name would be no name.
 			for k := range p.Services[name].Environment {
-				public = append(public, k, credentialName(name, k))
+				public = append(public, k, CredentialName(name, k))
 			}
 		}
 	}
 	for k := range c.l.Environment {
-		public = append(public, k, credentialName("", k))
+		public = append(public, k, CredentialName("", k))
 	}
 	// A value carried in plaintext knowingly (acknowledge names the
 	// variable) is in the manifest anyway: it spreads nowhere, unless it

@@ -49,7 +49,7 @@ func (c *converter) secretSuggestions() []SecretSuggestion {
 		if s.Credential != "" || s.Acknowledged || s.Field != "" || s.Config != "" {
 			continue // a field or a config carrying a secret: no credentials: item covers it
 		}
-		name := credentialName(s.Service, s.Variable)
+		name := CredentialName(s.Service, s.Variable)
 		if src, ok := c.environSource(s.Service, s.Variable); ok {
 			if first, ok := bySource[src]; ok {
 				name = first
@@ -62,21 +62,26 @@ func (c *converter) secretSuggestions() []SecretSuggestion {
 	return out
 }
 
-// credentialName returns the credential name the skeleton suggests for
-// variable of service: both lower-cased, joined by _, each character a
-// credential name may not hold made _ ("" service: the variable alone).
-// It is made of names only, never of a value.
-func credentialName(service, variable string) string {
+// CredentialName returns the credential name the skeleton and ask
+// suggest for variable of service: both lower-cased, joined by _, each
+// character a credential name may not hold made _, and c put before it
+// when it would not start with a letter or digit ("" service: the
+// variable alone). It is made of names only, never of a value.
+func CredentialName(service, variable string) string {
 	name := strings.ToLower(variable)
 	if service != "" {
 		name = strings.ToLower(service) + "_" + name
 	}
-	return strings.Map(func(r rune) rune {
+	name = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
 			return r
 		}
 		return '_'
 	}, name)
+	if !declare.ValidCredential(name) {
+		name = "c" + name
+	}
+	return name
 }
 
 // environSource returns the variable of the project environment that
@@ -245,14 +250,14 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	if len(secrets) > 0 {
 		sec := &yaml.Node{Kind: yaml.MappingNode}
 		for _, sg := range secrets {
-			k := plain(sg.Service + "." + sg.Variable)
+			k := plain(declare.CredentialKey(sg.Service, sg.Variable))
 			v := plain(sg.Credential)
-			plaintext := sg.Service + "." + declare.AckEnvironment + "." + sg.Variable
+			plaintext := declare.AckVariable(declare.AckEnvironment, sg.Service, sg.Variable)
 			if sg.FileEnv != "" {
 				v.LineComment = fmt.Sprintf("service %q: image %s reads %s_FILE (%s); or, to carry the value in plaintext knowingly, acknowledge: [%s]", sg.Service, sg.Image, sg.Variable, sg.FileEnv, plaintext)
 			} else {
 				v.LineComment = fmt.Sprintf("service %q: image %s is not known to read %s_FILE: the host sets %s from the credential; or acknowledge: [%s] if the image reads /run/secrets/%s, or [%s] to carry the value in plaintext knowingly",
-					sg.Service, sg.Image, sg.Variable, sg.Variable, sg.Service+"."+declare.AckCredentials+"."+sg.Variable, sg.Credential, plaintext)
+					sg.Service, sg.Image, sg.Variable, sg.Variable, declare.AckVariable(declare.AckCredentials, sg.Service, sg.Variable), sg.Credential, plaintext)
 			}
 			sec.Content = append(sec.Content, k, v)
 		}

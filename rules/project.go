@@ -674,12 +674,12 @@ func checkNotCarried(p *ProjectPass) {
 // acknowledge item SERVICE.environment.VAR would carry in plaintext, or
 // nil: the two are contradictory choices, and the credential wins.
 func deliveredToo(f *declare.File, item string) *declare.Credential {
-	svc, v, ok := strings.Cut(item, ".environment.")
-	if f == nil || !ok {
+	a, ok := declare.ParseAck(item)
+	if f == nil || !ok || a.Field != declare.AckEnvironment {
 		return nil
 	}
 	for i, cr := range f.Credentials {
-		if cr.Service == svc && cr.Variable == v {
+		if cr.Service == a.Service && cr.Variable == a.Variable {
 			return &f.Credentials[i]
 		}
 	}
@@ -868,7 +868,7 @@ func checkComposeSecret(p *ProjectPass) {
 			if sec.FileEnv != "" {
 				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s.%s: NAME), or acknowledge %s.environment.%s to carry it knowingly", sec.Variable, Mask(""), via, sec.Service, sec.Variable, sec.Service, sec.Variable)
+			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
 		}
 		p.Report(d)
 	}
