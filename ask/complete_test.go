@@ -324,3 +324,29 @@ func TestRunCredentialAnyName(t *testing.T) {
 	}
 	againstPasses(t, root, dir)
 }
+
+// TestShareCredentials: ask offers convert's shared credential name (the
+// declared one, with no plaintext choice; or one named after the shared
+// variable), not the first user's, and the image table's word on
+// VARIABLE_FILE (issue 21 item 6).
+func TestShareCredentials(t *testing.T) {
+	rs := []Refusal{
+		{What: RefusalCredential, Key: "mariadb.MARIADB_ROOT_PASSWORD", Suggest: "mariadb_mariadb_root_password", UnreadFile: true},
+		{What: RefusalCredential, Key: "web.DB_PASS", Suggest: "web_db_pass"},
+		{What: RefusalCredential, Key: "other.TOKEN", Suggest: "other_token", UnreadFile: true},
+		{What: RefusalAcknowledge, Key: "web.build"},
+	}
+	ShareCredentials(rs, []convert.SecretSuggestion{
+		{Service: "mariadb", Variable: "MARIADB_ROOT_PASSWORD", Credential: "pg", FileEnv: "mariadb table.yaml:1", Existing: "db.POSTGRES_PASSWORD"},
+		{Service: "web", Variable: "DB_PASS", Credential: "db_pass", Shared: []string{"api.DB_PASS"}},
+	})
+	if r := rs[0]; r.Suggest != "pg" || r.UnreadFile || r.Existing != "db.POSTGRES_PASSWORD" || !strings.Contains(r.suggestFrom(), "db.POSTGRES_PASSWORD") {
+		t.Errorf("declared credential: %+v", r)
+	}
+	if r := rs[1]; r.Suggest != "db_pass" || !r.UnreadFile || r.Existing != "" || !strings.Contains(r.suggestFrom(), "api.DB_PASS") {
+		t.Errorf("shared: %+v", r)
+	}
+	if r := rs[2]; r.Suggest != "other_token" || !r.UnreadFile || r.suggestFrom() != "the service's and the variable's names, lowercased" {
+		t.Errorf("no suggestion: %+v", r)
+	}
+}

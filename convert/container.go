@@ -185,8 +185,8 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 // image table says the image reads VARIABLE_FILE (or acknowledge names
 // SERVICE.credentials.VARIABLE), VARIABLE_FILE names it. A literal value
 // of a secret-looking name is carried only when acknowledge names
-// SERVICE.environment.VARIABLE; otherwise it is left out and C2M015
-// refuses the module. It returns the acknowledgements to note in the
+// SERVICE.environment.VARIABLE and no credential delivers the same secret
+// (deliveredBy); otherwise it is left out and C2M015 refuses the module. It returns the acknowledgements to note in the
 // container's comment.
 func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container) []string {
 	var notes []string
@@ -237,8 +237,12 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
 				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)
 			}
+			if cr, ok := c.deliveredBy(svc.Name, k); ok {
+				// A credential's value, acknowledged or not: refused.
+				sec.SameAs, sec.SameAsItem, sec.SameAsPos = cr.Name, declare.CredentialKey(cr.Service, cr.Variable), cr.Pos
+			}
 			c.secrets = append(c.secrets, sec)
-			if !sec.Acknowledged {
+			if !sec.Acknowledged || sec.SameAs != "" {
 				continue // refused (C2M015); never in a candidate either
 			}
 			notes = append(notes, rules.AckPlaintextNote(k))

@@ -121,6 +121,15 @@ func (c *converter) knownSecrets() []knownSecret {
 		}
 	}
 	if c.l.Compose != nil {
+		// A credential's value first, named after the credential: a
+		// field holding it names both places.
+		for _, cr := range c.decl.CredentialsOrNil() {
+			if svc, ok := c.l.Compose.Services[cr.Service]; ok {
+				if v := svc.Environment[cr.Variable]; v != nil {
+					add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
+				}
+			}
+		}
 		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
 			svc := c.l.Compose.Services[name]
 			for _, k := range sortedEnvKeys(svc.Environment) {
@@ -128,7 +137,7 @@ func (c *converter) knownSecrets() []knownSecret {
 				if v == nil {
 					continue
 				}
-				if c.declaresCredential(name, k) || project.LooksLikeSecret(k, *v) {
+				if project.LooksLikeSecret(k, *v) {
 					add(*v, "environment "+k+" of service "+name)
 				}
 			}

@@ -352,6 +352,14 @@ type File struct {
 	Credentials []Credential
 }
 
+// CredentialsOrNil returns f's Credentials; nil for a nil f.
+func (f *File) CredentialsOrNil() []Credential {
+	if f == nil {
+		return nil
+	}
+	return f.Credentials
+}
+
 // CredentialFor returns the credential declared for variable of service,
 // if any.
 func (f *File) CredentialFor(service, variable string) (Credential, bool) {

@@ -365,6 +365,12 @@ that could be a secret spreads so. Not one:
     that value (SERVICE.environment.VARIABLE), so it is in the manifest
     already (unless a credential delivers it too: then it is refused
     there, naming both places).
+A credential's value is nowhere else in plaintext: a variable holding
+the same secret (the same value, or written as the same project
+variable) is refused even when acknowledged, naming the credentials:
+item, and the way out is the same credential; the skeleton offers one
+credential per shared secret, named after the project variable or the
+role its variables' names share.
 Such a value under a secret name is still a finding of its own, which
 credentials: or acknowledge: settles; it is never masked elsewhere. A
 config whose environment: is a secret-looking variable is refused too:

@@ -119,6 +119,13 @@ type EnvSecret struct {
 	// Config, when set, is a config whose environment: is Variable, a
 	// secret-looking variable: refused, not carried.
 	Config string
+	// SameAs, when set for a literal value, is the credential that
+	// delivers the same secret to SameAsItem (SERVICE.VARIABLE, the
+	// credentials: item at SameAsPos): a credential's value is nowhere
+	// else in plaintext, so the variable is refused even when
+	// acknowledged, and the way out is the same credential.
+	SameAs, SameAsItem string
+	SameAsPos          manifest.Pos
 	// Pos is where to report Field or Config (the service, the config).
 	Pos manifest.Pos
 }
@@ -860,6 +867,14 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
 		case sec.Credential != "":
 			continue // AsEnvironment: the host sets the variable from the credential
+		case sec.SameAs != "":
+			ack := ""
+			if sec.Acknowledged {
+				ack = fmt.Sprintf(", and acknowledge %s does not carry it", declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
+			}
+			d.Message = fmt.Sprintf("environment %s=%s holds in plaintext the value credentials: %s delivers as credential %s%s; a credential's value is nowhere else in plaintext%s: deliver it as the same credential under credentials: (%s: %s)",
+				sec.Variable, Mask(""), sec.SameAsItem, sec.SameAs, at(sec.SameAsPos), ack, declare.CredentialKey(sec.Service, sec.Variable), sec.SameAs)
+			d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
 		case sec.Acknowledged:
 			d.Severity = Warning
 			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
@@ -872,6 +887,14 @@ func checkComposeSecret(p *ProjectPass) {
 		}
 		p.Report(d)
 	}
+}
+
+// at returns " (FILE:LINE)" for a known position, "" for none.
+func at(pos manifest.Pos) string {
+	if pos.File == "" {
+		return ""
+	}
+	return " (" + pos.String() + ")"
 }
 
 // envPos returns where variable of service gets its value: the compose
