@@ -93,7 +93,7 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 			if !ok {
 				continue
 			}
-			if v, _, ok := strings.Cut(rest, "="); ok && (strings.Contains(rest, "looks like a secret") || strings.Contains(rest, "holds in plaintext the value")) && !strings.ContainsAny(v, " :") {
+			if v, _, ok := strings.Cut(rest, "="); ok && (strings.Contains(rest, "looks like a secret") || strings.Contains(rest, " holds in plaintext the value ") || strings.Contains(rest, " holds the value of ")) && !strings.ContainsAny(v, " :") {
 				add(Refusal{What: RefusalCredential, Key: declare.CredentialKey(d.Service, v), Suggest: convert.CredentialName(d.Service, v),
 					UnreadFile: !strings.Contains(rest, " reads "+v+"_FILE")}, d)
 			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {

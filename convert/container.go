@@ -184,7 +184,8 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 // carried: the credential is mounted at /run/secrets/NAME and, where the
 // image table says the image reads VARIABLE_FILE (or acknowledge names
 // SERVICE.credentials.VARIABLE), VARIABLE_FILE names it. A literal value
-// of a secret-looking name is carried only when acknowledge names
+// of a secret-looking name, or one that is the whole of a value known to
+// be a secret (DBROOT holding MYSQL_ROOT_PASSWORD's value), is carried only when acknowledge names
 // SERVICE.environment.VARIABLE and no credential delivers the same secret
 // (deliveredBy); otherwise it is left out and C2M015 refuses the module. It returns the acknowledgements to note in the
 // container's comment.
@@ -231,8 +232,8 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			c.secrets = append(c.secrets, sec)
 			continue
 		}
-		if project.LooksLikeSecret(k, *v) {
-			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image,
+		if of, ok := c.envSecret(k, *v); ok {
+			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image, Of: of,
 				Acknowledged: c.acknowledgedVariable(declare.AckEnvironment, svc.Name, k)}
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
 				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)

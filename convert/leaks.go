@@ -164,6 +164,24 @@ func keysOf[V any](m map[string]V) map[string]bool {
 	return out
 }
 
+// envSecret reports whether an environment variable holds a secret of
+// its own, judged as a variable: its name and value look like one
+// (project.LooksLikeSecret; of is ""), or its whole value is a value
+// known to be a secret (of names what it is the value of: DBROOT holding
+// MYSQL_ROOT_PASSWORD's value is settled like that variable, by a
+// credential, not refused as a field no declaration can settle).
+func (c *converter) envSecret(name, value string) (of string, ok bool) {
+	if project.LooksLikeSecret(name, value) {
+		return "", true
+	}
+	for _, k := range c.knownSecrets() {
+		if k.value == value {
+			return k.of, true
+		}
+	}
+	return "", false
+}
+
 // declaresCredential reports whether credentials: names variable of
 // service (without marking the item used).
 func (c *converter) declaresCredential(service, variable string) bool {
@@ -241,7 +259,7 @@ func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container
 			sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
 			for _, en := range entries {
 				key := en.k.String()
-				if field == "environment" && en.v.Kind() == reflect.String && project.LooksLikeSecret(key, en.v.String()) {
+				if _, own := c.envSecret(key, en.v.String()); field == "environment" && en.v.Kind() == reflect.String && own {
 					continue // its own value: C2M015 in environment
 				}
 				cp := reflect.New(en.v.Type()).Elem()

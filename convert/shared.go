@@ -34,10 +34,33 @@ func (c *converter) secretKey(service, variable string) string {
 			}
 		}
 	}
-	if src, ok := c.environSource(service, variable); ok {
+	if src, ok := c.secretSource(service, variable); ok {
 		return "$" + src
 	}
 	return ""
+}
+
+// secretSource returns the variable of the project environment that
+// variable of service is the value of: the one its environment: entry is
+// written as (${VAR}), or, for a variable an env_file sets, the project
+// variable of the same name and value (immich's env_file is its .env).
+func (c *converter) secretSource(service, variable string) (string, bool) {
+	if src, ok := c.environSource(service, variable); ok {
+		return src, true
+	}
+	for _, d := range c.l.ServiceDefs(service) {
+		if _, ok := d.EnvPos(variable); ok {
+			return "", false // written in environment:, not as one variable
+		}
+	}
+	if c.l.Compose == nil {
+		return "", false
+	}
+	v := c.l.Compose.Services[service].Environment[variable]
+	if pv, ok := c.l.Environment[variable]; ok && v != nil && *v == pv {
+		return variable, true
+	}
+	return "", false
 }
 
 // sameSecret reports whether variable a of service sa and variable b of
@@ -53,8 +76,8 @@ func (c *converter) sameSecret(sa, a, sb, b string) bool {
 	// A value that could be a secret written as one variable in one
 	// place and as the same literal in another is still one secret;
 	// the same variable is one secret whatever its value.
-	srcA, okA := c.environSource(sa, a)
-	srcB, okB := c.environSource(sb, b)
+	srcA, okA := c.secretSource(sa, a)
+	srcB, okB := c.secretSource(sb, b)
 	return okA && okB && srcA == srcB
 }
 
@@ -79,9 +102,9 @@ func (c *converter) deliveredBy(service, variable string) (declare.Credential, b
 // value's role: POSTGRES_PASSWORD and MARIADB_ROOT_PASSWORD share
 // password), else "" (the caller names it after its first user).
 func (c *converter) sharedName(items []SecretSuggestion) string {
-	src, ok := c.environSource(items[0].Service, items[0].Variable)
+	src, ok := c.secretSource(items[0].Service, items[0].Variable)
 	for _, it := range items[1:] {
-		s, o := c.environSource(it.Service, it.Variable)
+		s, o := c.secretSource(it.Service, it.Variable)
 		ok = ok && o && s == src
 	}
 	if ok {

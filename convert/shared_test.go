@@ -73,3 +73,24 @@ func TestSharedCredentialNames(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedCredentialEnvFile: a variable an env_file sets holds the same
+// secret as the project variable of the same name and value (immich's
+// env_file is its .env, and the database reads ${DB_PASSWORD}), even
+// when the value is a plain word no other field would be refused for.
+func TestSharedCredentialEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "compose.yaml"), "name: p\nservices:\n  server:\n    image: example.org/server:1\n    env_file: [.env]\n  database:\n    image: example.org/db:1\n    environment:\n      POSTGRES_PASSWORD: ${DB_PASSWORD}\n")
+	writeFile(t, filepath.Join(dir, ".env"), "DB_PASSWORD=postgres\n")
+	res, err := Convert(context.Background(), Options{ConfigFiles: []string{filepath.Join(dir, "compose.yaml")}, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range res.Suggestions.Secrets {
+		got[s.Service+"."+s.Variable] = s.Credential
+	}
+	if got["server.DB_PASSWORD"] != "db_password" || got["database.POSTGRES_PASSWORD"] != "db_password" {
+		t.Errorf("suggestions %v, want one credential db_password", got)
+	}
+}

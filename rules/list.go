@@ -370,7 +370,10 @@ the same secret (the same value, or written as the same project
 variable) is refused even when acknowledged, naming the credentials:
 item, and the way out is the same credential; the skeleton offers one
 credential per shared secret, named after the project variable or the
-role its variables' names share.
+role its variables' names share. A variable whose whole value is a
+known secret, whatever its name (mailcow's DBROOT, the value of
+MYSQL_ROOT_PASSWORD), is settled like a secret-looking variable: it is
+one more user of that credential.
 Such a value under a secret name is still a finding of its own, which
 credentials: or acknowledge: settles; it is never masked elsewhere. A
 config whose environment: is a secret-looking variable is refused too:

@@ -114,7 +114,9 @@ type EnvSecret struct {
 	// value known to be a secret: the value of Of ("environment
 	// POSTGRES_PASSWORD of service db", or a secret-looking variable of
 	// the project environment). The value is masked out of it and the
-	// module refused; no acknowledgement carries it.
+	// module refused; no acknowledgement carries it. Of without Field is
+	// a variable whose whole value is that secret: settled like a
+	// secret-looking variable (credentials: or acknowledge:).
 	Field, Of string
 	// Config, when set, is a config whose environment: is Variable, a
 	// secret-looking variable: refused, not carried.
@@ -877,16 +879,25 @@ func checkComposeSecret(p *ProjectPass) {
 			d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
 		case sec.Acknowledged:
 			d.Severity = Warning
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
+			d.Message = fmt.Sprintf("environment %s=%s %s; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""), sec.what())
 		default:
 			via := "a credential"
 			if sec.FileEnv != "" {
 				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
+			d.Message = fmt.Sprintf("environment %s=%s %s; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), sec.what(), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
 		}
 		p.Report(d)
 	}
+}
+
+// what says why a variable's literal value is a secret: it looks like
+// one, or it is the whole value of another secret (Of).
+func (sec EnvSecret) what() string {
+	if sec.Of != "" {
+		return "holds the value of " + sec.Of + ", a secret"
+	}
+	return "is a literal value that looks like a secret"
 }
 
 // at returns " (FILE:LINE)" for a known position, "" for none.
