@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 )
@@ -362,11 +363,21 @@ that could be a secret spreads so. Not one:
   - at most three plain words of letters, 12 at most each (password,
     postgres, changePassword, not-set): a default nobody keeps;
   - contained in a name the project shows openly (its name, a service,
-    network, volume, config or secret name, an image or hostname);
+    network, volume, config or secret name, an image or hostname, a
+    variable's name or the credential name the skeleton makes of it);
   - carried in plaintext knowingly: acknowledge names a variable with
     that value (SERVICE.environment.VARIABLE), so it is in the manifest
     already (unless a credential delivers it too: then it is refused
     there, naming both places).
+A credential's value is nowhere else in plaintext: a variable holding
+the same secret (the same value, or written as the same project
+variable) is refused even when acknowledged, naming the credentials:
+item, and the way out is the same credential; the skeleton offers one
+credential per shared secret, named after the project variable or the
+role its variables' names share. A variable whose whole value is a
+known secret, whatever its name (mailcow's DBROOT, the value of
+MYSQL_ROOT_PASSWORD), is settled like a secret-looking variable: it is
+one more user of that credential.
 Such a value under a secret name is still a finding of its own, which
 credentials: or acknowledge: settles; it is never masked elsewhere. A
 config whose environment: is a secret-looking variable is refused too:
@@ -380,7 +391,10 @@ the mesh delivers it instead (the credential's file, or $$VARIABLE in a
 shell-form command, entrypoint or healthcheck of the service that has
 VARIABLE), is itself delivered under credentials: (another variable), or
 is settled by acknowledging the variable the value is of (then it is no
-secret kept); a config becomes a compose secret.`,
+secret kept); a config becomes a compose secret. A VARIABLE of other
+characters than letters, digits and _ is written in double quotes in
+both (sonarqube."sonar.jdbc.password",
+sonarqube.environment."sonar.jdbc.password").`,
 		},
 		{
 			ID:           "C2M016",
@@ -1171,7 +1185,7 @@ func checkPlaintextSecret(p *Pass) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
-				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s", k, Mask(v), declare.AckVariable(declare.AckEnvironment, c.Container.Name, k))
 				if hasNote(c.Comment, AckPlaintextNote(k)) {
 					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
 					d.Severity, d.Acknowledged = Warning, true

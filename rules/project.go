@@ -114,11 +114,20 @@ type EnvSecret struct {
 	// value known to be a secret: the value of Of ("environment
 	// POSTGRES_PASSWORD of service db", or a secret-looking variable of
 	// the project environment). The value is masked out of it and the
-	// module refused; no acknowledgement carries it.
+	// module refused; no acknowledgement carries it. Of without Field is
+	// a variable whose whole value is that secret: settled like a
+	// secret-looking variable (credentials: or acknowledge:).
 	Field, Of string
 	// Config, when set, is a config whose environment: is Variable, a
 	// secret-looking variable: refused, not carried.
 	Config string
+	// SameAs, when set for a literal value, is the credential that
+	// delivers the same secret to SameAsItem (SERVICE.VARIABLE, the
+	// credentials: item at SameAsPos): a credential's value is nowhere
+	// else in plaintext, so the variable is refused even when
+	// acknowledged, and the way out is the same credential.
+	SameAs, SameAsItem string
+	SameAsPos          manifest.Pos
 	// Pos is where to report Field or Config (the service, the config).
 	Pos manifest.Pos
 }
@@ -716,12 +725,12 @@ func checkNotCarried(p *ProjectPass) {
 // acknowledge item SERVICE.environment.VAR would carry in plaintext, or
 // nil: the two are contradictory choices, and the credential wins.
 func deliveredToo(f *declare.File, item string) *declare.Credential {
-	svc, v, ok := strings.Cut(item, ".environment.")
-	if f == nil || !ok {
+	a, ok := declare.ParseAck(item)
+	if f == nil || !ok || a.Field != declare.AckEnvironment {
 		return nil
 	}
 	for i, cr := range f.Credentials {
-		if cr.Service == svc && cr.Variable == v {
+		if cr.Service == a.Service && cr.Variable == a.Variable {
 			return &f.Credentials[i]
 		}
 	}
@@ -902,18 +911,43 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
 		case sec.Credential != "":
 			continue // AsEnvironment: the host sets the variable from the credential
+		case sec.SameAs != "":
+			ack := ""
+			if sec.Acknowledged {
+				ack = fmt.Sprintf(", and acknowledge %s does not carry it", declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
+			}
+			d.Message = fmt.Sprintf("environment %s=%s holds in plaintext the value credentials: %s delivers as credential %s%s; a credential's value is nowhere else in plaintext%s: deliver it as the same credential under credentials: (%s: %s)",
+				sec.Variable, Mask(""), sec.SameAsItem, sec.SameAs, at(sec.SameAsPos), ack, declare.CredentialKey(sec.Service, sec.Variable), sec.SameAs)
+			d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
 		case sec.Acknowledged:
 			d.Severity, d.Acknowledged = Warning, true
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
+			d.Message = fmt.Sprintf("environment %s=%s %s; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""), sec.what())
 		default:
 			via := "a credential"
 			if sec.FileEnv != "" {
 				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s.%s: NAME), or acknowledge %s.environment.%s to carry it knowingly", sec.Variable, Mask(""), via, sec.Service, sec.Variable, sec.Service, sec.Variable)
+			d.Message = fmt.Sprintf("environment %s=%s %s; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), sec.what(), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
 		}
 		p.Report(d)
 	}
+}
+
+// what says why a variable's literal value is a secret: it looks like
+// one, or it is the whole value of another secret (Of).
+func (sec EnvSecret) what() string {
+	if sec.Of != "" {
+		return "holds the value of " + sec.Of + ", a secret"
+	}
+	return "is a literal value that looks like a secret"
+}
+
+// at returns " (FILE:LINE)" for a known position, "" for none.
+func at(pos manifest.Pos) string {
+	if pos.File == "" {
+		return ""
+	}
+	return " (" + pos.String() + ")"
 }
 
 // envPos returns where variable of service gets its value: the compose
