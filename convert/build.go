@@ -842,6 +842,21 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if rowConflict != "" && conflict == "" {
 		conflict = rowConflict
 	}
+	// The owner-changing variables the image documents (PUID, USER_UID)
+	// remap its user: where a service sets them, they give the owner, not
+	// the row's default.
+	envEvidence := ""
+	if rowOK && row.Owner != "" {
+		switch owner, evidence, why := c.envOwner(s, users); {
+		case why != "":
+			if conflict == "" {
+				conflict = why
+			}
+			row.Owner = ""
+		case owner != "":
+			row.Owner, envEvidence = owner, evidence
+		}
+	}
 	if userOwnerValue != "" && rowOK && row.Owner != "" && row.Owner != userOwnerValue {
 		conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
 		userOwnerValue = ""
@@ -864,7 +879,10 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		return conflict
 	}
 	var fields []string
-	if r.Owner == "" && row.Owner != "" {
+	if r.Owner == "" && row.Owner != "" && envEvidence != "" {
+		r.Owner = row.Owner
+		*provenance = append(*provenance, "owner produced: "+envEvidence)
+	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
 	}
@@ -889,6 +907,47 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
+}
+
+// envOwner returns the owner the services mounting s run their image's
+// process as by the owner-changing variables the image table names for
+// the image (images.Table.RunAs), and the evidence for it: "service
+// \"gitea\" environment USER_UID=1001 (image gitea/gitea runs as them:
+// table.yaml:LINE)". A service with user: is left out: its user: is the
+// evidence, and the images named do not remap a user they do not start
+// as. It returns why no owner can be produced when a value is not an id
+// or two services give different owners; all "" when no service sets
+// such a variable.
+func (c *converter) envOwner(s *placement.Placement, users map[string]string) (owner, evidence, why string) {
+	t := c.table()
+	var evidences []string
+	for _, svcName := range s.Services() {
+		svc, ok := c.l.Compose.Services[svcName]
+		if !ok || users[svcName] != "" {
+			continue
+		}
+		lookup := func(k string) (string, bool) {
+			v, ok := svc.Environment[k]
+			if !ok || v == nil {
+				return "", false
+			}
+			return *v, true
+		}
+		o, row, set, ok, err := t.RunAs(svc.Image, lookup)
+		if !ok {
+			continue
+		}
+		what := fmt.Sprintf("service %q environment %s (image %s runs as them: %s:%d)", svcName, strings.Join(set, ", "), row.Repository, images.TableFile, row.Line)
+		if err != nil {
+			return "", "", fmt.Sprintf("%s, but %v", what, err)
+		}
+		if owner != "" && o != owner {
+			return "", "", fmt.Sprintf("%s gives %s, but %s gives %s", evidences[0], owner, what, o)
+		}
+		owner = o
+		evidences = append(evidences, what)
+	}
+	return owner, strings.Join(evidences, "; "), ""
 }
 
 // userContradicts returns why a service mounting s runs as someone other
