@@ -235,7 +235,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
 func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Complete()
+	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Moves == "" && it.Missing.Complete()
 }
 
 // matchRow returns the first image table row a mount matches.
@@ -298,6 +298,8 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		}
 		s := Suggestion{Value: value, Evidence: true, Produced: produced}
 		switch {
+		case field == "owner" && m.OwnerFrom != "":
+			s.From = m.OwnerFrom
 		case it.Row != nil && rowValue == value:
 			s.From = rowFrom(it.Row, field == "mode")
 		case field == "owner":

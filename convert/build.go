@@ -428,15 +428,18 @@ type converter struct {
 	// would place where another landed already (each needs a path).
 	missingRoots []MissingRoot
 	collided     map[*placement.Placement]bool
-	diags        []rules.Diagnostic
-	mounts       []project.Mount // of the services converted
-	placements   []*placement.Placement
-	uncarried    []placement.Field
-	unmatched    []placement.Unmatched
-	missing      []*missing
-	fields       fieldIndex
-	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr    error
+	// ownerFrom is, for each source whose owner was produced from a
+	// service's owner-changing variables, that evidence (Missing.OwnerFrom).
+	ownerFrom  map[*placement.Placement]string
+	diags      []rules.Diagnostic
+	mounts     []project.Mount // of the services converted
+	placements []*placement.Placement
+	uncarried  []placement.Field
+	unmatched  []placement.Unmatched
+	missing    []*missing
+	fields     fieldIndex
+	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr  error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table
@@ -772,6 +775,17 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	if !c.opts.Strict {
 		conflict = c.produce(s, r, e, users, &provenance)
 	}
+	if e == nil && r.Owner != "" && r.Mode != "" && r.Intent != "" {
+		if why := c.mustMove(s); why != "" {
+			// Produced whole, but the module may not own the source
+			// where it is: the skeleton and ask offer the produced
+			// values, and a person chooses where the data goes (a path
+			// of its own, or layout fhs's place) or kind: host.
+			s.Undeclared = why
+			c.addMissingResource(s, r, why)
+			return nil
+		}
+	}
 	if e == nil {
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
@@ -832,13 +846,12 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if r.Owner == "" {
 		userOwnerValue, userEvidence, conflict = userOwner(s, users)
 	}
+	// Wherever the source is (a named volume, a relative, absolute or ~
+	// bind), the image's row says what the directory the container
+	// mounts must be: production is never withheld (issue 20). A source
+	// that must move keeps its entry in the skeleton, prefilled
+	// (mustMove).
 	row, rowOK, rowConflict := c.imageRow(s)
-	if s.Section == declare.SectionBinds && (strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")) {
-		// An absolute host path exists on the host with an owner and a
-		// mode of its own (/etc/ssh, /home/alice): what an image wants
-		// inside is no evidence of what the host directory should be.
-		row, rowOK, rowConflict = images.Row{}, false, ""
-	}
 	if rowConflict != "" && conflict == "" {
 		conflict = rowConflict
 	}
@@ -882,6 +895,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if r.Owner == "" && row.Owner != "" && envEvidence != "" {
 		r.Owner = row.Owner
 		*provenance = append(*provenance, "owner produced: "+envEvidence)
+		c.noteOwnerFrom(s, envEvidence)
 	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
@@ -907,6 +921,38 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
+}
+
+// noteOwnerFrom records the evidence the owner of s was produced from.
+func (c *converter) noteOwnerFrom(s *placement.Placement, evidence string) {
+	if c.ownerFrom == nil {
+		c.ownerFrom = map[*placement.Placement]string{}
+	}
+	c.ownerFrom[s] = evidence
+}
+
+// mustMove says why an undeclared absolute bind source may not be owned
+// where it is (rules.Ownable: a system path, a login's home, outside
+// every place a module may own), or "". Such a source, though its owner,
+// mode and intent were produced, needs a person's choice: where its data
+// moves, or kind: host.
+func (c *converter) mustMove(s *placement.Placement) string {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") || c.holdingBind(s) != nil {
+		return ""
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	why, ok := rules.Ownable(s.Key, c.module, roots)
+	if ok {
+		return ""
+	}
+	fix := "give it a path of its own with the produced values"
+	if c.layout == declare.LayoutFHS {
+		fix = "accept the produced values, which layout fhs places by their intent"
+	}
+	return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", s.First().Source, why, fix)
 }
 
 // envOwner returns the owner the services mounting s run their image's

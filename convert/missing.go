@@ -6,6 +6,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -54,6 +55,19 @@ type Missing struct {
 	// VOLUME the image declares that no volume mounts (C2M024). Its entry
 	// is offered even when every value is known.
 	NeedsEntry bool
+	// Moves says why the data of a bind source must move before the
+	// module owns it: a ~ bind (the legacy host's home), or an absolute
+	// one the module may not own where it is (rules.Ownable). Its entry
+	// is offered, prefilled with what was produced, even when every value
+	// is known: under layout fhs the entry alone gives it a place by its
+	// intent; otherwise it needs a path (NeedsPath, NotOwnable). "" once
+	// the declarations have an entry for it, and otherwise.
+	Moves string
+	// OwnerFrom is the evidence the known owner was produced from when
+	// that is a service's owner-changing variables, not an image table
+	// row's default nor a user: ("service \"git\" environment
+	// USER_UID=1001 (…)"); "" otherwise.
+	OwnerFrom string
 	// Inside is, for a bind inside another bind of the project, that
 	// bind's key: it lands inside that one's place, and needs no path of
 	// its own. "" otherwise.
@@ -109,6 +123,12 @@ func (c *converter) missingList() []Missing {
 		if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
 			x.Inside = h.Key
 		}
+		x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
+		if m.src.Entry == nil && x.Inside == "" && m.src.Section == declare.SectionBinds {
+			// Once declared, the entry is the person's answer: a path,
+			// or layout fhs's place for it.
+			x.Moves = c.moves(m.src)
+		}
 		if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
 			switch {
 			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
@@ -153,4 +173,23 @@ func (m *Missing) Complete() bool {
 		return false
 	}
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
+}
+
+// moves says why the data of bind source s must move before the module
+// owns it (Missing.Moves), or "".
+func (c *converter) moves(s *placement.Placement) string {
+	switch {
+	case strings.HasPrefix(s.Key, "~"):
+		return "~ is the legacy host's home, so its data moves"
+	case !strings.HasPrefix(s.Key, "/"):
+		return ""
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	if why, ok := rules.Ownable(s.Key, c.module, roots); !ok {
+		return "the module may not own it there (" + why + "), so its data moves"
+	}
+	return ""
 }
