@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -63,6 +64,12 @@ type Missing struct {
 	// intent; otherwise it needs a path (NeedsPath, NotOwnable). "" once
 	// the declarations have an entry for it, and otherwise.
 	Moves string
+	// KeepRoot is, for an absolute bind source outside every place a
+	// module may own, a directory that a roots: entry could name so that
+	// the module owns the source where it is and its data stays: the
+	// folder named after the module on the source's path, or the source
+	// itself. "" when no such root is valid (under /usr, a home, …).
+	KeepRoot string
 	// OwnerFrom is the evidence the known owner was produced from when
 	// that is a service's owner-changing variables, not an image table
 	// row's default nor a user: ("service \"git\" environment
@@ -128,6 +135,9 @@ func (c *converter) missingList() []Missing {
 			// Once declared, the entry is the person's answer: a path,
 			// or layout fhs's place for it.
 			x.Moves = c.moves(m.src)
+			if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
+				x.KeepRoot = keepRoot(m.src.Key, c.module)
+			}
 		}
 		if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
 			switch {
@@ -190,6 +200,29 @@ func (c *converter) moves(s *placement.Placement) string {
 	}
 	if why, ok := rules.Ownable(s.Key, c.module, roots); !ok {
 		return "the module may not own it there (" + why + "), so its data moves"
+	}
+	return ""
+}
+
+// keepRoot returns the directory a roots: entry could name so that a
+// module owns the absolute path p where it is: the nearest folder on p's
+// path named after the module (/mnt/docker-volumes/app for
+// /mnt/docker-volumes/app/db in module app), or else p itself; "" when
+// that is no valid root (rules.Root) or p is ownable only elsewhere.
+func keepRoot(p, module string) string {
+	if why, ok := rules.Ownable(p, module, nil); ok || why != rules.Outside {
+		return ""
+	}
+	for d := p; d != "/" && d != "."; d = path.Dir(d) {
+		if path.Base(d) == module {
+			if _, ok := rules.Root(d); ok {
+				return d
+			}
+			break
+		}
+	}
+	if _, ok := rules.Root(p); ok {
+		return p
 	}
 	return ""
 }

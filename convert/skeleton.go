@@ -345,6 +345,9 @@ func (m *Missing) where() string {
 	case m.Moves != "":
 		where += "; " + m.Moves + ": as given, this entry places it by its intent (layout fhs); or give it a path, or {kind: host} alone"
 	}
+	if m.KeepRoot != "" {
+		where += "; or keep its data where it is: roots: [" + m.KeepRoot + "]"
+	}
 	if m.Inside != "" {
 		where += "; inside bind " + m.Inside + ": it lands inside that one's place"
 	}
