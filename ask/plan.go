@@ -228,7 +228,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, table *images.T
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
 func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Complete()
+	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Moves == "" && it.Missing.Complete()
 }
 
 // matchRow returns the first image table row a mount matches.
@@ -291,6 +291,8 @@ func (it *Item) suggest(produced bool) {
 		}
 		s := Suggestion{Value: value, Evidence: true, Produced: produced}
 		switch {
+		case field == "owner" && m.OwnerFrom != "":
+			s.From = m.OwnerFrom
 		case it.Row != nil && rowValue == value:
 			s.From = rowFrom(it.Row, field == "mode")
 		case field == "owner":

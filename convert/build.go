@@ -429,15 +429,18 @@ type converter struct {
 	// would place where another landed already (each needs a path).
 	missingRoots []MissingRoot
 	collided     map[*placement.Placement]bool
-	diags        []rules.Diagnostic
-	mounts       []project.Mount // of the services converted
-	placements   []*placement.Placement
-	uncarried    []placement.Field
-	unmatched    []placement.Unmatched
-	missing      []*missing
-	fields       fieldIndex
-	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr    error
+	// ownerFrom is, for each source whose owner was produced from a
+	// service's owner-changing variables, that evidence (Missing.OwnerFrom).
+	ownerFrom  map[*placement.Placement]string
+	diags      []rules.Diagnostic
+	mounts     []project.Mount // of the services converted
+	placements []*placement.Placement
+	uncarried  []placement.Field
+	unmatched  []placement.Unmatched
+	missing    []*missing
+	fields     fieldIndex
+	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr  error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table
@@ -773,6 +776,17 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	if !c.opts.Strict {
 		conflict = c.produce(s, r, e, users, &provenance)
 	}
+	if e == nil && r.Owner != "" && r.Mode != "" && r.Intent != "" {
+		if why := c.mustMove(s); why != "" {
+			// Produced whole, but the module may not own the source
+			// where it is: the skeleton and ask offer the produced
+			// values, and a person chooses where the data goes (a path
+			// of its own, or layout fhs's place) or kind: host.
+			s.Undeclared = why
+			c.addMissingResource(s, r, why)
+			return nil
+		}
+	}
 	if e == nil {
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
@@ -833,15 +847,29 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if r.Owner == "" {
 		userOwnerValue, userEvidence, conflict = userOwner(s, users)
 	}
+	// Wherever the source is (a named volume, a relative, absolute or ~
+	// bind), the image's row says what the directory the container
+	// mounts must be: production is never withheld (issue 20). A source
+	// that must move keeps its entry in the skeleton, prefilled
+	// (mustMove).
 	row, rowOK, rowConflict := c.imageRow(s)
-	if s.Section == declare.SectionBinds && (strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")) {
-		// An absolute host path exists on the host with an owner and a
-		// mode of its own (/etc/ssh, /home/alice): what an image wants
-		// inside is no evidence of what the host directory should be.
-		row, rowOK, rowConflict = images.Row{}, false, ""
-	}
 	if rowConflict != "" && conflict == "" {
 		conflict = rowConflict
+	}
+	// The owner-changing variables the image documents (PUID, USER_UID)
+	// remap its user: where a service sets them, they give the owner, not
+	// the row's default.
+	envEvidence := ""
+	if rowOK && row.Owner != "" {
+		switch owner, evidence, why := c.envOwner(s, users); {
+		case why != "":
+			if conflict == "" {
+				conflict = why
+			}
+			row.Owner = ""
+		case owner != "":
+			row.Owner, envEvidence = owner, evidence
+		}
 	}
 	if userOwnerValue != "" && rowOK && row.Owner != "" && row.Owner != userOwnerValue {
 		conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
@@ -865,7 +893,11 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		return conflict
 	}
 	var fields []string
-	if r.Owner == "" && row.Owner != "" {
+	if r.Owner == "" && row.Owner != "" && envEvidence != "" {
+		r.Owner = row.Owner
+		*provenance = append(*provenance, "owner produced: "+envEvidence)
+		c.noteOwnerFrom(s, envEvidence)
+	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
 	}
@@ -890,6 +922,79 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
+}
+
+// noteOwnerFrom records the evidence the owner of s was produced from.
+func (c *converter) noteOwnerFrom(s *placement.Placement, evidence string) {
+	if c.ownerFrom == nil {
+		c.ownerFrom = map[*placement.Placement]string{}
+	}
+	c.ownerFrom[s] = evidence
+}
+
+// mustMove says why an undeclared absolute bind source may not be owned
+// where it is (rules.Ownable: a system path, a login's home, outside
+// every place a module may own), or "". Such a source, though its owner,
+// mode and intent were produced, needs a person's choice: where its data
+// moves, or kind: host.
+func (c *converter) mustMove(s *placement.Placement) string {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") || c.holdingBind(s) != nil {
+		return ""
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	why, ok := rules.Ownable(s.Key, c.module, roots)
+	if ok {
+		return ""
+	}
+	fix := "give it a path of its own with the produced values"
+	if c.layout == declare.LayoutFHS {
+		fix = "accept the produced values, which layout fhs places by their intent"
+	}
+	return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", s.First().Source, why, fix)
+}
+
+// envOwner returns the owner the services mounting s run their image's
+// process as by the owner-changing variables the image table names for
+// the image (images.Table.RunAs), and the evidence for it: "service
+// \"gitea\" environment USER_UID=1001 (image gitea/gitea runs as them:
+// table.yaml:LINE)". A service with user: is left out: its user: is the
+// evidence, and the images named do not remap a user they do not start
+// as. It returns why no owner can be produced when a value is not an id
+// or two services give different owners; all "" when no service sets
+// such a variable.
+func (c *converter) envOwner(s *placement.Placement, users map[string]string) (owner, evidence, why string) {
+	t := c.table()
+	var evidences []string
+	for _, svcName := range s.Services() {
+		svc, ok := c.l.Compose.Services[svcName]
+		if !ok || users[svcName] != "" {
+			continue
+		}
+		lookup := func(k string) (string, bool) {
+			v, ok := svc.Environment[k]
+			if !ok || v == nil {
+				return "", false
+			}
+			return *v, true
+		}
+		o, row, set, ok, err := t.RunAs(svc.Image, lookup)
+		if !ok {
+			continue
+		}
+		what := fmt.Sprintf("service %q environment %s (image %s runs as them: %s:%d)", svcName, strings.Join(set, ", "), row.Repository, images.TableFile, row.Line)
+		if err != nil {
+			return "", "", fmt.Sprintf("%s, but %v", what, err)
+		}
+		if owner != "" && o != owner {
+			return "", "", fmt.Sprintf("%s gives %s, but %s gives %s", evidences[0], owner, what, o)
+		}
+		owner = o
+		evidences = append(evidences, what)
+	}
+	return owner, strings.Join(evidences, "; "), ""
 }
 
 // userContradicts returns why a service mounting s runs as someone other

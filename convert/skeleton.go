@@ -268,7 +268,7 @@ func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 			if m.Section != section {
 				continue
 			}
-			if !m.NeedsPath && !m.NeedsEntry && m.Complete() {
+			if !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete() {
 				continue // every value is known; only its location is missing
 			}
 			e := m.Known
@@ -414,8 +414,16 @@ func (m *Missing) where() string {
 	if m.LinkOutside != "" {
 		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
 	}
-	if m.NotOwnable != "" {
+	switch {
+	case m.NotOwnable != "":
 		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
+	case m.Moves != "" && m.NeedsPath:
+		where += "; " + m.Moves + ": give it a path"
+	case m.Moves != "":
+		where += "; " + m.Moves + ": as given, this entry places it by its intent (layout fhs); or give it a path, or {kind: host} alone"
+	}
+	if m.KeepRoot != "" {
+		where += "; or keep its data where it is: roots: [" + m.KeepRoot + "]"
 	}
 	if m.Inside != "" {
 		where += "; inside bind " + m.Inside + ": it lands inside that one's place"

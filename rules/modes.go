@@ -98,8 +98,20 @@ func checkImageRequirement(p *Pass) {
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
-			if row.Owner != "" && manifest.ValidOwner(r.Owner) && r.Owner != row.Owner && numericOwner(r.Owner) && !otherUser(c.Container.User, row.Owner) {
-				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, row.Owner, r.Owner)
+			runs := row.Owner
+			if c.Container.User == "" && runs != "" {
+				// The owner-changing variables the image documents
+				// (USER_UID, PUID) remap its user.
+				env := func(k string) (string, bool) { v, ok := c.Container.Environment[k]; return v, ok }
+				if owner, _, set, ok, err := table.RunAs(c.Container.Image, env); ok && err == nil {
+					runs = owner
+					where += " with " + strings.Join(set, ", ")
+				} else if ok {
+					runs = "" // not known: no owner held against it
+				}
+			}
+			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && numericOwner(r.Owner) && !otherUser(c.Container.User, runs) {
+				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, runs, r.Owner)
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
