@@ -692,13 +692,17 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 // and whether the -f files are exactly read in another order: later
 // files override earlier ones, so the merge differs. Nothing when the
 // files were not named with -f, are not the project's own, or are read.
-func (p *Project) FilesAgainst(read []string) (leftOut []string, reordered bool) {
+// With declared set, the files were chosen by the folder's own
+// declarations (compose_files:), which makes them the folder's project
+// whatever their names: a decoy.yaml they name leaves out the
+// compose.yaml docker compose reads.
+func (p *Project) FilesAgainst(read []string, declared bool) (leftOut []string, reordered bool) {
 	if p.FilesFrom != FilesFlag {
 		return nil, false
 	}
 	dir, _ := filepath.Abs(p.Dir)
 	given := make([]string, 0, len(p.ConfigFiles))
-	own := false
+	own := declared
 	for _, f := range p.ConfigFiles {
 		f, _ = filepath.Abs(f)
 		given = append(given, f)

@@ -566,14 +566,21 @@ docker compose enables there by default (COMPOSE_PROFILES) bring in, and
 with --env-file replacing the env files it reads (.env, COMPOSE_ENV_FILES),
 which set the variables and may set COMPOSE_FILE and COMPOSE_PROFILES.
 
-Convert without -f (--profile, --env-file) to read the project as docker
-compose does. If the legacy host does run docker compose with exactly
-these, name them under compose_files: (profiles:, env_files:) in the
-declarations, which records the choice where a reviewer sees it, and the
-warning stops. The -f files are
-recorded in the manifest (converted_with: compose_files), and check
---against converts with them; it fails on this finding (an error there)
-until the declarations name the files.`,
+compose_files:, profiles: and env_files: in the declarations are judged
+as -f, --profile and --env-file are: the declarations are the pull
+request's to edit, and docker compose up, run in the folder, reads the
+folder's files whatever they say (compose_files: naming a decoy.yaml
+leaves out the compose.yaml docker compose reads).
+
+Convert without -f (--profile, --env-file), and without those keys, to
+read the project as docker compose does. If the legacy host does run
+docker compose with other files or profiles, make the folder say so where
+docker compose reads it too: COMPOSE_FILE (COMPOSE_PROFILES) in its .env,
+or remove the files it does not run; compose_files: may name more files
+after those docker compose reads. The -f files are recorded in the
+manifest (converted_with: compose_files), and check --against converts
+with them and with the declarations; it fails on this finding (an error
+there).`,
 		},
 	}
 }
