@@ -324,12 +324,36 @@ func EscalatedAgainst(d Diagnostic) bool {
 	return (d.Rule == uncarriedID || d.Rule == filesLeftOutID) && d.Severity != Error
 }
 
+// ReportedAgainst reports whether d, a finding of a conversion, is one
+// check --against reports again and so must convert to name: those it
+// escalates (EscalatedAgainst), and C2M019, a service left out by its
+// profiles, reported as the warning it is, as convert --batch reports it
+// (what the service mounts is declared nowhere).
+func ReportedAgainst(d Diagnostic) bool {
+	return EscalatedAgainst(d) || d.Rule == leftOutID
+}
+
+// checkLeftOutAgainst reports again the conversion's findings of
+// services left out by their profiles (C2M019), as warnings: so they
+// count under --warnings-as-errors.
+func checkLeftOutAgainst(p *AgainstPass) {
+	if p.Conversion == nil {
+		return
+	}
+	for _, d := range p.Conversion.Diagnostics {
+		if d.Rule == leftOutID {
+			p.Report(d)
+		}
+	}
+}
+
 // uncarriedID is the ID of the rule for compose fields not carried, whose
 // conversion findings checkUncarriedAgainst reports again, and
 // filesLeftOutID that of the rule for compose files -f leaves out.
 const (
 	uncarriedID    = "C2M007"
 	filesLeftOutID = "C2M025"
+	leftOutID      = "C2M019"
 )
 
 // checkAmbiguousAgainst reports a manifest whose module two or more

@@ -429,10 +429,15 @@ again.`,
 			Title:        "a service or job left out by its profiles is not in the manifest",
 			Severity:     Warning,
 			CheckProject: checkLeftOut,
+			CheckAgainst: checkLeftOutAgainst,
 			Doc: `The service has profiles: and none of them is enabled, so compose would
 not start it and the manifest has no container for it. It is reported so
 that a manifest never lacks a service without a word; the message names
 its profiles.
+
+check --against reports it too, as a warning (so --warnings-as-errors
+fails on it), as convert --batch does: a manifest whose conversion left a
+service out is converted again to name it.
 
 Convert with --profile NAME (or --profile '*') to bring the service in, or
 leave it out knowingly.`,
