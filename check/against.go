@@ -491,7 +491,7 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	c := &rules.Conversion{Module: resultModule(res), Refused: res.Status != convert.Converted}
 	if f := m.Fingerprint; f != nil {
 		c.VariablesChanged = convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256
-		if c.Unedited = t.generated; c.Unedited && f.Conversion != convert.ConversionVersion {
+		if c.DigestHolds = t.generated; c.DigestHolds && f.Conversion != convert.ConversionVersion {
 			c.EarlierConversion = f.Conversion
 		}
 	}

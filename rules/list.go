@@ -412,16 +412,16 @@ compose project name (-p, name:), and convert again.`,
 sources are unchanged, yet the result differs from the manifest. The
 manifest was edited by hand, and the next conversion would undo the edit
 without a word. An edit that changes no resource (a comment, spacing) is a
-warning. When the manifest is exactly as convert wrote it (its body digest
-holds), no person edited it: the message says so, and whether an earlier
-compose2manifest wrote it or the checkout changed since (a bind source
-that became a link, a folder gone). Plain check, which converts nothing,
-warns when a manifest that says convert generated it no longer has the
-bytes convert wrote (its body digest does not hold).
+warning. When the manifest's body digest holds, the message says so, and
+names the earlier compose2manifest its fingerprint records, or that the
+checkout may have changed since (a bind source that became a link, a
+folder gone); a digest holding shows only that the bytes match it, never
+that no person edited them, since anyone can recompute it after an edit.
+Plain check, which converts nothing, warns when a manifest that says
+convert generated it no longer matches its body digest.
 
 Make the change in the declarations (compose2manifest.yaml) or the
-compose file instead, and convert again; for an unedited manifest, convert
-again.`,
+compose file instead, and convert again.`,
 			CheckAgainst: checkEditedAgainst,
 		},
 		{
