@@ -113,9 +113,7 @@ func runCheck(e *env, args []string) int {
 				text.Modules = append(text.Modules, m)
 			}
 		}
-		if err = report.WriteText(e.stderr, text); err == nil {
-			err = check.WriteNotConverted(e.stderr, res)
-		}
+		err = report.WriteText(e.stderr, text)
 	case "json":
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
@@ -125,6 +123,9 @@ func runCheck(e *env, args []string) int {
 		}
 	case "github":
 		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
+	}
+	if err == nil { // in every format: a CI log shows stderr
+		err = check.WriteNotConverted(e.stderr, res)
 	}
 	if err != nil {
 		errorf(e, "check: writing the report: %v", err)
