@@ -57,6 +57,9 @@ type ProjectPass struct {
 	// FilesLeftOut those the files convert was given with -f leave out
 	// (project.Project.FilesAgainst); nil when convert was not given -f.
 	FilesRead, FilesLeftOut []string
+	// FilesBy says what chose the compose files converted: "-f", or
+	// "compose_files: in the declarations" (judged as -f is).
+	FilesBy string
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
 	// Secrets are the environment variables of the converted services
@@ -986,6 +989,10 @@ func checkFilesLeftOut(p *ProjectPass) {
 		return out
 	}
 	given, read := rel(l.ConfigFiles), rel(p.FilesRead)
+	by := p.FilesBy
+	if by == "" {
+		by = "-f"
+	}
 	report := func(format string, args ...any) {
 		// At the top of the first compose file: the finding is of the
 		// whole reading.
@@ -1003,12 +1010,12 @@ func checkFilesLeftOut(p *ProjectPass) {
 			strings.Join(rel(p.DefaultEnvFiles), " and "))
 	}
 	if p.FilesReordered {
-		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
-			strings.Join(read, " then "), strings.Join(given, " then "))
+		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (%s), and a later file overrides an earlier one, so what they mount may differ",
+			strings.Join(read, " then "), strings.Join(given, " then "), by)
 	}
 	if len(p.FilesLeftOut) > 0 {
 		left := strings.Join(rel(p.FilesLeftOut), " and ")
-		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
-			left, strings.Join(read, " and "), strings.Join(given, " and "), left)
+		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (%s), so what %s would add or change is not in the manifest",
+			left, strings.Join(read, " and "), strings.Join(given, " and "), by, left)
 	}
 }
