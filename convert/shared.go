@@ -172,11 +172,16 @@ func (c *converter) shareSuggestions(out []SecretSuggestion) {
 			groups = append(groups, []int{i})
 		}
 	}
-	// Names taken: each group's own, and every declared credential's.
+	// Names taken: each group's own, every declared credential's, and
+	// every compose secret's (a compose secret of the same name is the
+	// same credential).
 	taken := map[string]bool{}
-	if c.decl != nil {
-		for _, cr := range c.decl.Credentials {
-			taken[cr.Name] = true
+	for _, cr := range c.decl.CredentialsOrNil() {
+		taken[cr.Name] = true
+	}
+	if c.l.Compose != nil {
+		for name := range c.l.Compose.Secrets {
+			taken[name] = true
 		}
 	}
 	names := make([]string, len(groups))
