@@ -902,7 +902,12 @@ func checkComposeSecret(p *ProjectPass) {
 		}
 		switch {
 		case sec.Config != "":
-			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), sec.Config, sec.Variable, sec.Config)
+			same := ""
+			if sec.SameAs != "" {
+				same = fmt.Sprintf(", the value credentials: %s delivers as credential %s%s", sec.SameAsItem, sec.SameAs, at(sec.SameAsPos))
+				d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
+			}
+			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret%s; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), same, sec.Config, sec.Variable, sec.Config)
 		case sec.Field != "" && strings.HasPrefix(sec.Field, "configs "):
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
 		case sec.Field != "":
