@@ -39,7 +39,7 @@ func (p *Project) Written(s string) bool {
 		return false
 	}
 	for _, f := range p.raw.files {
-		if bytes.Contains(f.data, []byte(s)) {
+		if f.contains([]byte(s)) {
 			return true
 		}
 	}

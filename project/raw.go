@@ -3,6 +3,7 @@ package project
 import (
 	"bytes"
 	"fmt"
+	"index/suffixarray"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,21 @@ type rawFile struct {
 	// done for every service, and a scan each time is quadratic.
 	servicesOnce sync.Once
 	services     map[string]*yaml.Node
+	// text indexes data for substring search (Project.Written), built
+	// once: a search of the whole file for every service's image is
+	// quadratic.
+	textOnce sync.Once
+	text     *suffixarray.Index
+}
+
+// contains reports whether s appears in the file's bytes, as
+// bytes.Contains(f.data, s) does.
+func (f *rawFile) contains(s []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	f.textOnce.Do(func() { f.text = suffixarray.New(f.data) })
+	return len(f.text.Lookup(s, 1)) > 0
 }
 
 // service returns the definition of service name in f, or nil.
