@@ -32,6 +32,9 @@ type rawFile struct {
 	// included project's directory.
 	env     map[string]string
 	workDir string
+	// depth is how many include or extends.file references lead to the
+	// file from a -f file (0 for one).
+	depth int
 	// services indexes the services: mapping by name (merge keys
 	// applied, as get reads it), built once: looking a service up is
 	// done for every service, and a scan each time is quadratic.
@@ -109,7 +112,11 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		seen[p] = true
 		if ref != nil {
 			// A file the project refers to, not one named with -f.
-			if err := ix.checkReference(ref.what, p); err != nil {
+			err := ix.checkReference(ref.what, p)
+			if err == nil {
+				err = referenceLimits(ref, rel(p), len(seen))
+			}
+			if err != nil {
 				if ix.problem == "" {
 					ix.problem = fmt.Sprintf("%s:%d: %v", ref.file, ref.line, err)
 				}
@@ -129,6 +136,9 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			return
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended, env: env, workDir: workDir}
+		if ref != nil {
+			f.depth = ref.depth
+		}
 		if msg := shapeProblem(f); msg != "" {
 			if ix.problem == "" {
 				ix.problem = msg
@@ -158,22 +168,27 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
 			if n := get(get(svc, "extends"), "file"); scalar(n) != "" {
-				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line})
+				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line, f.depth + 1})
 			}
 		}
 	}
 	for _, p := range paths {
 		add(p, false, env, dir, nil)
 	}
+	if msg := ix.extendsProblem(); msg != "" && ix.problem == "" {
+		ix.problem = msg
+	}
 	return ix
 }
 
-// reference is where a compose file names another file: what it is, and
-// the file and line that name it.
+// reference is where a compose file names another file: what it is, the
+// file and line that name it, and the depth of the file named (one more
+// than the naming file's).
 type reference struct {
-	what string
-	file string
-	line int
+	what  string
+	file  string
+	line  int
+	depth int
 }
 
 // include is one entry of a file's include: list.
@@ -275,7 +290,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 		}
 	}
 	for _, p := range paths {
-		add(p, extended, env, dir, &reference{"include", f.name, inc.line})
+		add(p, extended, env, dir, &reference{"include", f.name, inc.line, f.depth + 1})
 	}
 }
 
@@ -606,4 +621,28 @@ func serviceShape(f *rawFile) string {
 		}
 	}
 	return ""
+}
+
+// base returns the definition service node n of file f extends, and the
+// file it is in (extends.file, or f), or nil when it extends none that
+// was read.
+func (ix *rawIndex) base(f *rawFile, n *yaml.Node) (*rawFile, *yaml.Node) {
+	name, file := "", f
+	switch ext := get(n, "extends"); {
+	case ext == nil:
+	case ext.Kind == yaml.ScalarNode:
+		name = ext.Value
+	default:
+		name = scalar(get(ext, "service"))
+		if p := scalar(get(ext, "file")); p != "" {
+			file = ix.file(resolveRef(filepath.Dir(f.path), f.subst(p)))
+		}
+	}
+	if name == "" || file == nil {
+		return nil, nil
+	}
+	if b := file.service(name); b != nil {
+		return file, b
+	}
+	return nil, nil
 }
