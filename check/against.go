@@ -99,7 +99,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	}
 	a.wd = wd
 	list := cfg.rules()
-	res := readEach(cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
+	res := readEach(ctx, cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -37,7 +38,34 @@ const ExtensionKey = "x-compose2manifest"
 // schema error, a bad declarations file); the Result then has Status
 // Failed and may still carry diagnostics explaining it, such as unset
 // variables (C2M014).
-func Convert(ctx context.Context, opts Options) (res *Result, err error) {
+//
+// With Options.Timeout, the conversion runs within it (see TimeoutError);
+// when ctx is done, Convert stops at the next point it checks it and
+// returns ctx's error.
+func Convert(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Timeout < 0 {
+		return &Result{Status: Failed}, fmt.Errorf("--project-timeout %s: want 0 (no limit) or more", opts.Timeout)
+	}
+	type outcome struct {
+		res *Result
+		err error
+	}
+	o, err := bound.Run(ctx, opts.Timeout, func(ctx context.Context) outcome {
+		res, err := convert(ctx, opts)
+		return outcome{res, err}
+	})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil,
+		opts.Timeout > 0 && errors.Is(o.err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return &Result{Status: Failed}, &TimeoutError{Timeout: opts.Timeout}
+	case err != nil:
+		return &Result{Status: Failed}, err
+	}
+	return o.res, o.err
+}
+
+// convert is Convert without its bound.
+func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
 	given := opts // before the declarations fill anything in: converted_with
@@ -137,7 +165,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 
-	m := c.build()
+	m := c.build(ctx)
+	if err := ctx.Err(); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	if c.imagesErr != nil {
 		res.Status = Failed
 		return res, c.imagesErr
@@ -174,6 +206,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if res.Status == Refused {
 		res.Candidate = m
 		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		res.Status, res.Candidate = Failed, nil
+		return res, err
 	}
 	res.Module = m
 	res.Manifest, err = manifest.Encode(m)
@@ -495,8 +531,10 @@ type missing struct {
 	imageVolume bool
 }
 
-// build converts the loaded project into a module.
-func (c *converter) build() *manifest.Module {
+// build converts the loaded project into a module. Once ctx is done it
+// stops at the next service or placement and returns what it has, which
+// the caller drops.
+func (c *converter) build(ctx context.Context) *manifest.Module {
 	p := c.l.Compose
 	m := &manifest.Module{Version: manifest.Version, Module: c.module}
 
@@ -510,6 +548,9 @@ func (c *converter) build() *manifest.Module {
 	users := map[string]string{}
 	imageAdded := map[string][]project.Mount{}
 	for _, name := range names {
+		if ctx.Err() != nil {
+			return m
+		}
 		svc := p.Services[name]
 		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
 		added, undeclared := c.imageVolumes(svc, ms)
@@ -584,6 +625,9 @@ func (c *converter) build() *manifest.Module {
 		c.placements = append(c.placements, s)
 	}
 	for _, s := range c.placements {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.declare(s, users); r != nil {
 			m.Resources = append(m.Resources, *r)
 			hostPaths[s.Section+"\x00"+s.Key] = r.Path
@@ -616,6 +660,9 @@ func (c *converter) build() *manifest.Module {
 	// are built first, since the credentials: they use come before them.
 	var containers []manifest.Resource
 	for _, name := range startOrder(p) {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
 			containers = append(containers, *r)
 		}

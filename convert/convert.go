@@ -8,6 +8,9 @@
 package convert
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -64,6 +67,22 @@ type Options struct {
 	// process and only when a conversion first needs a row of it
 	// (images.Default).
 	Images *images.Table
+	// Timeout (--project-timeout), when more than zero, bounds the
+	// conversion: still running after it, Convert returns a *TimeoutError
+	// and abandons the work, which stops at the next point it checks its
+	// context (between stages, at each service). Convert --batch and
+	// check --against bound each project themselves.
+	Timeout time.Duration
+}
+
+// TimeoutError is the error of a conversion still running after
+// Options.Timeout: it was abandoned.
+type TimeoutError struct {
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("not converted within %s (--project-timeout): abandoned", e.Timeout)
 }
 
 // Declarations are a declarations file given in memory, such as one ask

@@ -40,7 +40,7 @@ func (p *Project) Written(s string) bool {
 		return false
 	}
 	for _, f := range p.raw.files {
-		if bytes.Contains(f.data, []byte(s)) {
+		if f.contains([]byte(s)) {
 			return true
 		}
 	}

@@ -163,11 +163,17 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	if opts.beforeCompose != nil {
 		opts.beforeCompose()
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // abandoned: compose-go's loading is not begun
+	}
 
 	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
 		return nil, err
 	}
 	p, err := po.LoadProject(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		// Errors are compose-go's own, with every cast (see castsFor).
 		if po, err = in.projectOptions(opts); err != nil {

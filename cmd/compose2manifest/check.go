@@ -28,7 +28,7 @@ func runCheck(e *env, args []string) int {
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
-	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on (0: no limit)")
+	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on; without: a check still running after DURATION fails (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -55,7 +55,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}

@@ -47,6 +47,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
 	fs.BoolVar(&cf.text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
+	fs.DurationVar(&cf.opts.Timeout, "project-timeout", defaultProjectTimeout, "a conversion still running after `DURATION` fails (with --batch: that project's, and the batch goes on) (0: no limit)")
 	fs.StringVar(&cf.schemaComment, "schema-comment", "", "start the declarations skeleton (and the file ask writes) with # yaml-language-server: $schema=`PATH`")
 	return fs, cf
 }
@@ -76,7 +77,7 @@ func runConvert(e *env, args []string) int {
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
 	}
-	for _, name := range []string{"jobs", "exclude", "quiet", "project-timeout"} {
+	for _, name := range []string{"jobs", "exclude", "quiet"} {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s goes with --batch ROOT", name)
 			return exitUsage

@@ -123,7 +123,8 @@ func dispatch(e *env, args []string) int {
 	}
 	cmd, rest := args[0], args[1:]
 	if batch.Tunable(e.environ) {
-		batch.TuneGC(0) // a short run collects less often, under a soft limit; a batch and check --against set theirs
+		batch.TuneGC(0)         // a short run collects less often, under a soft limit; a batch and check --against set theirs
+		defer batch.GuardGC()() // a limit below the live heap would collect without pause
 	}
 	switch cmd {
 	case "convert":
