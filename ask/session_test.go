@@ -24,7 +24,7 @@ func spoolItem() Item {
 		NeedsHostProjectDirectory: true,
 		Reason:                    "relative bind source ./data/spool has no location on the target host",
 	}}
-	it.suggest("", true)
+	it.suggest(true)
 	return it
 }
 
@@ -131,10 +131,10 @@ func TestSessionReasks(t *testing.T) {
 func TestSessionFileAndHost(t *testing.T) {
 	cf := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/main.cf", Source: "/srv/main.cf",
 		Mounts: []convert.Mount{{Service: "postfix", Target: "/etc/postfix/main.cf", ReadOnly: true}}}}
-	cf.suggest("", true)
+	cf.suggest(true)
 	dev := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/dev/dri/renderD128", Source: "/dev/dri/renderD128",
 		Mounts: []convert.Mount{{Service: "jellyfin", Target: "/dev/dri/renderD128"}}}}
-	dev.suggest("", true)
+	dev.suggest(true)
 	p := &Plan{Module: "mail", Items: []Item{cf, dev}}
 	a, out, err := run(t, p, "file\n0:0\n0644\n\n\n\nhost\nthe GPU\n")
 	if err != nil {
@@ -155,7 +155,7 @@ func TestSessionSupplied(t *testing.T) {
 		Mounts: []convert.Mount{{Service: "db", Target: "/data"}},
 		Known:  declare.Entry{Key: "dbdata", Path: "/srv/mail/db", Mode: "0700", Note: "cluster"}}}
 	it.Supplied = it.Missing.Known
-	it.suggest("", true)
+	it.suggest(true)
 	a, out, err := run(t, &Plan{Module: "mail", Items: []Item{it}}, "999:999\nstate\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -174,7 +174,7 @@ func TestSessionSupplied(t *testing.T) {
 func TestSessionNeedsPath(t *testing.T) {
 	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
-	it.suggest("", true)
+	it.suggest(true)
 	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true}, "\n0:0\n0755\n\n\n/srv/web-cache\n-\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -240,7 +240,7 @@ func hostItems() []Item {
 			// here.
 			strict.Known.Kind = declare.KindNone
 		}
-		out = append(out, NewPlan("nc", []convert.Missing{m}, []convert.Missing{strict}, "", nil).Items...)
+		out = append(out, NewPlan("nc", []convert.Missing{m}, []convert.Missing{strict}, nil).Items...)
 	}
 	return out
 }
@@ -315,13 +315,13 @@ func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
 	bind := func(key, target string, local declare.Kind) Item {
 		it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: key, Source: key,
 			Mounts: []convert.Mount{{Service: "app", Target: target}}}}
-		it.suggest("", true)
-		it.Local = project.SourceEvidence{Kind: local}
+		it.suggest(true)
+		it.Missing.Local = project.SourceEvidence{Kind: local}
 		return it
 	}
 	cache := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", Source: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "app", Target: "/cache"}}}}
-	cache.suggest("", true)
+	cache.suggest(true)
 	p := &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", NeedsVolumeRoot: true,
 		Items: []Item{bind("./main.cf", "/etc/main.cf", declare.KindFile), bind("./conf", "/etc/conf", declare.KindDirectory), cache},
 		Taken: []TakenPath{{Path: "/srv/p2/data", What: "bind /srv/p2/data"}}}
@@ -410,10 +410,10 @@ func TestSessionKindAgainstRowAndSlash(t *testing.T) {
 	db := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/db", Source: "/srv/db",
 		Mounts: []convert.Mount{{Service: "db", Image: "postgres:16", Target: "/var/lib/postgresql/data"}}},
 		Row: &images.Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory", Line: 30}}
-	db.suggest("", true)
+	db.suggest(true)
 	slash := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/x", Source: "/srv/x/",
 		Mounts: []convert.Mount{{Service: "app", Target: "/x"}}}}
-	slash.suggest("", true)
+	slash.suggest(true)
 	p := &Plan{Module: "m", Items: []Item{db, slash}}
 	a, out, err := run(t, p, "file\ndirectory\n0:0\n0700\nstate\n\n\nfile\n\n0:0\n0755\nstate\n\n\n")
 	if err != nil {
@@ -443,7 +443,7 @@ func TestSessionMustMove(t *testing.T) {
 		Moves:     "the module may not own it there (under /usr), so its data moves",
 		OwnerFrom: `service "vpn" environment PUID=1000, PGID=100 (image lscr.io/linuxserver/* runs as them: table.yaml:1)`,
 	}}
-	it.suggest("", true)
+	it.suggest(true)
 	if it.OnlyLocation() {
 		t.Fatal("a source that must move is offered as only lacking its location")
 	}

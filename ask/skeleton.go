@@ -129,7 +129,7 @@ func (it *Item) suggestionLines(prefix string) []string {
 	}
 	k := it.Missing.Known
 	if it.Missing.NeedsKind {
-		out = append(out, prefix+"kind: required, file or directory — "+it.Missing.Source+" is not in the checkout and looks like a file; docker would create a directory there")
+		out = append(out, prefix+"kind: required, file or directory — "+it.Missing.Source+" "+notShownAnd(&it.Missing)+" looks like a file; docker would create a directory there")
 	}
 	if it.Kind.Value != string(declare.KindDirectory) || it.Kind.Evidence {
 		add("kind", it.Kind, string(k.Kind) == it.Kind.Value && it.Kind.Produced)
@@ -164,7 +164,11 @@ func (it *Item) questions(p *Plan) []string {
 	switch {
 	case it.Missing.Section != declare.SectionBinds:
 	case it.Missing.NeedsKind && sup.Kind == declare.KindNone:
-		out = append(out, "kind? required, as "+it.Missing.Source+" is not in the checkout and looks like a file, where docker would create a directory: file or directory (or host)")
+		q := "kind? required, as " + it.Missing.Source + " " + notShownAnd(&it.Missing) + " looks like a file, where docker would create a directory: file or directory (or host)"
+		if it.Kind.Value != "" {
+			q += "; suggested: " + it.Kind.Value + " (" + it.Kind.Why() + ")"
+		}
+		out = append(out, q)
 	default:
 		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
 	}

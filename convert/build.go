@@ -163,6 +163,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
+	res.Decisions = Decisions(c.module, res.Missing, res.Suggestions)
 	c.maskResult(res)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
@@ -1106,13 +1107,19 @@ func evidenceWhat(ev project.SourceEvidence) string {
 
 // kindUnknown says why the kind of a bind source without a declared kind
 // cannot be told, or "": the checkout has nothing at the source (or only
-// a link out of the project), nothing else settles it (a trailing slash,
-// the image table's kind), and the source's or a target's last element
-// looks like a file name (project.LooksLikeFile), where docker would
-// create a directory and break a file mount.
+// a link out of the project), or the source is absolute or in a home
+// directory (~), which the checkout cannot show, and not a path the
+// module may not own there (notOwnedThere); nothing else settles it
+// (a trailing slash, the image table's kind); and the source's or a
+// target's last element looks like a file name (project.LooksLikeFile),
+// where docker would create a directory and break a file mount.
 func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) string {
 	first := s.First()
-	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "") || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
+	elsewhere := strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")
+	if strings.HasPrefix(s.Key, "/") && c.notOwnedThere(s) {
+		return "" // kind host or a path of its own first: C2M006 says
+	}
+	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "" || elsewhere) || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
 		return ""
 	}
 	name := ""
@@ -1131,10 +1138,36 @@ func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidenc
 		return ""
 	}
 	where := "is not in the checkout"
-	if ev.Outside != "" {
+	switch {
+	case ev.Outside != "":
 		where = "leads out of the checkout"
+	case strings.HasPrefix(s.Key, "/"):
+		where = "is a path on the target host, which the checkout does not show"
+	case strings.HasPrefix(s.Key, "~"):
+		where = "is in a home directory on the legacy host, which the checkout does not show"
 	}
 	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", first.Source, where, name)
+}
+
+// notOwnedThere reports whether the absolute bind source of s is a path
+// of the host's (rules.HostPath: a socket, /etc/passwd), or one the
+// module may not own where it is and is given no path of its own
+// (rules.Ownable): C2M006 asks for kind host or a path first, and whether
+// it is a file matters only once it has a place the module owns.
+func (c *converter) notOwnedThere(s *placement.Placement) bool {
+	p := path.Clean(s.Key)
+	if _, hosts := rules.HostPath(p); hosts {
+		return true
+	}
+	if s.Entry != nil && s.Entry.Path != "" {
+		return false
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	_, ok := rules.Ownable(p, c.module, roots)
+	return !ok
 }
 
 // rowKind reports whether, with production on, the image table row the
@@ -1198,6 +1231,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case strings.HasPrefix(written, "/"):
 			return written, "", ""
 		case c.hostDir == "":
+			s.Needs = placement.NeedsHostProjectDirectory
 			return "", "", fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", first.Source)
 		default:
 			return path.Join(c.hostDir, written), "", ""
@@ -1208,6 +1242,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Volume)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
@@ -1218,6 +1253,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)

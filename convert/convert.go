@@ -122,6 +122,9 @@ type Result struct {
 	// sources that are missing or incomplete and the Suggestions
 	// (SkeletonFor); nil when none are.
 	Skeleton []byte
+	// Decisions is how many values the Skeleton leaves for a person:
+	// its "" fields and empty acknowledge: items (Decisions).
+	Decisions int
 	// ProjectDirectory is the absolute project directory on this machine.
 	ProjectDirectory string
 	// ProjectName is the compose project name.

@@ -79,6 +79,20 @@ type Missing struct {
 	// bind's key: it lands inside that one's place, and needs no path of
 	// its own. "" otherwise.
 	Inside string
+	// Local is, for a bind, what its source is in the project directory
+	// on this machine (project.Evidence): file or directory with links
+	// inside the project followed, absent, or a link out of it. The zero
+	// value for other sections.
+	Local project.SourceEvidence
+	// LooksLikeFile names, for a bind source written without a trailing
+	// slash, what looks like a file (project.LooksLikeFile), as C2M004
+	// judges it: "its name app.conf", else "its target
+	// /etc/app/config.yml"; "" when nothing does.
+	LooksLikeFile string
+	// WellKnownHost reports that an absolute bind source is a well-known
+	// host path a module uses and does not own (project.WellKnownHost:
+	// /etc/localtime, the docker socket, /proc...).
+	WellKnownHost bool
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -117,6 +131,11 @@ func (c *converter) missingList() []Missing {
 		}
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key
+		}
+		if m.src.Section == declare.SectionBinds {
+			x.Local = project.Evidence(c.l.Dir, x.Key)
+			x.WellKnownHost = strings.HasPrefix(x.Key, "/") && project.WellKnownHost(path.Clean(x.Key))
+			x.LooksLikeFile = looksLikeFile(x.Source, x.Key, m.src.Mounts)
 		}
 		if x.Known.Key == "" {
 			x.Known.Key = x.Key
@@ -223,6 +242,24 @@ func keepRoot(p, module string) string {
 	}
 	if _, ok := rules.Root(p); ok {
 		return p
+	}
+	return ""
+}
+
+// looksLikeFile names what of a bind source looks like a file: its name,
+// else one of its mounts' targets; "" when nothing does, or the compose
+// file writes it with a trailing slash (a directory).
+func looksLikeFile(source, key string, mounts []project.Mount) string {
+	switch {
+	case strings.HasSuffix(source, "/"):
+		return ""
+	case project.LooksLikeFile(key):
+		return "its name " + path.Base(key)
+	}
+	for _, mt := range mounts {
+		if project.LooksLikeFile(mt.Target) {
+			return "its target " + mt.Target
+		}
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -152,7 +153,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 			var vars []string
 			for _, cr := range c.decl.Credentials {
 				if cr.Name == k && slices.Contains(declared[k], cr.Service) {
-					vars = append(vars, cr.Service+"."+cr.Variable)
+					vars = append(vars, declare.CredentialKey(cr.Service, cr.Variable))
 					if r.Pos.File == "" {
 						r.Pos = cr.Pos
 					}

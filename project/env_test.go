@@ -216,10 +216,55 @@ func TestRequiredVariable(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  a:\n    image: alpine\n    environment:\n      K: ${SECRET_KEY:?secret key required}\n"})
 	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
-	if err == nil || !strings.Contains(err.Error(), "SECRET_KEY unset") {
-		t.Errorf("err = %v, want one naming SECRET_KEY", err)
+	// docker compose prints the author's message; so does the error, with
+	// the file and line.
+	if want := "compose.yaml:5: required variable SECRET_KEY is missing a value: secret key required"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want one saying %q", err, want)
 	}
 	if p == nil || len(p.UnsetVariables) != 1 || !p.UnsetVariables[0].Required || p.UnsetVariables[0].Name != "SECRET_KEY" {
 		t.Fatalf("unset variables %+v, want SECRET_KEY, required", p)
+	}
+	if u := p.UnsetVariables[0]; u.Message != "secret key required" || u.Sep != ":?" || u.Empty {
+		t.Errorf("use %+v, want the message \"secret key required\", :?, not empty", u)
+	}
+}
+
+// The author's message of a required variable is what compose-go's
+// template reads: up to the closing brace, nested references
+// interpolated; ${VAR:?} fails on an empty value too, ${VAR?} only when
+// unset; $${VAR:?x} is no reference.
+func TestRequiredMessages(t *testing.T) {
+	for _, tc := range []struct {
+		value, env string
+		want       []VariableUse // Name, Sep, Message, Empty
+	}{
+		{"${A:?set A to the ${B} host}", "B=db", []VariableUse{{Name: "A", Sep: ":?", Message: "set A to the db host"}}},
+		{"${A?A is needed}", "", []VariableUse{{Name: "A", Sep: "?", Message: "A is needed"}}},
+		{"${A?A is needed}", "A=", nil},
+		{"${A:?}", "A=", []VariableUse{{Name: "A", Sep: ":?", Empty: true}}},
+		{"$${A:?no reference}", "", nil},
+		{"x-${A:-d}-${C:?C: {braces} kept}", "", []VariableUse{{Name: "C", Sep: ":?", Message: "C: {braces} kept"}}},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  a:\n    image: alpine\n    environment:\n      K: '" + tc.value + "'\n"})
+		environ := []string{}
+		if tc.env != "" {
+			environ = append(environ, tc.env)
+		}
+		p, _ := Load(context.Background(), Options{WorkingDirectory: dir, Environ: environ})
+		if p == nil {
+			t.Fatalf("%s: no project", tc.value)
+		}
+		var got []VariableUse
+		for _, u := range p.UnsetVariables {
+			if u.Required {
+				got = append(got, VariableUse{Name: u.Name, Sep: u.Sep, Message: u.Message, Empty: u.Empty})
+			}
+		}
+		if !slices.EqualFunc(got, tc.want, func(a, b VariableUse) bool {
+			return a.Name == b.Name && a.Sep == b.Sep && a.Message == b.Message && a.Empty == b.Empty
+		}) {
+			t.Errorf("%s with %q: required uses %+v, want %+v", tc.value, tc.env, got, tc.want)
+		}
 	}
 }

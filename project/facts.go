@@ -17,6 +17,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose-spec/compose-go/v2/format"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -770,4 +771,56 @@ func (p *Project) envFileUnset() []VariableUse {
 		}
 	}
 	return out
+}
+
+// namePos returns where a service's definitions refer to name under key
+// (a volume's source, a network, a depends_on service, a secret's or
+// config's source), the last definition that does first; else where the
+// last definition writes key, else the service itself. key "" is the
+// service's definition. The zero Pos when the service is not read.
+func (p *Project) namePos(service, key, name string) manifest.Pos {
+	defs := p.serviceDefs(service)
+	for i := len(defs) - 1; i >= 0 && key != ""; i-- {
+		d := defs[i]
+		list := get(d.node, key)
+		if list != nil && list.Kind == yaml.MappingNode {
+			for _, kv := range pairs(list) {
+				if d.file.subst(kv[0].Value) == name {
+					return manifest.Pos{File: d.file.name, Line: kv[0].Line}
+				}
+			}
+		}
+		for _, item := range seqItems(list) {
+			if refersTo(d.file.subst, key, item, name) {
+				return manifest.Pos{File: d.file.name, Line: item.Line}
+			}
+		}
+	}
+	for i := len(defs) - 1; i >= 0 && key != ""; i-- {
+		if keyNode(defs[i].node, key) != nil {
+			return defs[i].pos(key)
+		}
+	}
+	if len(defs) == 0 {
+		return manifest.Pos{}
+	}
+	return defs[len(defs)-1].pos("")
+}
+
+// refersTo reports whether a list item under key names name: a scalar
+// that is name (for volumes, the source of its short syntax), or a
+// mapping whose source: is.
+func refersTo(subst func(string) string, key string, item *yaml.Node, name string) bool {
+	switch {
+	case item == nil:
+		return false
+	case item.Kind == yaml.MappingNode:
+		return subst(scalar(get(item, "source"))) == name
+	case item.Kind != yaml.ScalarNode:
+		return false
+	case key == "volumes":
+		v, err := format.ParseVolume(subst(item.Value))
+		return err == nil && v.Source == name
+	}
+	return subst(item.Value) == name
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -159,13 +160,15 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 		// compose-go's consistency check reports the first problem it
 		// meets in map order, which varies from run to run; load again
 		// without it and name every problem in a stable order.
-		if problems := reloadConsistency(ctx, in, opts); len(problems) > 0 {
-			err = fmt.Errorf("the project is not consistent:\n%s", strings.Join(problems, "\n"))
+		if problems := l.reloadConsistency(ctx, in, opts); len(problems) > 0 {
+			err = &stableErr{msg: "the project is not consistent:\n" + strings.Join(problems, "\n"), err: err}
 		}
 	}
-	if err != nil && strings.HasPrefix(err.Error(), "validating ") {
+	if err != nil && (strings.HasPrefix(err.Error(), "validating ") || strings.Contains(err.Error(), "is missing a mount target")) {
 		// compose-go names one schema violation of several in map order,
-		// and names the file by this machine's path without a line.
+		// and names the file by this machine's path without a line. A
+		// target that is not a string (target: true) fails its merge
+		// before the schema is checked, as a target that is missing.
 		if serr := schemaError(l.raw); serr != nil {
 			err = serr
 		}
@@ -179,7 +182,16 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
 			err = syntaxError(f, err)
 		}
-		if names := l.neededVariables(); len(names) > 0 {
+		var missing *template.MissingRequiredError
+		if reqs := l.requiredErrors(); len(reqs) > 0 && errors.As(err, &missing) {
+			// docker compose prints the author's message of the first it
+			// meets; every one, in file order, says it all at once.
+			msg := reqs[0] + " (set it in .env or with --env-file)"
+			if len(reqs) > 1 {
+				msg = "the project does not load without its required variables (set them in .env or with --env-file):\n" + strings.Join(reqs, "\n")
+			}
+			err = &stableErr{msg: msg, err: err}
+		} else if names := l.neededVariables(); len(names) > 0 {
 			// compose-go stops at the first symptom of an empty value,
 			// and which one it meets first varies from run to run; the
 			// cause is the same and stable.
@@ -190,7 +202,7 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 			// likely cause.
 			err = fmt.Errorf("%w (%s unset, see the C2M014 warnings: set them in .env or with --env-file)", stableError(err), strings.Join(names, ", "))
 		}
-		err = relativeError(stableError(err), projectDir)
+		err = relativeError(l.locate(stableError(err)), projectDir)
 		err = namedError(err, l.ConfigFiles, l.Rel)
 		if ex := envExample(in); ex != "" {
 			err = &stableErr{msg: err.Error() + fmt.Sprintf("\n.env is missing, and %s is beside the compose file: copy it to .env and fill it in, or name it with --env-file %s", ex, ex), err: err}
@@ -228,8 +240,17 @@ type VariableUse struct {
 	// run.
 	FeedsMount bool
 	// Required is set for ${VAR:?message} or ${VAR?message}: compose
-	// refuses to load the project while the variable is unset.
+	// refuses to load the project while the variable is unset (or, for
+	// ${VAR:?message}, empty).
 	Required bool
+	// Sep is, for a required variable, how it is written: ":?" or "?".
+	Sep string
+	// Message is, for a required variable, the author's message,
+	// interpolated as compose does; "" when there is none.
+	Message string
+	// Empty is set for a required ${VAR:?message} whose variable is set
+	// but empty.
+	Empty bool
 }
 
 // unsetVariables finds every ${VAR} or $VAR in the raw compose files that
@@ -245,20 +266,34 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 			vars := template.ExtractVariables(map[string]any{"v": n.Value}, template.DefaultPattern)
 			names := make([]string, 0, len(vars))
 			for name := range vars {
-				names = append(names, name)
+				if name != "" { // "x${FOO": an invalid template, compose-go's error
+					names = append(names, name)
+				}
 			}
 			sort.Strings(names)
+			// The first reference of each variable that fails, as
+			// compose-go meets them.
+			failing := map[string]requiredRef{}
+			for _, r := range requiredRefs(n.Value) {
+				if _, ok := failing[r.Name]; !ok && r.missing(env) {
+					failing[r.Name] = r
+				}
+			}
 			for _, name := range names {
 				v := vars[name]
 				// Compose defines COMPOSE_PROJECT_NAME for interpolation
 				// whenever the project has a name, and it always has one
 				// (from -p, the environment, name: or the folder).
 				_, set := env[name]
-				required := v.Required && !set && name != "COMPOSE_PROJECT_NAME"
+				ref, required := failing[name]
+				required = required && name != "COMPOSE_PROJECT_NAME"
 				if !required && (set || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name)) {
 					continue
 				}
 				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path), Required: required}
+				if required {
+					u.Sep, u.Message, u.Empty = ref.Sep, substitute(ref.Message, env), set
+				}
 				if len(path) >= 2 && path[0] == "services" {
 					u.Service = path[1]
 				}
@@ -352,8 +387,12 @@ func CheckInputFile(what, path string) error {
 
 // stableError returns err with the lines of a multi-line message after its
 // first sorted: compose-go lists some errors in map order, and the same
-// input must give the same report.
+// input must give the same report. An error made here (a *stableErr) is
+// in a stable order already: file order, or service by service.
 func stableError(err error) error {
+	if _, ours := err.(*stableErr); ours {
+		return err // made here, in an order of its own
+	}
 	msg := sortLists(err.Error())
 	first, rest, ok := strings.Cut(msg, "\n")
 	if !ok {
@@ -392,6 +431,21 @@ type stableErr struct {
 func (e *stableErr) Error() string { return e.msg }
 func (e *stableErr) Unwrap() error { return e.err }
 
+// requiredErrors returns, for each required variable without a value,
+// once, in file order, "FILE:LINE: " and the error docker compose prints
+// for it (VariableUse.RequiredError).
+func (p *Project) requiredErrors() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range p.UnsetVariables {
+		if u.Required && !seen[u.Name] {
+			seen[u.Name] = true
+			out = append(out, fmt.Sprintf("%s:%d: %s", u.Pos.File, u.Pos.Line, u.RequiredError()))
+		}
+	}
+	return out
+}
+
 // unsetNames returns the names of every unset variable used, sorted and
 // unique.
 func (p *Project) unsetNames() []string {
@@ -419,10 +473,11 @@ func (p *Project) unsetWhere(keep func(VariableUse) bool) []string {
 
 // reloadConsistency loads the project again without compose-go's
 // consistency check and returns the problems that check looks for, service
-// by service in name order: no image and no build, and references to
-// undefined networks, volumes, secrets, configs or services. Nil when the
-// project does not load or none is found.
-func reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
+// by service in name order, each with the position that writes it: no
+// image and no build, and references to undefined networks, volumes,
+// secrets, configs or services, with the defined name nearest to a typo.
+// Nil when the project does not load or none is found.
+func (l *Project) reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
 	po, err := in.projectOptions(opts, cli.WithConsistency(false))
 	if err != nil {
 		return nil
@@ -432,38 +487,55 @@ func reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
 		return nil
 	}
 	var out []string
+	add := func(service string, pos manifest.Pos, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if pos.File != "" {
+			msg = pos.String() + ": " + msg
+		}
+		out = append(out, msg)
+	}
+	undefined := func(service, key, what, name string, defined []string) {
+		msg := fmt.Sprintf("service %q refers to undefined %s %s", service, what, name)
+		if key == "depends_on" {
+			msg = fmt.Sprintf("service %q depends on undefined service %q", service, name)
+		}
+		if near := suggest.Nearest(name, defined); near != "" {
+			msg += fmt.Sprintf("; did you mean %s?", near)
+		}
+		add(service, l.namePos(service, key, name), "%s", msg)
+	}
 	for _, name := range slices.Sorted(maps.Keys(p.Services)) {
 		s := p.Services[name]
 		if s.Build == nil && s.Image == "" && s.Provider == nil {
-			out = append(out, fmt.Sprintf("service %q has neither an image nor a build context", name))
+			add(name, l.namePos(name, "", ""), "service %q has neither an image nor a build context", name)
 		}
 		for _, n := range slices.Sorted(maps.Keys(s.Networks)) {
 			if _, ok := p.Networks[n]; !ok {
-				out = append(out, fmt.Sprintf("service %q refers to undefined network %s", name, n))
+				undefined(name, "networks", "network", n, slices.Sorted(maps.Keys(p.Networks)))
 			}
 		}
 		for _, d := range slices.Sorted(maps.Keys(s.DependsOn)) {
 			_, enabled := p.Services[d]
 			_, disabled := p.DisabledServices[d]
 			if !enabled && !disabled {
-				out = append(out, fmt.Sprintf("service %q depends on undefined service %q", name, d))
+				undefined(name, "depends_on", "service", d, append(slices.Sorted(maps.Keys(p.Services)), slices.Sorted(maps.Keys(p.DisabledServices))...))
 			}
 		}
 		for _, v := range s.Volumes {
 			if v.Type == types.VolumeTypeVolume && v.Source != "" {
 				if _, ok := p.Volumes[v.Source]; !ok {
-					out = append(out, fmt.Sprintf("service %q refers to undefined volume %s", name, v.Source))
+					undefined(name, "volumes", "volume", v.Source, slices.Sorted(maps.Keys(p.Volumes)))
 				}
 			}
 		}
 		for _, sec := range s.Secrets {
 			if _, ok := p.Secrets[sec.Source]; !ok {
-				out = append(out, fmt.Sprintf("service %q refers to undefined secret %s", name, sec.Source))
+				undefined(name, "secrets", "secret", sec.Source, slices.Sorted(maps.Keys(p.Secrets)))
 			}
 		}
 		for _, c := range s.Configs {
 			if _, ok := p.Configs[c.Source]; !ok {
-				out = append(out, fmt.Sprintf("service %q refers to undefined config %s", name, c.Source))
+				undefined(name, "configs", "config", c.Source, slices.Sorted(maps.Keys(p.Configs)))
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 )
@@ -67,12 +68,14 @@ directory must not be: the host would create the wrong kind of path and
 the container runtime would then fail to mount it ("not a directory").
 A declared file cannot have declared paths below it.
 
-Where a relative bind source is not in the checkout and no kind is
-declared, docker would create a directory there; when the source's or the
-target's last element has a file name's extension (nginx.conf,
-config.yml: a dot not at the start, then 1 to 8 letters and digits with
-at least one letter, other than .d), that would break a file mount, so
-the converter does not guess.
+Where a relative bind source is not in the checkout, or the source is
+absolute or in a home directory (~), which no checkout shows, and no kind
+is declared, docker would create a directory there; when the source's or
+the target's last element has a file name's extension (nginx.conf,
+config.yml, /etc/app/app.conf, ~/certs/site.pem: a dot not at the
+start, then 1 to 8 letters and digits with at least one letter, other
+than .d), that would break a file mount, so the converter does not guess.
+(A path of the host's, such as the Docker socket, is kind host: C2M006.)
 
 Set kind: file (or remove it) on the declaration so it matches what the
 source is; for a source not in the checkout, set kind: file or kind:
@@ -247,10 +250,12 @@ The consistency options (:cached, :delegated, :consistent, and the long
 syntax's consistency:) are no-ops on Linux: docker ignores them. They
 are carried as nothing, and one warning per project says so.
 
-A long-syntax tmpfs mode written as a plain integer whose digits read as
-octal too (tmpfs: {mode: 755}) is a warning: docker compose reads the
-integer as decimal, so 755 is octal 1363, and the manifest carries that
-("1363") because it is what docker compose applies.
+A mode written as a plain integer whose digits read as octal too, in a
+long-syntax tmpfs (tmpfs: {mode: 755}) or a service's secret, config or
+build secret (mode: 440), is a warning naming both readings: docker
+compose reads the integer as decimal, so 755 is octal 1363 and 440 is
+octal 0670, and the manifest carries that ("1363", "0670") because it is
+what docker compose reads.
 
 An option that changes no owner or mode (z, Z, bind propagation, nocopy)
 acknowledged under acknowledge: is a warning: the manifest drops it
@@ -259,8 +264,8 @@ knowingly.
 Remove the option from the compose file, and express ownership with the
 declaration's owner and mode instead; or, for z, Z, propagation and
 nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
-*.volumes.*.OPTION) to drop it knowingly. Write a tmpfs mode in octal
-(mode: 0o755; docker compose refuses a quoted "0755").`,
+*.volumes.*.OPTION) to drop it knowingly. Write a mode in octal
+(mode: 0o755; for a tmpfs docker compose refuses a quoted "0755").`,
 		},
 		{
 			ID:           "C2M013",
@@ -358,11 +363,21 @@ that could be a secret spreads so. Not one:
   - at most three plain words of letters, 12 at most each (password,
     postgres, changePassword, not-set): a default nobody keeps;
   - contained in a name the project shows openly (its name, a service,
-    network, volume, config or secret name, an image or hostname);
+    network, volume, config or secret name, an image or hostname, a
+    variable's name or the credential name the skeleton makes of it);
   - carried in plaintext knowingly: acknowledge names a variable with
     that value (SERVICE.environment.VARIABLE), so it is in the manifest
     already (unless a credential delivers it too: then it is refused
     there, naming both places).
+A credential's value is nowhere else in plaintext: a variable holding
+the same secret (the same value, or written as the same project
+variable) is refused even when acknowledged, naming the credentials:
+item, and the way out is the same credential; the skeleton offers one
+credential per shared secret, named after the project variable or the
+role its variables' names share. A variable whose whole value is a
+known secret, whatever its name (mailcow's DBROOT, the value of
+MYSQL_ROOT_PASSWORD), is settled like a secret-looking variable: it is
+one more user of that credential.
 Such a value under a secret name is still a finding of its own, which
 credentials: or acknowledge: settles; it is never masked elsewhere. A
 config whose environment: is a secret-looking variable is refused too:
@@ -376,7 +391,10 @@ the mesh delivers it instead (the credential's file, or $$VARIABLE in a
 shell-form command, entrypoint or healthcheck of the service that has
 VARIABLE), is itself delivered under credentials: (another variable), or
 is settled by acknowledging the variable the value is of (then it is no
-secret kept); a config becomes a compose secret.`,
+secret kept); a config becomes a compose secret. A VARIABLE of other
+characters than letters, digits and _ is written in double quotes in
+both (sonarqube."sonar.jdbc.password",
+sonarqube.environment."sonar.jdbc.password").`,
 		},
 		{
 			ID:           "C2M016",
@@ -464,10 +482,14 @@ keeps there; a declared file writable by everyone lets anyone change
 what the module reads; a file with setuid or setgid (4755, 2755) runs
 with its owner's or group's rights for whoever starts it. A shared
 directory keeps the sticky bit (1777, as /tmp does); a setgid directory
-(2775) is fine.
+(2775) is fine. A declared directory without its owner's search bit
+(0640, 0600: a file's mode given to a directory) locks the owner out:
+the owner, and the software running as the owner, may list its names
+but open nothing in it.
 
 Choose a mode that gives the others nothing to write (0750, 0755,
-1777 for a shared drop box), or, when the mode is meant, set
+1777 for a shared drop box), and for a directory the search bit (x)
+wherever it gives read (0640 becomes 0750), or, when the mode is meant, set
 acknowledge_mode: true on the declaration (then it is a warning, and
 the manifest's comment says so).`,
 		},
@@ -1163,10 +1185,10 @@ func checkPlaintextSecret(p *Pass) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
-				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s", k, Mask(v), declare.AckVariable(declare.AckEnvironment, c.Container.Name, k))
 				if hasNote(c.Comment, AckPlaintextNote(k)) {
 					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
-					d.Severity = Warning
+					d.Severity, d.Acknowledged = Warning, true
 				}
 				d.Service = c.Container.Name
 				p.Report(d)

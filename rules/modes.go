@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
@@ -21,8 +20,10 @@ func AckModeNote(mode string) string { return ackMode + mode }
 
 // UnsafeMode says why a declared mode is one nobody should choose, or "":
 // a directory writable by everyone without the sticky bit (anyone may
-// delete or replace what others put there), a file writable by everyone,
-// or a file with setuid or setgid (run with the owner's rights).
+// delete or replace what others put there), a directory without its
+// owner's search bit (0640: the owner cannot enter it), a file writable
+// by everyone, or a file with setuid or setgid (run with the owner's
+// rights).
 func UnsafeMode(kind manifest.Kind, mode string) string {
 	n, err := strconv.ParseUint(mode, 8, 32)
 	if err != nil || !manifest.ValidMode(mode) {
@@ -31,6 +32,10 @@ func UnsafeMode(kind manifest.Kind, mode string) string {
 	switch {
 	case kind == manifest.KindDirectory && n&0o002 != 0 && n&0o1000 == 0:
 		return "writable by everyone without the sticky bit: anyone on the host may delete or replace what the module keeps there"
+	case kind == manifest.KindDirectory && n&0o100 == 0:
+		// The search bit where the read bit is, and the owner's.
+		fixed := n | 0o100 | (n&0o044)>>2
+		return fmt.Sprintf("a directory its owner cannot enter: without the search bit (x) the owner, and software running as the owner, may list its names but open nothing in it; for a directory write mode %04o (x with r), and if the path is a file, declare kind: file", fixed)
 	case kind == manifest.KindFile && n&0o002 != 0:
 		return "a file writable by everyone: anyone on the host may change what the module reads"
 	case kind == manifest.KindFile && n&0o6000 != 0:
@@ -51,7 +56,7 @@ func checkUnsafeMode(p *Pass) {
 		}
 		if hasNote(r.Comment, AckModeNote(r.Mode)) {
 			d := Diag(r, "%s %s: mode %s is %s; acknowledged", r.Kind, r.Path, r.Mode, why)
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			p.Report(d)
 			continue
 		}
@@ -59,17 +64,13 @@ func checkUnsafeMode(p *Pass) {
 	}
 }
 
-// imageTable is the built-in image table, parsed once: the rules only
-// read it.
-var imageTable = sync.OnceValues(images.Load)
-
 // checkImageRequirement is C2M023: a declared path a container mounts
 // where the image table has a row with a required mode, whose declared
 // mode the software does not accept or whose owner is not the user the
 // image's process runs as. The row is found from the container's image
 // and the mount's target, not from the declaration's comment.
 func checkImageRequirement(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		// Cannot happen with the embedded table (images.TestLoadFresh);
 		// if it does, the rule says it checked nothing.
@@ -143,7 +144,7 @@ func otherUser(user, owner string) bool {
 // finds the rows itself from the container's image, as convert does from
 // the service's.
 func checkImageVolumeManifest(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		p.Report(Diagnostic{Message: "the built-in image table does not load, so no image VOLUME was looked for: " + err.Error()})
 		return

@@ -158,7 +158,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	// Every line made safe (report.Block): folder and file names are
 	// anyone's.
 	var text strings.Builder
-	rep.WriteText(&text, bf.quiet)
+	rep.WriteText(&text, bf.quiet, cf.text)
 	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
 }

@@ -23,6 +23,8 @@ func runCheck(e *env, args []string) int {
 	fl := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
+	var text report.TextOptions
+	fl.BoolVar(&text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
@@ -107,13 +109,13 @@ func runCheck(e *env, args []string) int {
 	switch *format {
 	case "text":
 		// Decode errors were printed above.
-		text := &report.Report{}
+		readable := &report.Report{}
 		for _, m := range rep.Modules {
 			if m.Status != report.Failed {
-				text.Modules = append(text.Modules, m)
+				readable.Modules = append(readable.Modules, m)
 			}
 		}
-		err = report.WriteText(e.stderr, text)
+		err = report.WriteTextWith(e.stderr, readable, text)
 	case "json":
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":

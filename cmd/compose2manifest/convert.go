@@ -26,6 +26,8 @@ type convertFlags struct {
 	// schemaComment is the schema a skeleton (and the file ask writes)
 	// points yaml-language-server at.
 	schemaComment string
+	// text says how the text report is written.
+	text report.TextOptions
 }
 
 func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
@@ -44,6 +46,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.Layout, "layout", "", "`LAYOUT` of declarations without a path: fhs places each by its intent (/var/lib/MODULE, /srv/MODULE, /etc/MODULE, …)")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
+	fs.BoolVar(&cf.text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
 	fs.StringVar(&cf.schemaComment, "schema-comment", "", "start the declarations skeleton (and the file ask writes) with # yaml-language-server: $schema=`PATH`")
 	return fs, cf
 }
@@ -123,7 +126,7 @@ func runConvert(e *env, args []string) int {
 		return code
 	}
 	rep.Modules[0].Diagnostics = res.Diagnostics // the error itself is printed below
-	report.WriteText(e.stderr, rep)
+	report.WriteTextWith(e.stderr, rep, cf.text)
 	if err != nil {
 		errorf(e, "%v", err)
 		if len(res.Diagnostics) > 0 {
@@ -134,7 +137,8 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "module %q refused: %s; nothing written", mod.Module, report.CountErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s", report.Block(indent(string(res.Skeleton))))
+			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(indent(string(res.Skeleton))))
+			hintf(e, "%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
 		}
 	}
 	return code

@@ -32,11 +32,14 @@ type action struct {
 
 // hook is one hook of .pre-commit-hooks.yaml.
 type hook struct {
-	ID       string `yaml:"id"`
-	Name     string `yaml:"name"`
-	Entry    string `yaml:"entry"`
-	Language string `yaml:"language"`
-	Files    string `yaml:"files"`
+	ID            string   `yaml:"id"`
+	Name          string   `yaml:"name"`
+	Entry         string   `yaml:"entry"`
+	Args          []string `yaml:"args"`
+	Language      string   `yaml:"language"`
+	Files         string   `yaml:"files"`
+	PassFilenames *bool    `yaml:"pass_filenames"`
+	AlwaysRun     bool     `yaml:"always_run"`
 }
 
 func readYAML(t *testing.T, file string, v any) []byte {
@@ -179,8 +182,8 @@ func TestPreCommitHooks(t *testing.T) {
 			}
 		}
 	}
-	if shown < 2 {
-		t.Errorf("README shows %d hooks, want both", shown)
+	if shown < len(hooks) {
+		t.Errorf("README shows %d hooks, want all %d", shown, len(hooks))
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to run the hooks with")
@@ -231,6 +234,52 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 	if entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.yaml")); len(entries) != 3 {
 		t.Errorf("the hooks wrote files: %v", entries)
+	}
+	testCurrentHook(t, byID["compose2manifest-current"])
+}
+
+// testCurrentHook: the current hook, run as pre-commit runs it (entry,
+// then args, no file names), passes while every manifest is current and
+// fails once a compose file changed without converting again, as
+// check --against does in CI.
+func testCurrentHook(t *testing.T, h hook) {
+	if h.ID == "" || h.PassFilenames == nil || *h.PassFilenames || !h.AlwaysRun {
+		t.Fatalf("hook compose2manifest-current: want it, with pass_filenames: false and always_run: true: %+v", h)
+	}
+	dir := t.TempDir()
+	compose := filepath.Join(dir, "app", "compose.yaml")
+	if err := os.MkdirAll(filepath.Dir(compose), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := run("compose2manifest", "convert", "--batch", ".", "-o", "manifests"); code != 0 {
+		t.Fatalf("convert --batch: exit %d\n%s", code, out)
+	}
+	hookRun := func() (int, string) {
+		return run("bash", append([]string{"-c", h.Entry + ` "$@"`, "--"}, h.Args...)...)
+	}
+	if code, out := hookRun(); code != 0 {
+		t.Errorf("current hook on current manifests: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.28\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := hookRun(); code != 1 {
+		t.Errorf("current hook after the compose file changed: exit %d, want 1\n%s", code, out)
 	}
 }
 

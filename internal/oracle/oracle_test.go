@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,10 +97,16 @@ type dcService struct {
 	Ports       []dcPort           `json:"ports"`
 	Volumes     []dcVolume         `json:"volumes"`
 	Tmpfs       []string           `json:"tmpfs"`
-	Configs     []struct {
-		Source string `json:"source"`
-		Target string `json:"target"`
-	} `json:"configs"`
+	Configs     []dcFileRef        `json:"configs"`
+	Secrets     []dcFileRef        `json:"secrets"`
+}
+
+// dcFileRef is a service's secret or config; mode is quoted octal
+// ("0440"), as compose-go's FileMode writes it.
+type dcFileRef struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Mode   string `json:"mode"`
 }
 
 type dcPort struct {
@@ -222,11 +229,21 @@ func oracle(t *testing.T, bin, root, prefix string) {
 			compareUnset(d, warnings, res.Diagnostics)
 			if dcErr != nil {
 				dcRefuses++
+				// A required variable without a value: docker compose
+				// prints the author's message, and so must the error.
+				if m := requiredRE.FindString(dcErr.Error()); m != "" && (convErr == nil || !strings.Contains(convErr.Error(), m)) {
+					d.errorf("", "refusal", "docker compose says %q; the conversion's error does not: %v", m, convErr)
+				}
 				if res.Status == convert.Converted {
 					d.errorf("", "refusal", "docker compose refuses the project, the conversion succeeds: %v", dcErr)
 					return
 				}
 				bothRefuse++
+				// A fixture's load error names its file and line, as
+				// docker compose's often does not.
+				if prefix != "" && convErr != nil && !positionRE.MatchString(convErr.Error()) {
+					d.errorf("", "refusal", "the conversion's error names no file and line: %v", convErr)
+				}
 				t.Logf("docker compose refuses (%v); the conversion %s too", dcErr, res.Status)
 				return
 			}
@@ -252,8 +269,8 @@ func oracle(t *testing.T, bin, root, prefix string) {
 	}
 	t.Logf("%d compose files; %d compared with docker compose (%d converted, %d refused: their candidate module compared); docker compose refuses %d, and the conversion refuses or fails %d of them",
 		len(files), compared, converted, compared-converted, dcRefuses, bothRefuse)
-	t.Logf("compared: %d services, %d images, %d volume targets mounted and %d named by a diagnostic, %d environment values and %d left out with C2M014, %d ports",
-		n.services, n.images, n.mounts, n.namedMounts, n.env, n.leftOutEnv, n.ports)
+	t.Logf("compared: %d services, %d images, %d volume targets mounted and %d named by a diagnostic, %d environment values and %d left out with C2M014, %d ports, %d secret and config modes",
+		n.services, n.images, n.mounts, n.namedMounts, n.env, n.leftOutEnv, n.ports, n.modes)
 }
 
 // differ reports differences as test errors, naming the project, the
@@ -268,7 +285,7 @@ type differ struct {
 // tally counts what was compared, so the log shows the comparison is not
 // vacuous.
 type tally struct {
-	services, images, mounts, namedMounts, env, leftOutEnv, ports int
+	services, images, mounts, namedMounts, env, leftOutEnv, ports, modes int
 }
 
 func (d *differ) errorf(service, aspect, format string, args ...any) {
@@ -360,6 +377,14 @@ func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.R
 	return res, relocated, err
 }
 
+// positionRE matches an error that names a compose file and line, at its
+// start or on a line of its own ("compose.yaml:6: …").
+var positionRE = regexp.MustCompile(`(?m)^\s*\S+\.ya?ml:\d+: `)
+
+// requiredRE matches docker compose's error for a required variable
+// without a value, the author's message included.
+var requiredRE = regexp.MustCompile(`required variable \S+ is missing a value(: .*)?$`)
+
 // unsetRE matches docker compose's warning about an unset variable.
 var unsetRE = regexp.MustCompile(`The \\"([^"\\]+)\\" variable is not set\. Defaulting to a blank string\.`)
 
@@ -405,6 +430,8 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 		compareVolumes(d, name, svc, dc, ct, diags, dir, root, env, relocated)
 		compareEnvironment(d, name, svc, ct, diags)
 		comparePorts(d, name, svc, ct)
+		compareFileRefs(d, name, "secret", svc.Secrets, ct.Secrets)
+		compareFileRefs(d, name, "config", svc.Configs, ct.Configs)
 		// docker compose starts a service after what it depends on
 		// (depends_on, with links, volumes_from and service: namespaces
 		// folded in); the host applies containers in the order written.
@@ -575,6 +602,26 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		target := path.Clean(strings.SplitN(unescape(t), ":", 2)[0])
 		if !tmpfs[target] && !namesTarget(diags, name, target) {
 			d.errorf(name, "volumes", "tmpfs %s: not in the container's tmpfs and no diagnostic names it", target)
+		}
+	}
+}
+
+// compareFileRefs: each secret, and each config the container carries
+// inline, has the mode docker compose reads (a mode: 440 is decimal
+// there). A config with a file: is a volume (compareVolumes), and a
+// secret or config the manifest leaves out is named by a diagnostic.
+func compareFileRefs(d *differ, name, what string, dc []dcFileRef, got []manifest.FileRef) {
+	for _, ref := range dc {
+		for _, g := range got {
+			if g.Source != ref.Source || ref.Mode == "" {
+				continue
+			}
+			want, err1 := strconv.ParseInt(ref.Mode, 8, 64)
+			have, err2 := strconv.ParseInt(g.Mode, 8, 64)
+			if err1 != nil || err2 != nil || want != have {
+				d.errorf(name, what+"s", "%s %s: mode %s in docker compose, %q in the manifest", what, ref.Source, ref.Mode, g.Mode)
+			}
+			d.n.modes++
 		}
 	}
 }

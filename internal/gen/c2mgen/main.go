@@ -1,7 +1,11 @@
+//go:build c2mtools
+
 // Command c2mgen writes a synthetic tree of compose projects for measuring
-// convert --batch (see scripts/bench.sh):
+// convert --batch (see scripts/bench.sh). It builds only with the c2mtools
+// tag, so that go install ./... (as pre-commit runs it) installs only
+// compose2manifest:
 //
-//	go run ./internal/gen/c2mgen -projects 2000 -services 10 -volumes 4 -o DIR
+//	go run -tags c2mtools ./internal/gen/c2mgen -projects 2000 -services 10 -volumes 4 -o DIR
 package main
 
 import (
