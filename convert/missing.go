@@ -204,6 +204,24 @@ func (m *Missing) Complete() bool {
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
 }
 
+// looksLikeFile names what of a bind source looks like a file: its name,
+// else one of its mounts' targets; "" when nothing does, or the compose
+// file writes it with a trailing slash (a directory).
+func looksLikeFile(source, key string, mounts []project.Mount) string {
+	switch {
+	case strings.HasSuffix(source, "/"):
+		return ""
+	case project.LooksLikeFile(key):
+		return "its name " + path.Base(key)
+	}
+	for _, mt := range mounts {
+		if project.LooksLikeFile(mt.Target) {
+			return "its target " + mt.Target
+		}
+	}
+	return ""
+}
+
 // moves says why the data of bind source s must move before the module
 // owns it (Missing.Moves), or "".
 func (c *converter) moves(s *placement.Placement) string {
@@ -242,24 +260,6 @@ func keepRoot(p, module string) string {
 	}
 	if _, ok := rules.Root(p); ok {
 		return p
-	}
-	return ""
-}
-
-// looksLikeFile names what of a bind source looks like a file: its name,
-// else one of its mounts' targets; "" when nothing does, or the compose
-// file writes it with a trailing slash (a directory).
-func looksLikeFile(source, key string, mounts []project.Mount) string {
-	switch {
-	case strings.HasSuffix(source, "/"):
-		return ""
-	case project.LooksLikeFile(key):
-		return "its name " + path.Base(key)
-	}
-	for _, mt := range mounts {
-		if project.LooksLikeFile(mt.Target) {
-			return "its target " + mt.Target
-		}
 	}
 	return ""
 }

@@ -32,7 +32,7 @@ volumes:
 	"proj/app/compose2manifest.yaml": `version: 1
 host_project_directory: /opt/app
 binds:
-  ./conf.ini: {owner: "0:0", mode: "0644", intent: config}
+  ./conf.ini: {owner: "0:0", mode: "0755", intent: config} # 0755: it stays valid when a test makes it a directory
 volumes:
   data: {owner: "1:1", mode: "0700", intent: state}
 directories:
