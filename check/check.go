@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
@@ -101,6 +102,11 @@ type Result struct {
 	// Against's root with no manifest (C2M008 at their compose file), not
 	// manifests.
 	Unmanifested int
+	// NotConverted is what Against, checking a folder of manifests, finds
+	// under its root that convert --batch lists as not converted: compose
+	// files no project reads (none of the manifests records it), those
+	// below node_modules, symbolic links to folders.
+	NotConverted []batch.Skipped
 	// generated reports, beside Manifests, which manifests' bytes are
 	// exactly what a conversion wrote (their body digest holds).
 	generated []bool

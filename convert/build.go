@@ -411,6 +411,8 @@ type converter struct {
 	// filesReordered reports -f naming what docker compose reads without
 	// it in another order (C2M025).
 	filesReordered bool
+	// filesBy says what chose the compose files: -f or compose_files:.
+	filesBy string
 	// bindKeys indexes the binds by their key cleaned (holdingBind).
 	bindKeys   map[string]*placement.Placement
 	opts       Options
@@ -1338,32 +1340,41 @@ func builtRules() []*rules.Rule {
 	return out
 }
 
-// flagsAgainstDefaults finds what -f, --profile and --env-file, given,
+// flagsAgainstDefaults finds what -f, --profile and --env-file, given or
+// chosen by the declarations (compose_files:, profiles:, env_files:),
 // change from what docker compose reads in the project directory without
 // them (C2M025), read once (project.ReadWithoutFlags): the compose files
 // they leave out or reorder, the services the default profiles bring in
-// and the given ones leave out, the default env files when the given ones
-// are others. A flag the declarations record as it is (compose_files:,
-// profiles:, env_files:, a choice made where a reviewer sees it) changes
-// nothing.
+// and the chosen ones leave out, the default env files when the chosen
+// ones are others. A choice in the declarations is judged like a flag:
+// the declarations are the pull request's to edit, and docker compose up,
+// run in the folder, reads the folder's files, not theirs.
 func (c *converter) flagsAgainstDefaults(given Options, st settings) {
 	wd := given.WorkingDirectory
 	if wd == "" {
 		wd, _ = os.Getwd()
 	}
-	files := len(given.ConfigFiles) > 0 && !slices.Equal(absPaths(given.ConfigFiles, wd), st.composeFiles)
-	profiles := len(given.Profiles) > 0 && !slices.Equal(given.Profiles, st.profiles)
-	envFiles := absPaths(given.EnvFiles, wd)
-	if len(envFiles) > 0 && slices.Equal(envFiles, st.envFiles) {
-		envFiles = nil
+	chosen := func(flag, declared []string) []string {
+		if len(flag) > 0 {
+			return flag
+		}
+		return declared
 	}
+	givenFiles := absPaths(given.ConfigFiles, wd)
+	files := len(chosen(givenFiles, st.composeFiles)) > 0
+	profiles := len(chosen(given.Profiles, st.profiles)) > 0
+	envFiles := chosen(absPaths(given.EnvFiles, wd), st.envFiles)
 	if !files && !profiles && len(envFiles) == 0 {
 		return
 	}
 	def := project.ReadWithoutFlags(c.l.Dir, c.opts.Environ)
 	if files {
 		c.filesRead = def.Files
-		c.filesLeftOut, c.filesReordered = c.l.FilesAgainst(def.Files)
+		c.filesBy = "-f"
+		if len(givenFiles) == 0 {
+			c.filesBy = "compose_files: in the declarations"
+		}
+		c.filesLeftOut, c.filesReordered = c.l.FilesAgainst(def.Files, len(givenFiles) == 0)
 	}
 	if profiles && len(def.Profiles) > 0 {
 		all := slices.Contains(def.Profiles, "*")
@@ -1399,7 +1410,7 @@ func absPaths(paths []string, wd string) []string {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
+		ImageVolumes: c.imageVolumeFacts, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

@@ -78,8 +78,12 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 		}
 		if cfg.Environment != "" && project.LooksLikeSecret(cfg.Environment, cfg.Content) {
 			// A secret as a config: refused (C2M015), never carried.
-			c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Variable: cfg.Environment, Config: ref.Source,
-				Pos: c.topPos("configs", ref.Source)})
+			sec := rules.EnvSecret{Service: svc.Name, Variable: cfg.Environment, Config: ref.Source,
+				Pos: c.topPos("configs", ref.Source)}
+			if cr, ok := c.credentialOf(cfg.Environment, cfg.Content); ok {
+				sec.SameAs, sec.SameAsItem, sec.SameAsPos = cr.Name, declare.CredentialKey(cr.Service, cr.Variable), cr.Pos
+			}
+			c.secrets = append(c.secrets, sec)
 			continue
 		}
 		out = append(out, manifest.FileRef{Source: ref.Source, Target: configTarget(ref), UID: ref.UID, GID: ref.GID,

@@ -96,6 +96,25 @@ func (c *converter) deliveredBy(service, variable string) (declare.Credential, b
 	return declare.Credential{}, false
 }
 
+// credentialOf returns the credentials: item whose variable holds the
+// value of the project variable name (value its value): written as it,
+// or the same value that could be a secret; ok is false when none does.
+func (c *converter) credentialOf(name, value string) (declare.Credential, bool) {
+	if c.decl == nil || c.l.Compose == nil {
+		return declare.Credential{}, false
+	}
+	for _, cr := range c.decl.Credentials {
+		if src, ok := c.secretSource(cr.Service, cr.Variable); ok && src == name {
+			return cr, true
+		}
+		svc, ok := c.l.Compose.Services[cr.Service]
+		if v := svc.Environment[cr.Variable]; ok && v != nil && *v == value && project.CouldBeSecret(value) {
+			return cr, true
+		}
+	}
+	return declare.Credential{}, false
+}
+
 // sharedName returns the credential name for one secret held by the
 // variables items (SERVICE.VARIABLE, at least two): the project variable
 // all are written as, else the last words their names share (the
@@ -153,11 +172,16 @@ func (c *converter) shareSuggestions(out []SecretSuggestion) {
 			groups = append(groups, []int{i})
 		}
 	}
-	// Names taken: each group's own, and every declared credential's.
+	// Names taken: each group's own, every declared credential's, and
+	// every compose secret's (a compose secret of the same name is the
+	// same credential).
 	taken := map[string]bool{}
-	if c.decl != nil {
-		for _, cr := range c.decl.Credentials {
-			taken[cr.Name] = true
+	for _, cr := range c.decl.CredentialsOrNil() {
+		taken[cr.Name] = true
+	}
+	if c.l.Compose != nil {
+		for name := range c.l.Compose.Secrets {
+			taken[name] = true
 		}
 	}
 	names := make([]string, len(groups))

@@ -158,10 +158,15 @@ type OptionUse struct {
 }
 
 // optionUses returns the volume options of c's mounts that C2M012 refuses
-// and acknowledge: could drop.
+// and acknowledge: could drop. A mount whose target carries a known
+// secret is left out: its item would name the secret (C2M015 refuses the
+// target), and masked it would be no item.
 func (c *converter) optionUses() []OptionUse {
 	var out []OptionUse
 	for _, m := range c.mounts {
+		if c.carriesSecret(m.Target) {
+			continue
+		}
 		for _, o := range m.Options {
 			name := declare.OptionName(o)
 			if name == "" || c.decl.AcknowledgesOption(m.Service, m.Target, name) {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
@@ -53,6 +54,10 @@ type Options struct {
 	// a link) may lie; by default only the project directory and the
 	// folders of the compose files named with -f.
 	AllowDirs []string
+	// beforeCompose, when not nil, runs after the compose files were read
+	// and before compose-go reads them: a test hook for a file replaced
+	// between the two reads.
+	beforeCompose func()
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -85,6 +90,11 @@ type Project struct {
 	// not for concurrent use).
 	inputs    []Input
 	inputData map[string][]byte
+	// start is when Load began, before it read anything; seen holds the
+	// version of each env file as found before compose-go read it (see
+	// Inputs).
+	start time.Time
+	seen  versions
 }
 
 // Rel returns p relative to the project directory, slash-separated, with
@@ -124,6 +134,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 
 func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	registerRawEnv()
+	start := time.Now()
 	in, err := resolveInputs(opts)
 	*inp = in
 	if err != nil {
@@ -134,7 +145,7 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
@@ -144,6 +155,14 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 		return nil, errors.New(l.raw.problem)
 	}
 	l.UnsetVariables = unsetVariables(l.raw)
+	for path, id := range l.raw.seen {
+		if _, ok := l.seen[path]; !ok {
+			l.seen[path] = id
+		}
+	}
+	if opts.beforeCompose != nil {
+		opts.beforeCompose()
+	}
 
 	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
 		return nil, err
@@ -551,6 +570,7 @@ type inputs struct {
 	environ   []string // the process environment and the first env files' values
 	envFiles  []string // the env files compose-go reads once the directory is known
 	read      []string // every env file read, both passes, in order
+	seen      versions // the env files' versions, as found before any read
 	roots     []string // where files the project refers to may lie
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
@@ -612,7 +632,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{envDisabled: disabled}
+	in := &inputs{envDisabled: disabled, seen: versions{}}
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
 	envFilesIn := func(dir string) ([]string, error) {
@@ -621,6 +641,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 				if err := CheckInputFile("env file", f); err != nil {
 					return nil, err
 				}
+				in.seen.add(f)
 			}
 			return explicit, nil
 		}
@@ -637,6 +658,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 		if err := CheckContained("env file", dot, append([]string{dir}, opts.AllowDirs...)...); err != nil {
 			return nil, err
 		}
+		in.seen.add(dot)
 		return []string{dot}, nil
 	}
 	addRead := func(files []string) {

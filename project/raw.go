@@ -2,13 +2,14 @@ package project
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,6 +25,7 @@ type rawFile struct {
 	name     string // path relative to the project directory, for positions
 	root     *yaml.Node
 	data     []byte
+	id       fsread.ID // the version data is of (see Project.Inputs)
 	// env is the environment the file is interpolated with: the
 	// project's, and for an included file also its include's env files
 	// (compose-go's ApplyInclude); workDir is where its relative include
@@ -76,6 +78,9 @@ type rawIndex struct {
 	// roots are the directories a referenced file must lie in: the
 	// project directory, the -f files' folders, and the allowed ones.
 	roots []string
+	// seen holds the version of each include env file as found, before
+	// it was read (see Project.Inputs).
+	seen versions
 }
 
 // readRaw parses the compose files and, recursively, files named by
@@ -83,7 +88,7 @@ type rawIndex struct {
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
 func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
-	ix := &rawIndex{roots: roots}
+	ix := &rawIndex{roots: roots, seen: versions{}}
 	seen := map[string]bool{}
 	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
 	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
@@ -100,7 +105,11 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 				return
 			}
 		}
-		data, err := os.ReadFile(p)
+		data, id, err := fsread.FileID("compose file", p, MaxInputSize)
+		var changed *fsread.ChangedError
+		if errors.As(err, &changed) && ix.problem == "" {
+			ix.problem = err.Error()
+		}
 		if err != nil {
 			return
 		}
@@ -112,7 +121,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			}
 			return
 		}
-		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended, env: env, workDir: workDir}
+		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, id: id, extended: extended, env: env, workDir: workDir}
 		if msg := shapeProblem(f); msg != "" {
 			if ix.problem == "" {
 				ix.problem = msg
@@ -238,6 +247,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 				}
 				return
 			}
+			ix.seen.add(e) // before this read and compose-go's
 		}
 		vals, err := dotenv.GetEnvFromFile(f.env, envFiles)
 		if err != nil {

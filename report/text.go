@@ -335,17 +335,8 @@ func Block(s string) string {
 	return strings.Join(lines, "")
 }
 
-// guard keeps a line without control characters from being read as a
-// GitHub Actions workflow command, which the runner looks for at the start
-// of a line, after white space ("::error …"), and in its older form
-// anywhere in it ("##[error]…").
-func guard(s string) string {
-	text := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(text, "::") {
-		s = s[:len(s)-len(text)] + `\x3a` + text[1:]
-	}
-	return strings.ReplaceAll(s, "##[", `##\x5b`)
-}
+// guard is textsafe.Guard.
+func guard(s string) string { return textsafe.Guard(s) }
 
 // Escape shows each control character of s escaped (\x1b, \u202e; \n,
 // \r and \t as such), and each byte that is not UTF-8 as \xNN. With

@@ -430,16 +430,16 @@ compose project name (-p, name:), and convert again.`,
 sources are unchanged, yet the result differs from the manifest. The
 manifest was edited by hand, and the next conversion would undo the edit
 without a word. An edit that changes no resource (a comment, spacing) is a
-warning. When the manifest is exactly as convert wrote it (its body digest
-holds), no person edited it: the message says so, and whether an earlier
-compose2manifest wrote it or the checkout changed since (a bind source
-that became a link, a folder gone). Plain check, which converts nothing,
-warns when a manifest that says convert generated it no longer has the
-bytes convert wrote (its body digest does not hold).
+warning. When the manifest's body digest holds, the message says so, and
+names the earlier compose2manifest its fingerprint records, or that the
+checkout may have changed since (a bind source that became a link, a
+folder gone); a digest holding shows only that the bytes match it, never
+that no person edited them, since anyone can recompute it after an edit.
+Plain check, which converts nothing, warns when a manifest that says
+convert generated it no longer matches its body digest.
 
 Make the change in the declarations (compose2manifest.yaml) or the
-compose file instead, and convert again; for an unedited manifest, convert
-again.`,
+compose file instead, and convert again.`,
 			CheckAgainst: checkEditedAgainst,
 		},
 		{
@@ -447,10 +447,15 @@ again.`,
 			Title:        "a service or job left out by its profiles is not in the manifest",
 			Severity:     Warning,
 			CheckProject: checkLeftOut,
+			CheckAgainst: checkLeftOutAgainst,
 			Doc: `The service has profiles: and none of them is enabled, so compose would
 not start it and the manifest has no container for it. It is reported so
 that a manifest never lacks a service without a word; the message names
 its profiles.
+
+check --against reports it too, as a warning (so --warnings-as-errors
+fails on it), as convert --batch does: a manifest whose conversion left a
+service out is converted again to name it.
 
 Convert with --profile NAME (or --profile '*') to bring the service in, or
 leave it out knowingly.`,
@@ -588,14 +593,21 @@ docker compose enables there by default (COMPOSE_PROFILES) bring in, and
 with --env-file replacing the env files it reads (.env, COMPOSE_ENV_FILES),
 which set the variables and may set COMPOSE_FILE and COMPOSE_PROFILES.
 
-Convert without -f (--profile, --env-file) to read the project as docker
-compose does. If the legacy host does run docker compose with exactly
-these, name them under compose_files: (profiles:, env_files:) in the
-declarations, which records the choice where a reviewer sees it, and the
-warning stops. The -f files are
-recorded in the manifest (converted_with: compose_files), and check
---against converts with them; it fails on this finding (an error there)
-until the declarations name the files.`,
+compose_files:, profiles: and env_files: in the declarations are judged
+as -f, --profile and --env-file are: the declarations are the pull
+request's to edit, and docker compose up, run in the folder, reads the
+folder's files whatever they say (compose_files: naming a decoy.yaml
+leaves out the compose.yaml docker compose reads).
+
+Convert without -f (--profile, --env-file), and without those keys, to
+read the project as docker compose does. If the legacy host does run
+docker compose with other files or profiles, make the folder say so where
+docker compose reads it too: COMPOSE_FILE (COMPOSE_PROFILES) in its .env,
+or remove the files it does not run; compose_files: may name more files
+after those docker compose reads. The -f files are recorded in the
+manifest (converted_with: compose_files), and check --against converts
+with them and with the declarations; it fails on this finding (an error
+there).`,
 		},
 	}
 }

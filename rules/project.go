@@ -57,6 +57,9 @@ type ProjectPass struct {
 	// FilesLeftOut those the files convert was given with -f leave out
 	// (project.Project.FilesAgainst); nil when convert was not given -f.
 	FilesRead, FilesLeftOut []string
+	// FilesBy says what chose the compose files converted: "-f", or
+	// "compose_files: in the declarations" (judged as -f is).
+	FilesBy string
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
 	// Secrets are the environment variables of the converted services
@@ -899,7 +902,12 @@ func checkComposeSecret(p *ProjectPass) {
 		}
 		switch {
 		case sec.Config != "":
-			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), sec.Config, sec.Variable, sec.Config)
+			same := ""
+			if sec.SameAs != "" {
+				same = fmt.Sprintf(", the value credentials: %s delivers as credential %s%s", sec.SameAsItem, sec.SameAs, at(sec.SameAsPos))
+				d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
+			}
+			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret%s; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), same, sec.Config, sec.Variable, sec.Config)
 		case sec.Field != "" && strings.HasPrefix(sec.Field, "configs "):
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
 		case sec.Field != "":
@@ -986,6 +994,10 @@ func checkFilesLeftOut(p *ProjectPass) {
 		return out
 	}
 	given, read := rel(l.ConfigFiles), rel(p.FilesRead)
+	by := p.FilesBy
+	if by == "" {
+		by = "-f"
+	}
 	report := func(format string, args ...any) {
 		// At the top of the first compose file: the finding is of the
 		// whole reading.
@@ -1003,12 +1015,12 @@ func checkFilesLeftOut(p *ProjectPass) {
 			strings.Join(rel(p.DefaultEnvFiles), " and "))
 	}
 	if p.FilesReordered {
-		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
-			strings.Join(read, " then "), strings.Join(given, " then "))
+		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (%s), and a later file overrides an earlier one, so what they mount may differ",
+			strings.Join(read, " then "), strings.Join(given, " then "), by)
 	}
 	if len(p.FilesLeftOut) > 0 {
 		left := strings.Join(rel(p.FilesLeftOut), " and ")
-		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
-			left, strings.Join(read, " and "), strings.Join(given, " and "), left)
+		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (%s), so what %s would add or change is not in the manifest",
+			left, strings.Join(read, " and "), strings.Join(given, " and "), by, left)
 	}
 }

@@ -126,6 +126,9 @@ func runCheck(e *env, args []string) int {
 	case "github":
 		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
 	}
+	if err == nil { // in every format: a CI log shows stderr
+		err = check.WriteNotConverted(e.stderr, res)
+	}
 	if err != nil {
 		errorf(e, "check: writing the report: %v", err)
 		return exitUsage
@@ -150,9 +153,9 @@ func runCheck(e *env, args []string) int {
 			errorf(e, "check: %s not read; %s in the others", report.Plural(unread, "manifest"), report.FindingSum(errs, warns))
 		}
 		return exitUsage
-	case errs > 0 || (*warningsAsErrors && warns > 0):
+	case errs > 0 || (*warningsAsErrors && (warns > 0 || len(res.NotConverted) > 0)):
 		if *format == "text" {
-			errorf(e, "check: %s in %s", report.FindingCount(errs, warns), checked)
+			errorf(e, "check: %s in %s%s", report.FindingCount(errs, warns), checked, check.NotConvertedSum(res))
 			if errs == 0 {
 				hintf(e, "warnings count as errors because of --warnings-as-errors")
 			}
@@ -160,7 +163,7 @@ func runCheck(e *env, args []string) int {
 		return exitFindings
 	}
 	if *format == "text" {
-		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", checked, report.FindingSum(errs, warns))
+		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s%s\n", checked, report.FindingSum(errs, warns), check.NotConvertedSum(res))
 	}
 	return exitOK
 }

@@ -309,3 +309,71 @@ func TestBackupRecipesInREADME(t *testing.T) {
 		}
 	}
 }
+
+// TestActionReconvert runs the action's check step with a stand-in for
+// compose2manifest on each event: it converts every project again
+// (--reconvert) wherever the manifests may be edited with their digests
+// recomputed, the merge queue's run of a pull request's files included
+// (merge_group, which it did not), and trusts fingerprints only on a push
+// or schedule run of the default branch.
+func TestActionReconvert(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	var a action
+	readYAML(t, "action.yml", &a)
+	run := ""
+	for _, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "--format github") {
+			run = s.Run
+		}
+	}
+	if run == "" {
+		t.Fatal("action.yml: no step runs check")
+	}
+	cases := []struct {
+		reconvert, event, ref, defaultBranch string
+		want                                 bool
+	}{
+		{"untrusted", "pull_request", "refs/pull/7/merge", "main", true},
+		{"untrusted", "pull_request_target", "refs/heads/main", "main", true},
+		{"untrusted", "merge_group", "refs/heads/gh-readonly-queue/main/pr-7-abc", "main", true},
+		{"untrusted", "push", "refs/heads/feature", "main", true},
+		{"untrusted", "push", "refs/tags/v1", "main", true},
+		{"untrusted", "workflow_dispatch", "refs/heads/main", "main", true},
+		{"untrusted", "workflow_run", "refs/heads/main", "main", true},
+		{"untrusted", "schedule", "refs/heads/main", "", true}, // default branch unknown
+		{"untrusted", "push", "refs/heads/main", "main", false},
+		{"untrusted", "schedule", "refs/heads/main", "main", false},
+		{"pull_request", "merge_group", "refs/heads/gh-readonly-queue/main/pr-7-abc", "main", true},
+		{"pull_request", "push", "refs/heads/main", "main", false},
+		{"true", "push", "refs/heads/main", "main", true},
+		{"false", "merge_group", "refs/heads/x", "main", false},
+	}
+	for _, c := range cases {
+		tmp := t.TempDir()
+		bin := filepath.Join(tmp, "c2m-bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := filepath.Join(tmp, "args")
+		if err := os.WriteFile(filepath.Join(bin, "compose2manifest"), []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" >"+args+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-c", run)
+		cmd.Dir = tmp
+		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+filepath.Join(tmp, "out"),
+			"C2M_MANIFESTS=manifests", "C2M_AGAINST=.", "C2M_ARGS=", "C2M_SARIF=false",
+			"C2M_RECONVERT="+c.reconvert, "C2M_EVENT="+c.event, "C2M_REF="+c.ref, "C2M_DEFAULT_BRANCH="+c.defaultBranch)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%+v: %v: %s", c, err, out)
+		}
+		data, err := os.ReadFile(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(data), "--reconvert\n"); got != c.want {
+			t.Errorf("reconvert %s on %s of %s (default branch %q): --reconvert %v, want %v; args:\n%s", c.reconvert, c.event, c.ref, c.defaultBranch, got, c.want, data)
+		}
+	}
+}
