@@ -160,6 +160,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 	res.Missing = c.missingList()
+	res.Sources = c.sourceList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)

@@ -115,6 +115,10 @@ type Result struct {
 	// Missing lists the sources whose declaration is missing or
 	// incomplete, with what is known of each (for ask).
 	Missing []Missing
+	// Sources are every source the project mounts that a declaration
+	// names, declared or not, in the order found (compose2manifest
+	// survey records each on the legacy host).
+	Sources []Source
 	// Suggestions are what the skeleton offers besides Missing: plaintext
 	// secrets, fields not carried, module roots of layout fhs.
 	Suggestions Suggestions
