@@ -177,7 +177,7 @@ located() {
 		add error '"docker volume inspect printed what the survey did not ask for"'
 		return 0
 	fi
-	add driver "$(jhex "$ld")"
+	[ -z "$ld" ] || add driver "$(jhex "$ld")"
 	lp=$(unhex "$lm")
 	case $lp in
 	/*) facts "$lp" ;;
