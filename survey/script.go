@@ -16,10 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
-	"github.com/compose2manifest/compose2manifest/plan"
-	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 )
 
 // Spec is what one survey script looks at.
@@ -33,15 +31,38 @@ type Spec struct {
 	// User is whose home ~ is; "" means $SUDO_USER, else $USER, when the
 	// script runs.
 	User string
-	// Sources are the project's sources (convert.Result.Sources).
-	Sources []convert.Source
+	// Sources are the project's sources.
+	Sources []Target
 	// Images are the images of the project's services, without repeats.
 	Images []string
 }
 
+// Target is one source the script looks at (convert.Source).
+type Target struct {
+	// Section and Key name its declaration.
+	Section, Key string
+	// Real is, for a bind, the source docker mounts: absolute, relative
+	// to the project directory, or under ~.
+	Real string
+	// Volume is a named volume's Docker name.
+	Volume string
+	// Service and Target are, for an anonymous volume, the service whose
+	// container has it and where that container mounts it.
+	Service, Target string
+}
+
+// Quote is s as one POSIX shell word, as plan.Quote: single-quoted, each
+// single quote closed, escaped and reopened. Any byte but NUL stands for
+// itself inside single quotes, a newline too.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // shown is s safe in a comment: one line, controls and bytes that are
 // not UTF-8 escaped.
-func shown(s string) string { return report.Line(report.Escape(s, false)) }
+func shown(s string) string {
+	return strings.Join(strings.Fields(textsafe.Escape(s, false)), " ")
+}
 
 // jsonString is s as a JSON string, <, > and & as they are; bytes that
 // are not UTF-8 read U+FFFD (names from a compose file are UTF-8).
@@ -81,7 +102,7 @@ func WriteScript(w io.Writer, s Spec) error {
 	for _, img := range s.Images {
 		fmt.Fprintf(b, "# image %s\n", shown(img))
 	}
-	fmt.Fprintf(b, "\nPROJECT=%s\nSURVEY_USER=%s\n", plan.Quote(s.Project), plan.Quote(s.User))
+	fmt.Fprintf(b, "\nPROJECT=%s\nSURVEY_USER=%s\n", Quote(s.Project), Quote(s.User))
 	b.WriteString(scriptHead)
 	b.WriteString("\n# Literal names, $ and ` among them, are single-quoted.\n# shellcheck disable=SC2016\nsources() {\n")
 	for _, src := range s.Sources {
@@ -89,7 +110,7 @@ func WriteScript(w io.Writer, s Spec) error {
 	}
 	b.WriteString("\t:\n}\n\n# shellcheck disable=SC2016\nimages() {\n")
 	for _, img := range s.Images {
-		fmt.Fprintf(b, "\timage %s %s\n", plan.Quote(jsonString(img)), plan.Quote(img))
+		fmt.Fprintf(b, "\timage %s %s\n", Quote(jsonString(img)), Quote(img))
 	}
 	b.WriteString("\t:\n}\n")
 	b.WriteString(scriptTail)
@@ -98,7 +119,7 @@ func WriteScript(w io.Writer, s Spec) error {
 
 // describe says, for the script's head, where the data of src is looked
 // for.
-func describe(s Spec, src convert.Source) string {
+func describe(s Spec, src Target) string {
 	switch {
 	case src.Section == declare.SectionVolumes:
 		return "Docker volume " + src.Volume + " (docker volume inspect)"
@@ -122,7 +143,7 @@ func orRunning(user string) string {
 func home(real string) bool { return real == "~" || strings.HasPrefix(real, "~/") }
 
 // bindPath is where a bind's source is on the legacy host.
-func bindPath(s Spec, src convert.Source) string {
+func bindPath(s Spec, src Target) string {
 	if path.IsAbs(src.Real) {
 		return path.Clean(src.Real)
 	}
@@ -132,19 +153,19 @@ func bindPath(s Spec, src convert.Source) string {
 // writeSource writes the line of the script's sources function that
 // surveys src. Its first word is the function, its second the JSON of
 // its section and key (written here, so exact), the rest its arguments.
-func writeSource(b *bufio.Writer, s Spec, src convert.Source) {
-	id := plan.Quote(`"section":` + jsonString(src.Section) + `,"key":` + jsonString(src.Key))
+func writeSource(b *bufio.Writer, s Spec, src Target) {
+	id := Quote(`"section":` + jsonString(src.Section) + `,"key":` + jsonString(src.Key))
 	switch {
-	case src.Section == declare.SectionVolumes && !plan.ValidVolumeName(src.Volume):
-		fmt.Fprintf(b, "\tunlocated %s %s\n", id, plan.Quote(jsonString("the Docker volume name "+src.Volume+" is none docker gives")))
+	case src.Section == declare.SectionVolumes && !ValidVolumeName(src.Volume):
+		fmt.Fprintf(b, "\tunlocated %s %s\n", id, Quote(jsonString("the Docker volume name "+src.Volume+" is none docker gives")))
 	case src.Section == declare.SectionVolumes:
-		fmt.Fprintf(b, "\tvolume %s %s\n", id, plan.Quote(src.Volume))
+		fmt.Fprintf(b, "\tvolume %s %s\n", id, Quote(src.Volume))
 	case src.Section == declare.SectionAnonymous:
-		fmt.Fprintf(b, "\tanonymous %s %s %s %s\n", id, plan.Quote(src.Service), plan.Quote(mountFormat(src.Target)), plan.Quote(jsonString(src.Service)))
+		fmt.Fprintf(b, "\tanonymous %s %s %s %s\n", id, Quote(src.Service), Quote(mountFormat(src.Target)), Quote(jsonString(src.Service)))
 	case home(src.Real):
-		fmt.Fprintf(b, "\thome %s %s\n", id, plan.Quote(strings.TrimLeft(strings.TrimPrefix(src.Real, "~"), "/")))
+		fmt.Fprintf(b, "\thome %s %s\n", id, Quote(strings.TrimLeft(strings.TrimPrefix(src.Real, "~"), "/")))
 	default:
-		fmt.Fprintf(b, "\tbind %s %s\n", id, plan.Quote(bindPath(s, src)))
+		fmt.Fprintf(b, "\tbind %s %s\n", id, Quote(bindPath(s, src)))
 	}
 }
 
@@ -171,3 +192,20 @@ func ValidUser(name string) bool {
 	}
 	return true
 }
+
+// ValidVolumeName reports whether name can be a Docker volume's name as
+// docker volume create accepts it ([a-zA-Z0-9][a-zA-Z0-9_.-]+), as
+// plan.ValidVolumeName: the script passes no other to docker.
+func ValidVolumeName(name string) bool {
+	if len(name) < 2 || !alnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !alnum(c) && c != '_' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }

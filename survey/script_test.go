@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 )
 
@@ -42,7 +41,7 @@ func TestScriptBinds(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "app", "data", "sub", "f"), []byte("12345"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	s := Spec{Project: "app", ProjectDirectory: filepath.Join(dir, "app"), Sources: []convert.Source{
+	s := Spec{Project: "app", ProjectDirectory: filepath.Join(dir, "app"), Sources: []Target{
 		{Section: declare.SectionBinds, Key: "./data", Real: "./data"},
 		{Section: declare.SectionBinds, Key: "./data/sub/f", Real: "./data/sub/f"},
 		{Section: declare.SectionBinds, Key: "./none", Real: "./none"},
@@ -97,7 +96,7 @@ func TestScriptShellcheck(t *testing.T) {
 
 // oddSpec is a spec with a source of every kind, odd names among them.
 func oddSpec(dir string) Spec {
-	return Spec{Project: "c2m-test", ProjectDirectory: dir, Images: []string{"postgres:16", "example/odd:1"}, Sources: []convert.Source{
+	return Spec{Project: "c2m-test", ProjectDirectory: dir, Images: []string{"postgres:16", "example/odd:1"}, Sources: []Target{
 		{Section: declare.SectionBinds, Key: "./data", Real: "./data"},
 		{Section: declare.SectionBinds, Key: "./a file with spaces", Real: "./a file with spaces"},
 		{Section: declare.SectionBinds, Key: "./new\nline", Real: "./new\nline"},
