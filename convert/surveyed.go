@@ -16,11 +16,6 @@ type Source struct {
 	Section, Key string
 	// Kind is how the mount was classified.
 	Kind project.MountKind
-	// Real is, for a bind, the directory or file docker mounts, relative
-	// to the project directory or absolute, through the symbolic links
-	// inside the checkout (placement.Placement.Real); the key for a bind
-	// under ~; "" otherwise.
-	Real string
 	// Volume is, for a named volume, its Docker name (PROJECT_KEY, or its
 	// name:); "" otherwise.
 	Volume string
@@ -44,11 +39,6 @@ func (c *converter) sourceList() []Source {
 		first := s.First()
 		x := Source{Section: s.Section, Key: s.Key, Kind: first.Kind}
 		switch s.Section {
-		case declare.SectionBinds:
-			x.Real = s.Real
-			if x.Real == "" {
-				x.Real = s.Key
-			}
 		case declare.SectionVolumes:
 			x.Volume = c.maskSecrets(c.dockerVolumeName(first.Volume))
 		case declare.SectionAnonymous:

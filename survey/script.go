@@ -41,8 +41,10 @@ type Spec struct {
 type Target struct {
 	// Section and Key name its declaration.
 	Section, Key string
-	// Real is, for a bind, the source docker mounts: absolute, relative
-	// to the project directory, or under ~.
+	// Real is, for a bind, its source as written (the declaration key):
+	// absolute, relative to the project directory, or under ~. A
+	// symbolic link in it is followed on the legacy host, as docker does,
+	// and recorded.
 	Real string
 	// Volume is a named volume's Docker name.
 	Volume string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/plan"
 )
 
 // runSurvey writes the script of s and runs it with sh, PATH starting
@@ -96,14 +97,14 @@ func TestScriptShellcheck(t *testing.T) {
 
 // oddSpec is a spec with a source of every kind, odd names among them.
 func oddSpec(dir string) Spec {
-	return Spec{Project: "c2m-test", ProjectDirectory: dir, Images: []string{"postgres:16", "example/odd:1"}, Sources: []Target{
+	return Spec{Project: "c2m-test", ProjectDirectory: dir, Images: []string{"postgres:16", "example/odd:1", "gone:1"}, Sources: []Target{
 		{Section: declare.SectionBinds, Key: "./data", Real: "./data"},
 		{Section: declare.SectionBinds, Key: "./a file with spaces", Real: "./a file with spaces"},
 		{Section: declare.SectionBinds, Key: "./new\nline", Real: "./new\nline"},
 		{Section: declare.SectionBinds, Key: "./-leading dash", Real: "./-leading dash"},
 		{Section: declare.SectionBinds, Key: "./quote'd \"and\" $x `y` *", Real: "./quote'd \"and\" $x `y` *"},
 		{Section: declare.SectionBinds, Key: "./naïve ☃ 𝄞", Real: "./naïve ☃ 𝄞"},
-		{Section: declare.SectionBinds, Key: "./current", Real: "./real"},
+		{Section: declare.SectionBinds, Key: "./current", Real: "./current"},
 		{Section: declare.SectionBinds, Key: "./config.yml", Real: "./config.yml"},
 		{Section: declare.SectionBinds, Key: "./none", Real: "./none"},
 		{Section: declare.SectionBinds, Key: "~/worlds", Real: "~/worlds"},
@@ -112,4 +113,16 @@ func oddSpec(dir string) Spec {
 		{Section: declare.SectionAnonymous, Key: "app:/var/lib/app", Service: "app", Target: "/var/lib/app"},
 		{Section: declare.SectionAnonymous, Key: "down:/x", Service: "down", Target: "/x"},
 	}}
+}
+
+// TestQuoteAsPlan: Quote and ValidVolumeName are plan's, byte for byte.
+func TestQuoteAsPlan(t *testing.T) {
+	for _, s := range []string{"", "a", "it's", "''", "new\nline", "$x `y` \\ *", "bad\xff", "-rf", "c2m-test_db", "_x", "a/b", "..", "x.y-z_1"} {
+		if got, want := Quote(s), plan.Quote(s); got != want {
+			t.Errorf("Quote(%q) = %s, plan.Quote %s", s, got, want)
+		}
+		if got, want := ValidVolumeName(s), plan.ValidVolumeName(s); got != want {
+			t.Errorf("ValidVolumeName(%q) = %v, plan's %v", s, got, want)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/survey"
@@ -89,7 +90,13 @@ func Command(r Request, w io.Writer) *Failure {
 func Spec(res *convert.Result, r Request) (survey.Spec, *Failure) {
 	s := survey.Spec{Project: res.ProjectName, ProjectDirectory: r.LegacyProjectDirectory, User: r.User}
 	for _, src := range res.Sources {
-		s.Sources = append(s.Sources, survey.Target{Section: src.Section, Key: src.Key, Real: src.Real, Volume: src.Volume, Service: src.Service, Target: src.Target})
+		t := survey.Target{Section: src.Section, Key: src.Key, Volume: src.Volume, Service: src.Service, Target: src.Target}
+		if src.Section == declare.SectionBinds {
+			// The source as written: a link in it is looked at on the
+			// legacy host, where docker followed it.
+			t.Real = src.Key
+		}
+		s.Sources = append(s.Sources, t)
 	}
 	if s.ProjectDirectory == "" {
 		s.ProjectDirectory = res.ProjectDirectory
