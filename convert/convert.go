@@ -12,6 +12,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // Options says which compose project to convert and how. Names follow
@@ -59,6 +60,13 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// Survey is what the legacy host's survey found (compose2manifest
+	// survey's script): where nothing was supplied, it settles a bind
+	// source's kind, and gives owner and mode, said "survey HOST DATE".
+	// Nil means SurveyFile (--survey), relative to WorkingDirectory, or
+	// none when that is "".
+	Survey     *survey.Survey
+	SurveyFile string
 	// Images is the table of well-known images that owner, mode and intent
 	// may be produced from; nil means the built-in table, parsed once per
 	// process and only when a conversion first needs a row of it

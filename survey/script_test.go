@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/declare"
-	"github.com/compose2manifest/compose2manifest/plan"
 )
 
 // runSurvey writes the script of s and runs it with sh, PATH starting
@@ -113,16 +112,4 @@ func oddSpec(dir string) Spec {
 		{Section: declare.SectionAnonymous, Key: "app:/var/lib/app", Service: "app", Target: "/var/lib/app"},
 		{Section: declare.SectionAnonymous, Key: "down:/x", Service: "down", Target: "/x"},
 	}}
-}
-
-// TestQuoteAsPlan: Quote and ValidVolumeName are plan's, byte for byte.
-func TestQuoteAsPlan(t *testing.T) {
-	for _, s := range []string{"", "a", "it's", "''", "new\nline", "$x `y` \\ *", "bad\xff", "-rf", "c2m-test_db", "_x", "a/b", "..", "x.y-z_1"} {
-		if got, want := Quote(s), plan.Quote(s); got != want {
-			t.Errorf("Quote(%q) = %s, plan.Quote %s", s, got, want)
-		}
-		if got, want := ValidVolumeName(s), plan.ValidVolumeName(s); got != want {
-			t.Errorf("ValidVolumeName(%q) = %v, plan's %v", s, got, want)
-		}
-	}
 }
