@@ -50,9 +50,12 @@ func (r Request) Problem() string {
 	return ""
 }
 
-// AddFlags defines survey's own flags on fs, into r.
-func (r *Request) AddFlags(fs *pflag.FlagSet) {
+// Flags defines survey's own flags on fs and returns the Request they
+// fill.
+func Flags(fs *pflag.FlagSet) *Request {
+	r := &Request{}
 	fs.StringVarP(&r.Output, "output", "o", "-", "write the script to `FILE`, or - for stdout")
 	fs.StringVar(&r.LegacyProjectDirectory, "legacy-project-directory", "", "the project's checkout `DIR` on the legacy host (default: the project directory)")
 	fs.StringVar(&r.User, "user", "", "whose home ~ is on the legacy host, a login `NAME` (default: $SUDO_USER, else $USER, where the script runs)")
+	return r
 }
