@@ -112,6 +112,10 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 			}
 		}
 	}
+	if err := readSurvey(&opts, res); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
 		res.Diagnostics = early()
@@ -192,6 +196,7 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 	res.Missing = c.missingList()
+	res.Sources = c.sourceList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
@@ -697,7 +702,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	// the one file evidence ask takes too).
 	var ev project.SourceEvidence
 	if s.Section == declare.SectionBinds {
-		ev = c.evidence(s.Key)
+		ev = c.surveyEvidence(s, c.evidence(s.Key))
 	}
 	noKind := e == nil || e.Kind == declare.KindNone
 	// A link out of the project names, on the target host, a place the
@@ -748,6 +753,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 		if !c.opts.Strict && r.Kind != manifest.KindHost {
 			var ignored []string
 			conflict = c.produce(s, r, e, users, &ignored)
+			c.surveyValues(s, r, &ignored)
 		}
 		reason := placeErr
 		if conflict != "" {
@@ -794,7 +800,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 		switch why := c.kindUnknown(s, ev); {
 		case why != "":
 			s.KindUnknown = why
-		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
+		case evidence == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
 			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
 		case ev.Absent && !c.rowKind(s) && outsideProject(s.Key):
 			// Evidence is taken inside the project only.
@@ -824,6 +830,7 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	conflict := ""
 	if !c.opts.Strict {
 		conflict = c.produce(s, r, e, users, &provenance)
+		c.surveyValues(s, r, &provenance)
 	}
 	if e == nil && r.Owner != "" && r.Mode != "" && r.Intent != "" {
 		if why := c.mustMove(s); why != "" {
@@ -1148,6 +1155,9 @@ func evidenceWord(k declare.Kind) string {
 // provenance comment or a conflict: "a regular file in the project", "a
 // link in the project to a directory".
 func evidenceWhat(ev project.SourceEvidence) string {
+	if ev.Surveyed != "" {
+		return "a " + evidenceWord(ev.Kind) + " on the legacy host (" + ev.Surveyed + ")"
+	}
 	if ev.Link != "" {
 		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // Options says which compose project to convert and how. Names follow
@@ -62,6 +63,13 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// Survey is what the legacy host's survey found (compose2manifest
+	// survey's script): where nothing was supplied, it settles a bind
+	// source's kind, and gives owner and mode, said "survey HOST DATE".
+	// Nil means SurveyFile (--survey), relative to WorkingDirectory, or
+	// none when that is "".
+	Survey     *survey.Survey
+	SurveyFile string
 	// Images is the table of well-known images that owner, mode and intent
 	// may be produced from; nil means the built-in table, parsed once per
 	// process and only when a conversion first needs a row of it
@@ -134,6 +142,10 @@ type Result struct {
 	// Missing lists the sources whose declaration is missing or
 	// incomplete, with what is known of each (for ask).
 	Missing []Missing
+	// Sources are every source the project mounts that a declaration
+	// names, declared or not, in the order found (compose2manifest
+	// survey records each on the legacy host).
+	Sources []Source
 	// Suggestions are what the skeleton offers besides Missing: plaintext
 	// secrets, fields not carried, module roots of layout fhs.
 	Suggestions Suggestions

@@ -437,6 +437,10 @@ type SourceEvidence struct {
 	// its path in the project after the links: "./data" for "./current"
 	// of "./current -> data". "" otherwise.
 	Resolved string
+	// Surveyed is, when Kind is not the checkout's but what the legacy
+	// host's survey found (convert --survey), where that came from:
+	// "survey HOST DATE". "" otherwise.
+	Surveyed string
 }
 
 // maxLinks is how many symbolic links Evidence follows for one source, as

@@ -40,11 +40,11 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	return bf
 }
 
-// perProjectFlags are convert's flags that name one project's files or
-// its place on the target host; in a batch each project's own folder and
-// declarations say these.
+// perProjectFlags are convert's flags that name one project's files, its
+// place on the target host or its legacy host's survey; in a batch each
+// project's own folder and declarations say these.
 func perProjectFlags() []string {
-	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory"}
+	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory", "survey"}
 }
 
 // runBatch converts every compose project under --batch ROOT into -o DIR.

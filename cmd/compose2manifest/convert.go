@@ -45,6 +45,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
 	fs.StringVar(&cf.opts.Layout, "layout", "", "`LAYOUT` of declarations without a path: fhs places each by its intent (/var/lib/MODULE, /srv/MODULE, /etc/MODULE, …)")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
+	fs.StringVar(&cf.opts.SurveyFile, "survey", "", "the legacy host's survey `FILE` (what compose2manifest survey's script printed): it settles kind, owner and mode nothing supplied")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
 	fs.BoolVar(&cf.text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
 	fs.DurationVar(&cf.opts.Timeout, "project-timeout", defaultProjectTimeout, "a conversion still running after `DURATION` fails (with --batch: that project's, and the batch goes on) (0: no limit)")

@@ -88,6 +88,7 @@ commands:
   inventory list the declared paths of manifests and what to back up
   ask       prompt for missing declarations and write them
   plan      print the migration plan: a script that copies the data to its declared paths
+  survey    write a read-only script that records on the legacy host what each source is
   rules     list the rules
   explain   print one rule's documentation (without an ID: list the rules)
   schema    print the JSON Schema of the declarations, a manifest or a report
@@ -137,6 +138,8 @@ func dispatch(e *env, args []string) int {
 		return runAsk(e, rest)
 	case "plan":
 		return runPlan(e, rest)
+	case "survey":
+		return runSurvey(e, rest)
 	case "rules":
 		return runRules(e, rest)
 	case "explain":
@@ -168,7 +171,7 @@ func dispatch(e *env, args []string) int {
 }
 
 // commands are the subcommands, as the usage lists them.
-var commands = []string{"convert", "check", "inventory", "ask", "plan", "rules", "explain", "schema", "version", "help"}
+var commands = []string{"convert", "check", "inventory", "ask", "plan", "survey", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr. The error may
 // quote what anyone can write into a compose file, so each of its lines

@@ -21,8 +21,9 @@ var layers = [][]string{
 	{"manifest"},
 	{"declare", "images", "inventory", "internal/gen/c2mgen", "internal/schematest"},
 	{"internal/skeletontest", "internal/skeletontest/c2mfill"},
-	// The one reading of compose projects.
-	{"project"},
+	// The one reading of compose projects; the reading of the legacy
+	// host's survey, and its script.
+	{"project", "survey"},
 	// Where each source lands.
 	{"placement"},
 	// Deciding: every rule a value.
@@ -30,7 +31,7 @@ var layers = [][]string{
 	// Building manifests and writing findings.
 	{"convert", "report"},
 	// The drivers.
-	{"ask", "batch", "plan"},
+	{"ask", "batch", "plan", "survey/legacy"},
 	{"check"},
 	// The face.
 	{"cmd/compose2manifest"},
