@@ -686,34 +686,75 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 
 // declare returns the resource declaring s on the target host, or nil when
 // it cannot be placed or has no declaration; either way it reports why.
+// It decides in stages, each filling its part of one sourceFacts: what is
+// supplied and what the checkout (or the legacy host's survey) shows,
+// where the source lands, its kind, then its owner, mode and intent.
 func (c *converter) declare(s *placement.Placement, users map[string]string) *manifest.Resource {
+	f := c.newFacts(s)
+	if !c.locate(f, users) {
+		return nil
+	}
+	c.decideKind(f)
+	if f.r.Kind == manifest.KindHost {
+		if f.e != nil {
+			f.r.Note = f.e.Note
+		}
+		f.r.Comment = strings.Join(f.provenance, "; ")
+		return f.r
+	}
+	return c.decideOwnership(f, users)
+}
+
+// sourceFacts are what convert knows of one placement while it decides
+// it, each fact filled once by the stage that learns it.
+type sourceFacts struct {
+	s *placement.Placement
+	// e is the supplied declaration, nil when there is none.
+	e *declare.Entry
+	// r is the resource being built.
+	r *manifest.Resource
+	// ev is what the checkout, or the legacy host's survey, shows of a
+	// bind source (project.Evidence, the one file evidence ask takes too).
+	ev project.SourceEvidence
+	// provenance says where each value came from, for the comment.
+	provenance []string
+	// legacy is where the data lives under Docker today, "" for a bind
+	// in place.
+	legacy string
+}
+
+// newFacts starts the facts of s: the resource at its first mount (at
+// its declaration when there is one) and what the checkout shows.
+func (c *converter) newFacts(s *placement.Placement) *sourceFacts {
 	first := s.First()
-	e := s.Entry
-	r := &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
-		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}
-	if e != nil {
-		r.Pos = e.Pos
+	f := &sourceFacts{s: s, e: s.Entry, r: &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
+		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}}
+	if f.e != nil {
+		f.r.Pos = f.e.Pos
+		f.provenance = append(f.provenance, "supplied: "+f.e.Pos.File)
 	}
-	var provenance []string
-	if e != nil {
-		provenance = append(provenance, "supplied: "+e.Pos.File)
-	}
-	// What the checkout shows of a relative bind source (project.Evidence,
-	// the one file evidence ask takes too).
-	var ev project.SourceEvidence
 	if s.Section == declare.SectionBinds {
-		ev = c.surveyEvidence(s, c.evidence(s.Key))
+		f.ev = c.surveyEvidence(s, c.evidence(s.Key))
 	}
-	noKind := e == nil || e.Kind == declare.KindNone
 	// A link out of the project names, on the target host, a place the
 	// checkout does not show: only kind host or a path of its own settle
 	// where the source is.
-	if ev.Outside != "" && (e == nil || (e.Kind != declare.KindHost && e.Path == "")) {
-		s.LinkOutside = ev.Outside
+	if f.ev.Outside != "" && (f.e == nil || (f.e.Kind != declare.KindHost && f.e.Path == "")) {
+		s.LinkOutside = f.ev.Outside
 	}
+	return f
+}
 
-	// Where it lands on the target host.
+// noKind reports whether no kind is supplied.
+func (f *sourceFacts) noKind() bool { return f.e == nil || f.e.Kind == declare.KindNone }
+
+// locate decides where the source lands on the target host. It reports
+// false when it has no location (C2M013: the skeleton still offers what
+// is known of it) or an invalid one.
+func (c *converter) locate(f *sourceFacts, users map[string]string) bool {
+	s, r := f.s, f.r
 	hostPath, legacy, placeErr := c.place(s)
+	f.legacy = legacy
 	r.Origin.Legacy = legacy
 	if legacy == "" && hostPath != "" && s.Section == declare.SectionBinds && !path.IsAbs(s.Key) && !strings.HasPrefix(s.Key, "~") {
 		// Under host_project_directory as written: its data is in the
@@ -724,115 +765,147 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	s.HostPath, s.Legacy = hostPath, legacy
 	if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "~") {
 		s.Real = declare.NormalizeBind(s.Key)
-		if ev.Resolved != "" && ev.Outside == "" {
-			s.Real, r.Origin.Resolved = ev.Resolved, ev.Resolved
+		if f.ev.Resolved != "" && f.ev.Outside == "" {
+			s.Real, r.Origin.Resolved = f.ev.Resolved, f.ev.Resolved
 		}
 	}
 	if placeErr != "" {
 		s.Unplaced = placeErr
-		// The skeleton still offers what is known of the source.
-		if e != nil {
-			r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
-			switch e.Kind {
-			case declare.KindFile:
-				r.Kind = manifest.KindFile
-			case declare.KindHost:
-				// Declared as used, never owned: only its location is
-				// missing, and nothing may turn it into an owned path.
-				r.Kind = manifest.KindHost
-				r.Owner, r.Mode, r.Intent = "", "", ""
-			}
-		}
-		if noKind && !c.opts.Strict && ev.Kind == declare.KindFile {
-			r.Kind = manifest.KindFile
-		}
-		if noKind {
-			s.KindUnknown = c.kindUnknown(s, ev)
-		}
-		conflict := ""
-		if !c.opts.Strict && r.Kind != manifest.KindHost {
-			var ignored []string
-			conflict = c.produce(s, r, e, users, &ignored)
-			c.surveyValues(s, r, &ignored)
-		}
-		reason := placeErr
-		if conflict != "" {
-			reason += "; no owner produced: " + conflict
-		}
-		c.addMissingResource(s, r, reason)
-		return nil
+		c.offerUnplaced(f, users, placeErr)
+		return false
 	}
 	if !manifest.ValidPath(hostPath) {
-		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", first.Source, hostPath)
-		return nil
+		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", s.First().Source, hostPath)
+		return false
 	}
 	r.Path = hostPath
+	return true
+}
 
-	// Kind: supplied, or produced from evidence.
-	evidence := ev.Kind
+// offerUnplaced offers, for a source without a location, what is known of
+// it: supplied, or produced from evidence, for the skeleton and ask.
+func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, placeErr string) {
+	s, e, r := f.s, f.e, f.r
+	if e != nil {
+		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
+		switch e.Kind {
+		case declare.KindFile:
+			r.Kind = manifest.KindFile
+		case declare.KindHost:
+			// Declared as used, never owned: only its location is
+			// missing, and nothing may turn it into an owned path.
+			r.Kind = manifest.KindHost
+			r.Owner, r.Mode, r.Intent = "", "", ""
+		}
+	}
+	if f.noKind() && !c.opts.Strict && f.ev.Kind == declare.KindFile {
+		r.Kind = manifest.KindFile
+	}
+	if f.noKind() {
+		s.KindUnknown = c.kindUnknown(s, f.ev)
+	}
+	conflict := ""
+	if !c.opts.Strict && r.Kind != manifest.KindHost {
+		var ignored []string
+		conflict = c.produce(s, r, e, users, &ignored)
+		c.surveyValues(s, r, &ignored)
+	}
+	reason := placeErr
+	if conflict != "" {
+		reason += "; no owner produced: " + conflict
+	}
+	c.addMissingResource(s, r, reason)
+}
+
+// decideKind sets the resource's kind: supplied (and held against the
+// evidence, C2M004), or produced from evidence, directory by default.
+func (c *converter) decideKind(f *sourceFacts) {
+	s, e, ev := f.s, f.e, f.ev
 	kind := declare.KindNone
 	if e != nil {
 		kind = e.Kind
 	}
 	switch {
 	case kind != declare.KindNone:
-		switch {
-		case kind == declare.KindHost:
-		case evidence != declare.KindNone && evidence != kind:
-			s.KindConflict = fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
-		case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
-			s.KindConflict = fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
-		default:
-			if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
-				s.KindConflict = fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
-			}
-		}
+		s.KindConflict = c.kindConflict(f, kind)
 	case e == nil && !c.opts.Strict && s.Section == declare.SectionBinds && strings.HasPrefix(s.Key, "/") && project.WellKnownHost(s.Key):
 		kind = declare.KindHost
-		provenance = append(provenance, "produced: well-known host path")
-	case evidence == declare.KindFile && !c.opts.Strict:
+		f.provenance = append(f.provenance, "produced: well-known host path")
+	case ev.Kind == declare.KindFile && !c.opts.Strict:
 		kind = declare.KindFile
 		if e != nil {
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+			f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(ev))
 		}
 	default:
 		kind = declare.KindDirectory
-		switch why := c.kindUnknown(s, ev); {
-		case why != "":
-			s.KindUnknown = why
-		case evidence == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
-		case ev.Absent && !c.rowKind(s) && outsideProject(s.Key):
-			// Evidence is taken inside the project only.
-			provenance = append(provenance, "kind directory: "+first.Source+" lies outside the project, which is not looked into")
-		case ev.Absent && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
-		case ev.Outside != "" && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" a link out of the checkout")
-		}
+		c.directoryKind(f)
 	}
-	r.Kind = manifest.Kind(kind)
-	if legacy != "" {
-		provenance = append(provenance, "legacy: "+legacy)
+	f.r.Kind = manifest.Kind(kind)
+	if f.legacy != "" {
+		f.provenance = append(f.provenance, "legacy: "+f.legacy)
 	}
-	if r.Kind == manifest.KindHost {
-		if e != nil {
-			r.Note = e.Note
-		}
-		r.Comment = strings.Join(provenance, "; ")
-		return r
-	}
+}
 
-	// Owner, mode, intent: supplied, or produced from evidence.
+// kindConflict says what contradicts a supplied kind (C2M004): the
+// checkout, a trailing slash, or the image table; "" when nothing does.
+func (c *converter) kindConflict(f *sourceFacts, kind declare.Kind) string {
+	s, ev, first := f.s, f.ev, f.s.First()
+	switch {
+	case kind == declare.KindHost:
+	case ev.Kind != declare.KindNone && ev.Kind != kind:
+		return fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
+	case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
+		return fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
+	default:
+		if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
+			return fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
+		}
+	}
+	return ""
+}
+
+// directoryKind records why a source without a supplied kind is a
+// directory, or that nothing tells (C2M004, KindUnknown).
+func (c *converter) directoryKind(f *sourceFacts) {
+	s, ev, first := f.s, f.ev, f.s.First()
+	why := c.kindUnknown(s, ev)
+	note := ""
+	switch {
+	case why != "":
+		s.KindUnknown = why
+	case ev.Kind == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
+		note = "kind produced: " + evidenceWhat(ev)
+	case c.rowKind(s):
+	case ev.Absent && outsideProject(s.Key):
+		// Evidence is taken inside the project only.
+		note = "kind directory: " + first.Source + " lies outside the project, which is not looked into"
+	case ev.Absent:
+		note = "kind directory: " + first.Source + " absent from the checkout"
+	case ev.Outside != "":
+		note = "kind directory: " + first.Source + " a link out of the checkout"
+	}
+	if note != "" {
+		f.provenance = append(f.provenance, note)
+	}
+}
+
+// decideOwnership sets owner, mode and intent, supplied or produced from
+// evidence, and returns the resource; nil when evidence does not give all
+// three for a source nothing declares (C2M001), or the module may not own
+// it where it is.
+func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *manifest.Resource {
+	s, e, r := f.s, f.e, f.r
 	if e != nil {
 		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
 	}
 	conflict := ""
 	if !c.opts.Strict {
-		conflict = c.produce(s, r, e, users, &provenance)
-		c.surveyValues(s, r, &provenance)
+		conflict = c.produce(s, r, e, users, &f.provenance)
+		c.surveyValues(s, r, &f.provenance)
 	}
-	if e == nil && r.Owner != "" && r.Mode != "" && r.Intent != "" {
+	complete := r.Owner != "" && r.Mode != "" && r.Intent != ""
+	switch {
+	case e == nil && complete:
 		if why := c.mustMove(s); why != "" {
 			// Produced whole, but the module may not own the source
 			// where it is: the skeleton and ask offer the produced
@@ -842,56 +915,63 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 			c.addMissingResource(s, r, why)
 			return nil
 		}
-	}
-	if e == nil {
+	case e == nil:
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
-		if r.Owner == "" || r.Mode == "" || r.Intent == "" {
-			msg := "no declaration"
-			var have []string
-			if r.Owner != "" {
-				have = append(have, "owner "+r.Owner)
-			}
-			if r.Mode != "" {
-				have = append(have, "mode "+r.Mode)
-			}
-			if r.Intent != "" {
-				have = append(have, "intent "+string(r.Intent))
-			}
-			if len(have) > 0 {
-				msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
-			}
-			if conflict != "" {
-				msg += "; no owner produced: " + conflict
-			}
-			if why := c.outOfVersion(s); why != "" {
-				msg += "; " + why
-			}
-			s.Undeclared = msg
-			c.addMissingResource(s, r, msg)
-			return nil
-		}
-	} else if r.Owner == "" || r.Mode == "" || r.Intent == "" {
+		msg := undeclaredReason(r, conflict, c.outOfVersion(s))
+		s.Undeclared = msg
+		c.addMissingResource(s, r, msg)
+		return nil
+	case !complete:
 		reason := "incomplete declaration"
 		if conflict != "" {
 			reason += "; no owner produced: " + conflict
 		}
 		c.addMissingResource(s, r, reason)
-	} else if s.KindUnknown != "" || s.LinkOutside != "" {
-		// Complete (supplied, or produced from evidence) but for its kind
-		// or its location: the skeleton and ask still offer it.
+	}
+	if e != nil && complete && (s.KindUnknown != "" || s.LinkOutside != "") {
+		// Supplied complete but for its kind or its location: the
+		// skeleton and ask still offer it.
 		c.addMissingResource(s, r, cmp.Or(s.KindUnknown, s.LinkOutside))
 	}
 	if e != nil && e.AcknowledgeMode && r.Mode != "" {
-		provenance = append(provenance, rules.AckModeNote(r.Mode))
+		f.provenance = append(f.provenance, rules.AckModeNote(r.Mode))
 	}
-	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
-		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+	if e == nil && r.Kind == manifest.KindFile && f.ev.Kind == declare.KindFile {
+		f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(f.ev))
 	} else if e == nil && r.Kind == manifest.KindFile {
-		provenance = append(provenance, "kind produced: a regular file in the project")
+		f.provenance = append(f.provenance, "kind produced: a regular file in the project")
 	}
-	r.Comment = strings.Join(provenance, "; ")
+	r.Comment = strings.Join(f.provenance, "; ")
 	return r
+}
+
+// undeclaredReason says what a source nothing declares still lacks
+// (C2M001): "no declaration (produced owner 1000:1000; still missing
+// mode, intent)", why no owner was produced, and an image tag outside
+// the table's versions.
+func undeclaredReason(r *manifest.Resource, conflict, outOfVersion string) string {
+	msg := "no declaration"
+	var have []string
+	if r.Owner != "" {
+		have = append(have, "owner "+r.Owner)
+	}
+	if r.Mode != "" {
+		have = append(have, "mode "+r.Mode)
+	}
+	if r.Intent != "" {
+		have = append(have, "intent "+string(r.Intent))
+	}
+	if len(have) > 0 {
+		msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
+	}
+	if conflict != "" {
+		msg += "; no owner produced: " + conflict
+	}
+	if outOfVersion != "" {
+		msg += "; " + outOfVersion
+	}
+	return msg
 }
 
 // produce fills the values r lacks from evidence: owner from the services'
