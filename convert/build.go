@@ -438,6 +438,8 @@ func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, erro
 // converter holds the state of one conversion.
 type converter struct {
 	l *project.Project
+	// rows are the image table rows each placement matches (imageRow).
+	rows map[*placement.Placement]rowMatch
 	// filesRead are the compose files docker compose reads without -f,
 	// and filesLeftOut those the -f files given leave out (C2M025);
 	// profilesLeftOut the
@@ -532,6 +534,9 @@ type missing struct {
 	src    *placement.Placement
 	entry  declare.Entry // values known so far
 	reason string
+	// noOwner says why evidence gave no owner, outOfVersion why the
+	// image table gave no row for the image's version; "" otherwise.
+	noOwner, outOfVersion string
 	// imageVolume is set for an image VOLUME nothing mounts (C2M024).
 	imageVolume bool
 }
@@ -814,7 +819,7 @@ func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, place
 	if conflict != "" {
 		reason += "; no owner produced: " + conflict
 	}
-	c.addMissingResource(s, r, reason)
+	c.addMissingResource(s, r, reason).noOwner = conflict
 }
 
 // decideKind sets the resource's kind: supplied (and held against the
@@ -918,16 +923,18 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 	case e == nil:
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
-		msg := undeclaredReason(r, conflict, c.outOfVersion(s))
+		outOfVersion := c.outOfVersion(s)
+		msg := undeclaredReason(r, conflict, outOfVersion)
 		s.Undeclared = msg
-		c.addMissingResource(s, r, msg)
+		m := c.addMissingResource(s, r, msg)
+		m.noOwner, m.outOfVersion = conflict, outOfVersion
 		return nil
 	case !complete:
 		reason := "incomplete declaration"
 		if conflict != "" {
 			reason += "; no owner produced: " + conflict
 		}
-		c.addMissingResource(s, r, reason)
+		c.addMissingResource(s, r, reason).noOwner = conflict
 	}
 	if e != nil && complete && (s.KindUnknown != "" || s.LinkOutside != "") {
 		// Supplied complete but for its kind or its location: the
@@ -1157,8 +1164,29 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 }
 
 // imageRow returns the image table row that the mounts of s match, or why
-// two rows disagree.
+// two rows disagree: looked up once per placement and kept (c.rows).
 func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) {
+	if got, ok := c.rows[s]; ok {
+		return got.row, got.ok, got.conflict
+	}
+	row, ok, conflict := c.matchRow(s)
+	if c.rows == nil {
+		c.rows = map[*placement.Placement]rowMatch{}
+	}
+	c.rows[s] = rowMatch{row, ok, conflict}
+	return row, ok, conflict
+}
+
+// rowMatch is the image table row a placement's mounts match, looked up
+// once (imageRow) and kept.
+type rowMatch struct {
+	row      images.Row
+	ok       bool
+	conflict string
+}
+
+// matchRow is imageRow's lookup.
+func (c *converter) matchRow(s *placement.Placement) (images.Row, bool, string) {
 	var found images.Row
 	ok := false
 	for _, m := range s.Mounts {
@@ -1182,10 +1210,6 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 	return found, ok, ""
 }
 
-// outOfVersionText starts outOfVersion's reason; the skeleton's comment
-// repeats the reason from it on.
-const outOfVersionText = "the image table knows "
-
 // outOfVersion says why the image table gave s no evidence when a row
 // for a mount's image and target exists but only up to a major version
 // the image's tag does not name, or "".
@@ -1197,7 +1221,7 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
-			return fmt.Sprintf(outOfVersionText+"%s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
+			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
 		}
 	}
 	return ""
@@ -1425,7 +1449,7 @@ func (c *converter) dockerVolumeName(key string) string {
 	return c.l.Compose.Name + "_" + key
 }
 
-func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resource, reason string) {
+func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resource, reason string) *missing {
 	e := declare.Entry{Key: s.Key, Owner: r.Owner, Mode: r.Mode, Intent: string(r.Intent), Note: r.Note}
 	if s.Entry != nil {
 		e.Key, e.Path = s.Entry.Key, s.Entry.Path
@@ -1436,7 +1460,9 @@ func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resou
 	case manifest.KindHost:
 		e.Kind = declare.KindHost
 	}
-	c.missing = append(c.missing, &missing{src: s, entry: e, reason: reason})
+	m := &missing{src: s, entry: e, reason: reason}
+	c.missing = append(c.missing, m)
+	return m
 }
 
 // sortDiagnostics orders diagnostics by file, line, rule and message, and
