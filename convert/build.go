@@ -774,13 +774,13 @@ func (c *converter) locate(f *sourceFacts, users map[string]string) bool {
 			s.Real, r.Origin.Resolved = f.ev.Resolved, f.ev.Resolved
 		}
 	}
-	if placeErr != "" {
+	if placeErr != nil {
 		s.Unplaced = placeErr
-		c.offerUnplaced(f, users, placeErr)
+		c.offerUnplaced(f, users, rules.UnplacedMessage(placeErr))
 		return false
 	}
 	if !manifest.ValidPath(hostPath) {
-		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", s.First().Source, hostPath)
+		s.Unplaced = &placement.Unplaced{Why: placement.WhyInvalidPath, What: s.First().Source, At: hostPath}
 		return false
 	}
 	r.Path = hostPath
@@ -1360,7 +1360,7 @@ func missingFields(r *manifest.Resource) string {
 // place returns the host path of s on the target host and, for a named
 // volume or a relocated bind, where its data lives under Docker today; or
 // the reason it has no location (C2M013).
-func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem string) {
+func (c *converter) place(s *placement.Placement) (hostPath, legacy string, problem *placement.Unplaced) {
 	first := s.First()
 	var declared string
 	if s.Entry != nil {
@@ -1384,29 +1384,27 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 			// Inside a bind given a path of its own: it moves with it,
 			// as docker mounts them as one tree.
 			rel, _ := declare.BindWithin(holder.Key, written)
-			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, ""
+			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, nil
 		}
 		switch {
 		case declared != "":
-			return declared, "bind " + s.Key, ""
+			return declared, "bind " + s.Key, nil
 		case strings.HasPrefix(written, "~"):
-			return "", "", fmt.Sprintf("bind source %s is relative to the legacy host's home (~), which the converter cannot know: declare its path", first.Source)
+			return "", "", &placement.Unplaced{Why: placement.WhyHome, What: first.Source}
 		case strings.HasPrefix(written, "/"):
-			return written, "", ""
+			return written, "", nil
 		case c.hostDir == "":
-			s.Needs = placement.NeedsHostProjectDirectory
-			return "", "", fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", first.Source)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoHostProjectDirectory, What: first.Source}
 		default:
-			return path.Join(c.hostDir, written), "", ""
+			return path.Join(c.hostDir, written), "", nil
 		}
 	case declare.SectionVolumes:
 		legacy = "Docker volume " + c.dockerVolumeName(first.Volume)
 		switch {
 		case declared != "":
-			return declared, legacy, ""
+			return declared, legacy, nil
 		case c.volumeRoot == "":
-			s.Needs = placement.NeedsVolumeRoot
-			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Volume)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoVolumeRoot, What: fmt.Sprintf("named volume %q", first.Volume)}
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
 		}
@@ -1414,10 +1412,9 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		legacy = "anonymous Docker volume of service " + first.AnonymousService()
 		switch {
 		case declared != "":
-			return declared, legacy, ""
+			return declared, legacy, nil
 		case c.volumeRoot == "":
-			s.Needs = placement.NeedsVolumeRoot
-			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoVolumeRoot, What: "anonymous volume at " + first.Target}
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
 		}
@@ -1427,11 +1424,11 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 // underRoot returns p when it lies below VOLUME_ROOT/MODULE, or why not:
 // a volume or service named "." or ".." would otherwise land on the volume
 // root itself or in another module's folder.
-func (c *converter) underRoot(p, what, legacy string) (string, string, string) {
-	if !manifest.IsAncestor(path.Join(c.volumeRoot, c.module), p) {
-		return "", "", fmt.Sprintf("%s would land at %s, outside %s: declare its path", what, p, path.Join(c.volumeRoot, c.module))
+func (c *converter) underRoot(p, what, legacy string) (string, string, *placement.Unplaced) {
+	if root := path.Join(c.volumeRoot, c.module); !manifest.IsAncestor(root, p) {
+		return "", "", &placement.Unplaced{Why: placement.WhyOutsideRoot, What: what, At: p, Root: root}
 	}
-	return p, legacy, ""
+	return p, legacy, nil
 }
 
 // targetName turns a container path into one path element:

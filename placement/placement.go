@@ -39,13 +39,8 @@ type Placement struct {
 	// data"); "" for any other source and for one under ~.
 	Real string
 	// Unplaced says why it has no location on the target host (C2M013),
-	// "" when it has one.
-	Unplaced string
-	// Needs names the setting whose absence leaves it without a location
-	// (NeedsHostProjectDirectory, NeedsVolumeRoot): one cause shared by
-	// every source it places. "" when it has a location, or another
-	// reason keeps it from one.
-	Needs string
+	// nil when it has one. The rules word it (rules.UnplacedMessage).
+	Unplaced *Unplaced
 	// KindConflict says what contradicts the declared kind (C2M004): a
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
@@ -68,13 +63,53 @@ type Placement struct {
 	Undeclared string
 }
 
-// Settings a Placement Needs.
+// Unplaced is why a source has no location on the target host: a fact
+// for the rules to judge and word (C2M013), never prose.
+type Unplaced struct {
+	// Why is the cause.
+	Why Why
+	// What describes the source: "bind ./data", "named volume \"db\"".
+	What string
+	// At is where it would land; Root the folder it would lie outside of
+	// (WhyOutsideRoot) or the module root with no declaration
+	// (WhyRootUndeclared); Other what lands at At too (WhyCollision).
+	At, Root, Other string
+	// Holder is, for WhyInsideUnplaced, the key of the bind it lies in,
+	// and HolderWhy why that one has no place.
+	Holder    string
+	HolderWhy *Unplaced
+}
+
+// Why is the cause of an Unplaced.
+type Why string
+
+// The causes of Unplaced.
 const (
-	// NeedsHostProjectDirectory: a relative bind source, with
-	// host_project_directory unset.
-	NeedsHostProjectDirectory = "host_project_directory"
-	// NeedsVolumeRoot: a named or anonymous volume, with volume_root unset.
-	NeedsVolumeRoot = "volume_root"
+	// WhyHome: a bind source under ~, the legacy host's home.
+	WhyHome Why = "home"
+	// WhyNoHostProjectDirectory: a relative bind source, with
+	// host_project_directory unset. One cause shared by every such source.
+	WhyNoHostProjectDirectory Why = "host_project_directory"
+	// WhyNoVolumeRoot: a named or anonymous volume, with volume_root
+	// unset. One cause shared by every such volume.
+	WhyNoVolumeRoot Why = "volume_root"
+	// WhyOutsideRoot: it would land at At, outside Root (VOLUME_ROOT/MODULE).
+	WhyOutsideRoot Why = "outside"
+	// WhyNoIntent: layout fhs places by intent, and it has none.
+	WhyNoIntent Why = "no intent"
+	// WhyNoName: layout fhs cannot name it from its source.
+	WhyNoName Why = "no name"
+	// WhyCollision: layout fhs would land it at At, where Other lands.
+	WhyCollision Why = "collision"
+	// WhyRootUndeclared: layout fhs places it at At in its module root
+	// Root, which has no declaration.
+	WhyRootUndeclared Why = "root undeclared"
+	// WhyInsideUnplaced: it lies inside bind Holder, which layout fhs
+	// cannot place (HolderWhy).
+	WhyInsideUnplaced Why = "inside"
+	// WhyInvalidPath: it would land at At, which is no absolute, clean
+	// host path of printable characters.
+	WhyInvalidPath Why = "invalid path"
 )
 
 // First returns the mount it is reported at.

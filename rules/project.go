@@ -635,12 +635,12 @@ func checkNoLocation(p *ProjectPass) {
 	checkUnreadBind(p)
 	for i := range p.Placements {
 		pl := &p.Placements[i]
-		if pl.Unplaced != "" {
-			d := placementDiag(pl, false, pl.Unplaced)
-			switch pl.Needs {
-			case placement.NeedsHostProjectDirectory:
+		if pl.Unplaced != nil {
+			d := placementDiag(pl, false, UnplacedMessage(pl.Unplaced))
+			switch pl.Unplaced.Why {
+			case placement.WhyNoHostProjectDirectory:
 				d.Cause = "relative bind sources have no location on the target host: set host_project_directory (or --host-project-directory), or declare their paths"
-			case placement.NeedsVolumeRoot:
+			case placement.WhyNoVolumeRoot:
 				d.Cause = "named and anonymous volumes have no location on the target host: set volume_root (or --volume-root), or declare their paths"
 			}
 			p.Report(d)
@@ -649,6 +649,34 @@ func checkNoLocation(p *ProjectPass) {
 			p.Report(placementDiag(pl, true, pl.LinkOutside+"; declare it {kind: host} (a path the module uses wherever the link points), or give it a path of its own"))
 		}
 	}
+}
+
+// UnplacedMessage words why a source has no location on the target host
+// (C2M013), from the facts convert found.
+func UnplacedMessage(u *placement.Unplaced) string {
+	switch u.Why {
+	case placement.WhyHome:
+		return fmt.Sprintf("bind source %s is relative to the legacy host's home (~), which the converter cannot know: declare its path", u.What)
+	case placement.WhyNoHostProjectDirectory:
+		return fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", u.What)
+	case placement.WhyNoVolumeRoot:
+		return fmt.Sprintf("%s has no location on the target host: set volume_root (or --volume-root), or declare its path", u.What)
+	case placement.WhyOutsideRoot:
+		return fmt.Sprintf("%s would land at %s, outside %s: declare its path", u.What, u.At, u.Root)
+	case placement.WhyNoIntent:
+		return fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", u.What)
+	case placement.WhyNoName:
+		return fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", u.What)
+	case placement.WhyCollision:
+		return fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", u.What, u.At, u.Other)
+	case placement.WhyRootUndeclared:
+		return fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", u.What, u.At, u.Root, u.Root)
+	case placement.WhyInsideUnplaced:
+		return fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", u.What, u.Holder, UnplacedMessage(u.HolderWhy))
+	case placement.WhyInvalidPath:
+		return fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", u.What, u.At)
+	}
+	return fmt.Sprintf("%s has no location on the target host (%s)", u.What, u.Why)
 }
 
 // checkUndeclared is C2M001 in convert: a source nothing declares, and for
