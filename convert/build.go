@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -876,7 +875,7 @@ func (c *converter) directoryKind(f *sourceFacts) {
 	why := c.kindUnknown(s, ev)
 	note := ""
 	switch {
-	case why != "":
+	case why != nil:
 		s.KindUnknown = why
 	case ev.Kind == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
 		note = "kind produced: " + evidenceWhat(ev)
@@ -936,10 +935,14 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 		}
 		c.addMissingResource(s, r, reason).noOwner = conflict
 	}
-	if e != nil && complete && (s.KindUnknown != "" || s.LinkOutside != "") {
+	if e != nil && complete && (s.KindUnknown != nil || s.LinkOutside != "") {
 		// Supplied complete but for its kind or its location: the
 		// skeleton and ask still offer it.
-		c.addMissingResource(s, r, cmp.Or(s.KindUnknown, s.LinkOutside))
+		why := s.LinkOutside
+		if s.KindUnknown != nil {
+			why = rules.KindUnknownMessage(s.KindUnknown)
+		}
+		c.addMissingResource(s, r, why)
 	}
 	if e != nil && e.AcknowledgeMode && r.Mode != "" {
 		f.provenance = append(f.provenance, rules.AckModeNote(r.Mode))
@@ -1276,14 +1279,14 @@ func evidenceWhat(ev project.SourceEvidence) string {
 // (a trailing slash, the image table's kind); and the source's or a
 // target's last element looks like a file name (project.LooksLikeFile),
 // where docker would create a directory and break a file mount.
-func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) string {
+func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) *placement.KindUnknown {
 	first := s.First()
 	elsewhere := strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")
 	if strings.HasPrefix(s.Key, "/") && c.notOwnedThere(s) {
-		return "" // kind host or a path of its own first: C2M006 says
+		return nil // kind host or a path of its own first: C2M006 says
 	}
 	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "" || elsewhere) || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
-		return ""
+		return nil
 	}
 	name := ""
 	switch {
@@ -1298,18 +1301,18 @@ func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidenc
 		}
 	}
 	if name == "" {
-		return ""
+		return nil
 	}
-	where := "is not in the checkout"
+	shown := placement.ShownAbsent
 	switch {
 	case ev.Outside != "":
-		where = "leads out of the checkout"
+		shown = placement.ShownLinkOut
 	case strings.HasPrefix(s.Key, "/"):
-		where = "is a path on the target host, which the checkout does not show"
+		shown = placement.ShownHostPath
 	case strings.HasPrefix(s.Key, "~"):
-		where = "is in a home directory on the legacy host, which the checkout does not show"
+		shown = placement.ShownHome
 	}
-	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", first.Source, where, name)
+	return &placement.KindUnknown{Source: first.Source, Shown: shown, Looks: name}
 }
 
 // notOwnedThere reports whether the absolute bind source of s is a path

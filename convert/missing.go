@@ -131,7 +131,7 @@ func (c *converter) missingList() []Missing {
 			Reason:       m.reason,
 			NoOwner:      m.noOwner,
 			OutOfVersion: m.outOfVersion,
-			NeedsKind:    m.src.KindUnknown != "",
+			NeedsKind:    m.src.KindUnknown != nil,
 			LinkOutside:  m.src.LinkOutside,
 			NeedsEntry:   m.imageVolume,
 		}

@@ -45,12 +45,12 @@ type Placement struct {
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
 	KindConflict string
-	// KindUnknown says, when no kind is declared and nothing tells a file
-	// from a directory although the source looks like a file, why (C2M004):
-	// a relative bind source the checkout has nothing at, whose name or
-	// target has a file name's extension (project.LooksLikeFile), where
-	// docker would create a directory. "" otherwise.
-	KindUnknown string
+	// KindUnknown is, when no kind is declared and nothing tells a file
+	// from a directory although the source looks like a file, why
+	// (C2M004): a bind source the checkout shows nothing of, whose name
+	// or target has a file name's extension (project.LooksLikeFile), where
+	// docker would create a directory. nil otherwise.
+	KindUnknown *KindUnknown
 	// LinkOutside says, for a bind source that is (or runs through) a
 	// symbolic link in the checkout that is absolute or leads out of the
 	// project, which link and where (C2M013): on the target host it names
@@ -62,6 +62,33 @@ type Placement struct {
 	// it is declared.
 	Undeclared string
 }
+
+// KindUnknown is why nothing tells whether a bind source is a file or a
+// directory: a fact for the rules to word (C2M004).
+type KindUnknown struct {
+	// Source is the source as the compose file writes it.
+	Source string
+	// Shown is what the checkout shows of it.
+	Shown Shown
+	// Looks names what looks like a file: "its name app.conf", "its
+	// target /etc/app/config.yml".
+	Looks string
+}
+
+// Shown is what the checkout shows of a bind source it cannot tell.
+type Shown string
+
+// What the checkout shows of a source.
+const (
+	// ShownAbsent: nothing there.
+	ShownAbsent Shown = "absent"
+	// ShownLinkOut: a link out of the project.
+	ShownLinkOut Shown = "link out"
+	// ShownHostPath: an absolute path, on the target host.
+	ShownHostPath Shown = "host path"
+	// ShownHome: a path in a home directory on the legacy host (~).
+	ShownHome Shown = "home"
+)
 
 // Unplaced is why a source has no location on the target host: a fact
 // for the rules to judge and word (C2M013), never prose.

@@ -651,6 +651,21 @@ func checkNoLocation(p *ProjectPass) {
 	}
 }
 
+// KindUnknownMessage words why nothing tells whether a bind source is a
+// file or a directory (C2M004), from the facts convert found.
+func KindUnknownMessage(k *placement.KindUnknown) string {
+	where := "is not in the checkout"
+	switch k.Shown {
+	case placement.ShownLinkOut:
+		where = "leads out of the checkout"
+	case placement.ShownHostPath:
+		where = "is a path on the target host, which the checkout does not show"
+	case placement.ShownHome:
+		where = "is in a home directory on the legacy host, which the checkout does not show"
+	}
+	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", k.Source, where, k.Looks)
+}
+
 // UnplacedMessage words why a source has no location on the target host
 // (C2M013), from the facts convert found.
 func UnplacedMessage(u *placement.Unplaced) string {
@@ -698,8 +713,8 @@ func checkKindConflict(p *ProjectPass) {
 		if pl.KindConflict != "" {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
 		}
-		if pl.KindUnknown != "" {
-			d := placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration")
+		if pl.KindUnknown != nil {
+			d := placementDiag(pl, true, KindUnknownMessage(pl.KindUnknown)+"; set kind: file or kind: directory on its declaration")
 			d.Cause = "no kind declared, and nothing in the checkout tells a file from a directory, though the name or target looks like a file (docker would create a directory there): set kind: file or kind: directory on each declaration"
 			p.Report(d)
 		}
