@@ -915,18 +915,16 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 			// where it is: the skeleton and ask offer the produced
 			// values, and a person chooses where the data goes (a path
 			// of its own, or layout fhs's place) or kind: host.
-			s.Undeclared = why
-			c.addMissingResource(s, r, why)
+			s.Undeclared = &placement.Undeclared{NotOwnable: why, Source: s.First().Source, Layout: c.layout == declare.LayoutFHS}
+			c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
 			return nil
 		}
 	case e == nil:
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
-		outOfVersion := c.outOfVersion(s)
-		msg := undeclaredReason(r, conflict, outOfVersion)
-		s.Undeclared = msg
-		m := c.addMissingResource(s, r, msg)
-		m.noOwner, m.outOfVersion = conflict, outOfVersion
+		s.Undeclared = undeclared(r, conflict, c.outOfVersion(s))
+		m := c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
+		m.noOwner, m.outOfVersion = s.Undeclared.NoOwner, s.Undeclared.OutOfVersion
 		return nil
 	case !complete:
 		reason := "incomplete declaration"
@@ -956,32 +954,24 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 	return r
 }
 
-// undeclaredReason says what a source nothing declares still lacks
-// (C2M001): "no declaration (produced owner 1000:1000; still missing
-// mode, intent)", why no owner was produced, and an image tag outside
-// the table's versions.
-func undeclaredReason(r *manifest.Resource, conflict, outOfVersion string) string {
-	msg := "no declaration"
-	var have []string
+// undeclared records what a source nothing declares still lacks
+// (C2M001): the values evidence produced and those missing, why no owner
+// was produced, and an image tag outside the table's versions.
+func undeclared(r *manifest.Resource, conflict, outOfVersion string) *placement.Undeclared {
+	u := &placement.Undeclared{NoOwner: conflict, OutOfVersion: outOfVersion}
 	if r.Owner != "" {
-		have = append(have, "owner "+r.Owner)
+		u.Produced = append(u.Produced, "owner "+r.Owner)
 	}
 	if r.Mode != "" {
-		have = append(have, "mode "+r.Mode)
+		u.Produced = append(u.Produced, "mode "+r.Mode)
 	}
 	if r.Intent != "" {
-		have = append(have, "intent "+string(r.Intent))
+		u.Produced = append(u.Produced, "intent "+string(r.Intent))
 	}
-	if len(have) > 0 {
-		msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
+	if len(u.Produced) > 0 {
+		u.Missing = missingFields(r)
 	}
-	if conflict != "" {
-		msg += "; no owner produced: " + conflict
-	}
-	if outOfVersion != "" {
-		msg += "; " + outOfVersion
-	}
-	return msg
+	return u
 }
 
 // produce fills the values r lacks from evidence: owner from the services'
@@ -1095,11 +1085,7 @@ func (c *converter) mustMove(s *placement.Placement) string {
 	if ok {
 		return ""
 	}
-	fix := "give it a path of its own with the produced values"
-	if c.layout == declare.LayoutFHS {
-		fix = "accept the produced values, which layout fhs places by their intent"
-	}
-	return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", s.First().Source, why, fix)
+	return why
 }
 
 // envOwner returns the owner the services mounting s run their image's

@@ -57,10 +57,29 @@ type Placement struct {
 	// a place the checkout does not show. "" when the source is no such
 	// link, or is declared kind: host or given a path.
 	LinkOutside string
-	// Undeclared says, when nothing was supplied for it and evidence did
-	// not give owner, mode and intent, what is missing (C2M001); "" when
-	// it is declared.
-	Undeclared string
+	// Undeclared is, when nothing was supplied for it and evidence did
+	// not give owner, mode and intent, or gave them for a place the
+	// module may not own, what is missing (C2M001); nil when it is
+	// declared.
+	Undeclared *Undeclared
+}
+
+// Undeclared is what a source nothing declares still lacks: a fact for
+// the rules to word (C2M001).
+type Undeclared struct {
+	// Produced are the values evidence gave ("owner 1000:1000"), Missing
+	// the fields still missing ("mode, intent").
+	Produced []string
+	Missing  string
+	// NoOwner says why evidence gave no owner; OutOfVersion why the image
+	// table has no row for the image's version; "" otherwise.
+	NoOwner, OutOfVersion string
+	// NotOwnable, when set, is why the module may not own the source
+	// where it is (rules.Ownable), all three values produced: its data
+	// must move. Source is the source as written; Layout reports that
+	// layout fhs places what is accepted.
+	NotOwnable, Source string
+	Layout             bool
 }
 
 // KindUnknown is why nothing tells whether a bind source is a file or a

@@ -651,6 +651,29 @@ func checkNoLocation(p *ProjectPass) {
 	}
 }
 
+// UndeclaredMessage words what a source nothing declares still lacks
+// (C2M001), from the facts convert found.
+func UndeclaredMessage(u *placement.Undeclared) string {
+	if u.NotOwnable != "" {
+		fix := "give it a path of its own with the produced values"
+		if u.Layout {
+			fix = "accept the produced values, which layout fhs places by their intent"
+		}
+		return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", u.Source, u.NotOwnable, fix)
+	}
+	msg := "no declaration"
+	if len(u.Produced) > 0 {
+		msg += " (produced " + strings.Join(u.Produced, ", ") + "; still missing " + u.Missing + ")"
+	}
+	if u.NoOwner != "" {
+		msg += "; no owner produced: " + u.NoOwner
+	}
+	if u.OutOfVersion != "" {
+		msg += "; " + u.OutOfVersion
+	}
+	return msg
+}
+
 // KindUnknownMessage words why nothing tells whether a bind source is a
 // file or a directory (C2M004), from the facts convert found.
 func KindUnknownMessage(k *placement.KindUnknown) string {
@@ -698,8 +721,8 @@ func UnplacedMessage(u *placement.Unplaced) string {
 // which evidence did not give owner, mode and intent.
 func checkUndeclared(p *ProjectPass) {
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.Undeclared != "" {
-			p.Report(placementDiag(pl, false, pl.Undeclared))
+		if pl := &p.Placements[i]; pl.Undeclared != nil {
+			p.Report(placementDiag(pl, false, UndeclaredMessage(pl.Undeclared)))
 		}
 	}
 }

@@ -36,3 +36,22 @@ func TestUnplacedMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestUndeclaredAndKindUnknownMessages(t *testing.T) {
+	for _, tc := range []struct {
+		got  string
+		want string
+	}{
+		{UndeclaredMessage(&placement.Undeclared{}), "no declaration"},
+		{UndeclaredMessage(&placement.Undeclared{Produced: []string{"owner 1000:1000"}, Missing: "mode, intent"}), "no declaration (produced owner 1000:1000; still missing mode, intent)"},
+		{UndeclaredMessage(&placement.Undeclared{NoOwner: "rows disagree", OutOfVersion: "the image table knows x"}), "no declaration; no owner produced: rows disagree; the image table knows x"},
+		{UndeclaredMessage(&placement.Undeclared{NotOwnable: "a system path", Source: "/etc/app"}), "no declaration (owner, mode, intent produced); bind source /etc/app is a system path, so its data must move: give it a path of its own with the produced values, or declare it kind: host"},
+		{UndeclaredMessage(&placement.Undeclared{NotOwnable: "a system path", Source: "/etc/app", Layout: true}), "no declaration (owner, mode, intent produced); bind source /etc/app is a system path, so its data must move: accept the produced values, which layout fhs places by their intent, or declare it kind: host"},
+		{KindUnknownMessage(&placement.KindUnknown{Source: "./a.conf", Shown: placement.ShownAbsent, Looks: "its name a.conf"}), "no kind declared, and ./a.conf is not in the checkout, so nothing tells a file from a directory; its name a.conf looks like a file, but docker would create a directory there"},
+		{KindUnknownMessage(&placement.KindUnknown{Source: "~/c.pem", Shown: placement.ShownHome, Looks: "its name c.pem"}), "no kind declared, and ~/c.pem is in a home directory on the legacy host, which the checkout does not show, so nothing tells a file from a directory; its name c.pem looks like a file, but docker would create a directory there"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got  %q\nwant %q", tc.got, tc.want)
+		}
+	}
+}
