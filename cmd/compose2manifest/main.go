@@ -12,6 +12,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
@@ -152,7 +153,7 @@ func dispatch(e *env, args []string) int {
 			}
 			if !slices.Contains(commands, rest[0]) {
 				errorf(e, "help: unknown command %q", rest[0])
-				hintf(e, "commands are %s", strings.Join(commands, ", "))
+				commandHint(e, rest[0])
 				return exitUsage
 			}
 			return run(e, []string{rest[0], "--help"})
@@ -161,9 +162,17 @@ func dispatch(e *env, args []string) int {
 		return exitOK
 	default:
 		errorf(e, "unknown command %q", cmd)
-		hintf(e, "commands are %s", strings.Join(commands, ", "))
+		commandHint(e, cmd)
 		return exitUsage
 	}
+}
+
+// commandHint names the command nearest to a mistyped one, and them all.
+func commandHint(e *env, cmd string) {
+	if near := suggest.Nearest(cmd, commands); near != "" {
+		hintf(e, "did you mean %s?", near)
+	}
+	hintf(e, "commands are %s", strings.Join(commands, ", "))
 }
 
 // commands are the subcommands, as the usage lists them.
