@@ -386,7 +386,7 @@ func (p *Project) ConfigMounts(svc types.ServiceConfig, configTarget func(types.
 		if f := p.TopLevelValue("configs", ref.Source, "file"); f != "" {
 			raw.source, have = f, true
 		}
-		m := Mount{Service: svc.Name, Kind: BindDirectory, Target: path.Clean(configTarget(ref)), ReadOnly: true, Pos: defPos}
+		m := Mount{Service: svc.Name, Kind: BindDirectory, Target: path.Clean(configTarget(ref)), ReadOnly: true, Pos: defPos, Config: ref.Source}
 		m.Source, m.Key, m.Local = p.bindSource(cfg.File, raw, have)
 		out = append(out, m)
 	}
