@@ -69,19 +69,29 @@ func (c *converter) shadowedSecret(service, name string) bool {
 	})
 }
 
+// secretTarget returns where docker compose puts a secret in the
+// container: its target, /run/secrets/NAME by default, and a relative
+// target below /run/secrets (buildContainerSecretMounts).
 func secretTarget(s types.ServiceSecretConfig) string {
 	switch {
 	case s.Target == "":
 		return "/run/secrets/" + s.Source
 	case !strings.HasPrefix(s.Target, "/"):
-		return "/run/secrets/" + s.Target
+		return path.Join("/run/secrets", s.Target)
 	}
 	return s.Target
 }
 
+// configTarget returns where docker compose puts a config in the
+// container: its target, /NAME by default, and a relative target below /
+// (buildContainerConfigMounts for a file:, and the copy of a content: or
+// environment: config, which lands at the target from /).
 func configTarget(s types.ServiceConfigObjConfig) string {
-	if s.Target == "" {
+	switch {
+	case s.Target == "":
 		return "/" + s.Source
+	case !strings.HasPrefix(s.Target, "/"):
+		return path.Join("/", s.Target)
 	}
 	return s.Target
 }

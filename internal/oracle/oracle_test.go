@@ -579,11 +579,7 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		if dc.Configs[c.Source].File == "" {
 			continue
 		}
-		target := c.Target
-		if target == "" {
-			target = "/" + c.Source
-		}
-		expected[path.Clean(unescape(target))] = true
+		expected[runtimeTarget("config", c)] = true
 	}
 	// A VOLUME the image declares is where docker makes an anonymous
 	// volume of its own; the manifest mounts a declared directory there
@@ -607,13 +603,20 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 }
 
 // compareFileRefs: each secret, and each config the container carries
-// inline, has the mode docker compose reads (a mode: 440 is decimal
-// there). A config with a file: is a volume (compareVolumes), and a
-// secret or config the manifest leaves out is named by a diagnostic.
+// inline, is where docker compose puts it (runtimeTarget) and has the mode
+// docker compose reads (a mode: 440 is decimal there). A config with a
+// file: is a volume (compareVolumes); one the manifest leaves out is not
+// compared here.
 func compareFileRefs(d *differ, name, what string, dc []dcFileRef, got []manifest.FileRef) {
 	for _, ref := range dc {
 		for _, g := range got {
-			if g.Source != ref.Source || ref.Mode == "" {
+			if g.Source != ref.Source {
+				continue
+			}
+			if want := runtimeTarget(what, ref); g.Target != want {
+				d.errorf(name, what+"s", "%s %s: docker compose puts it at %s, the manifest at %s", what, ref.Source, want, g.Target)
+			}
+			if ref.Mode == "" {
 				continue
 			}
 			want, err1 := strconv.ParseInt(ref.Mode, 8, 64)
@@ -624,6 +627,26 @@ func compareFileRefs(d *differ, name, what string, dc []dcFileRef, got []manifes
 			d.n.modes++
 		}
 	}
+}
+
+// runtimeTarget is where docker compose puts a secret or config in the
+// container, which config --format json prints as written: a relative
+// target lies below /run/secrets for a secret and below / for a config,
+// and none is /run/secrets/NAME or /NAME (pkg/compose's
+// buildContainerSecretMounts and buildContainerConfigMounts).
+func runtimeTarget(what string, ref dcFileRef) string {
+	base := "/"
+	if what == "secret" {
+		base = "/run/secrets"
+	}
+	t := unescape(ref.Target)
+	switch {
+	case t == "":
+		return path.Join(base, ref.Source)
+	case !strings.HasPrefix(t, "/"):
+		return path.Join(base, t)
+	}
+	return path.Clean(t)
 }
 
 func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Container, diags []rules.Diagnostic) {
