@@ -39,6 +39,9 @@ type Options struct {
 	// AllowDirs (--allow-dir) are directories outside the project where
 	// files the project refers to may lie (project.Options.AllowDirs).
 	AllowDirs []string
+	// Stdin is the compose file a ConfigFiles entry "-" names, read from
+	// standard input by the caller (project.ReadStdin, bounded).
+	Stdin []byte
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string
@@ -164,5 +167,6 @@ func (o Options) projectOptions() project.Options {
 		ProjectName:      o.ProjectName,
 		Environ:          o.Environ,
 		AllowDirs:        o.AllowDirs,
+		Stdin:            o.Stdin,
 	}
 }

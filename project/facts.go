@@ -651,7 +651,7 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 	if err != nil {
 		return WithoutFlags{}
 	}
-	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ})
+	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ}, "")
 	if err != nil {
 		return WithoutFlags{}
 	}

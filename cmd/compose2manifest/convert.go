@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -81,6 +83,13 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
+	if slices.Contains(cf.opts.ConfigFiles, project.StdinName) {
+		var err error
+		if cf.opts.Stdin, err = project.ReadStdin(e.stdin); err != nil {
+			errorf(e, "convert: %v", err)
+			return exitUsage
+		}
+	}
 	convertProject := e.hooks.convert
 	if convertProject == nil {
 		convertProject = convert.Convert
