@@ -288,3 +288,65 @@ func TestRunUnsettled(t *testing.T) {
 		t.Errorf("hints:\n%s", hints)
 	}
 }
+
+// TestRunCredentialAnyName: a secret in a variable whose name is no
+// identifier (sonar.jdbc.password, environment in list form) is asked
+// about like any other, and ask writes its credentials: key quoted
+// (sonarqube."sonar.jdbc.password"), which convert reads back: the file
+// written converts and check --against passes (issue 21 item 5).
+func TestRunCredentialAnyName(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.WriteFiles(dir, map[string]string{
+		"compose.yaml": "name: app\nservices:\n  sonarqube:\n    image: example.org/sonarqube:10\n    environment:\n      - sonar.jdbc.password=${SONAR_DB_PASSWORD}\n",
+		".env":         "SONAR_DB_PASSWORD=Kq7-sonar-db-2291\n",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true, Write: true,
+		In: strings.NewReader("\n"), Out: &out, Stdout: &stdout,
+	})
+	if got.Status != Done || got.Err != nil {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	decl, _ := os.ReadFile(filepath.Join(dir, "compose2manifest.yaml"))
+	if !strings.Contains(string(decl), `sonarqube."sonar.jdbc.password": sonarqube_sonar.jdbc.password`) {
+		t.Errorf("declarations:\n%s\nconversation:\n%s", decl, out.String())
+	}
+	if strings.Contains(out.String()+stdout.String()+string(decl), "Kq7-sonar") {
+		t.Error("the secret's value is shown")
+	}
+	againstPasses(t, root, dir)
+}
+
+// TestShareCredentials: ask offers convert's shared credential name (the
+// declared one, with no plaintext choice; or one named after the shared
+// variable), not the first user's, and the image table's word on
+// VARIABLE_FILE (issue 21 item 6).
+func TestShareCredentials(t *testing.T) {
+	rs := []Refusal{
+		{What: RefusalCredential, Key: "mariadb.MARIADB_ROOT_PASSWORD", Suggest: "mariadb_mariadb_root_password", UnreadFile: true},
+		{What: RefusalCredential, Key: "web.DB_PASS", Suggest: "web_db_pass"},
+		{What: RefusalCredential, Key: "other.TOKEN", Suggest: "other_token", UnreadFile: true},
+		{What: RefusalAcknowledge, Key: "web.build"},
+	}
+	ShareCredentials(rs, []convert.SecretSuggestion{
+		{Service: "mariadb", Variable: "MARIADB_ROOT_PASSWORD", Credential: "pg", FileEnv: "mariadb table.yaml:1", Existing: "db.POSTGRES_PASSWORD"},
+		{Service: "web", Variable: "DB_PASS", Credential: "db_pass", Shared: []string{"api.DB_PASS"}},
+	})
+	if r := rs[0]; r.Suggest != "pg" || r.UnreadFile || r.Existing != "db.POSTGRES_PASSWORD" || !strings.Contains(r.suggestFrom(), "db.POSTGRES_PASSWORD") {
+		t.Errorf("declared credential: %+v", r)
+	}
+	if r := rs[1]; r.Suggest != "db_pass" || !r.UnreadFile || r.Existing != "" || !strings.Contains(r.suggestFrom(), "api.DB_PASS") {
+		t.Errorf("shared: %+v", r)
+	}
+	if r := rs[2]; r.Suggest != "other_token" || !r.UnreadFile || r.suggestFrom() != "the service's and the variable's names, lowercased" {
+		t.Errorf("no suggestion: %+v", r)
+	}
+}

@@ -230,7 +230,7 @@ func TestPredictDirectories(t *testing.T) {
 func TestPredictDirectoriesKindUnknown(t *testing.T) {
 	m := convert.Missing{Section: declare.SectionBinds, Key: "./init-data.sh", Source: "./init-data.sh", NeedsKind: true,
 		Mounts: []convert.Mount{{Service: "db", Target: "/docker-entrypoint-initdb.d/init-data.sh"}}}
-	p := NewPlan("app", []convert.Missing{m}, nil, t.TempDir(), nil)
+	p := NewPlan("app", []convert.Missing{m}, nil, nil)
 	p.HostProjectDirectory = "/opt/app"
 	ds := p.PredictDirectories(nil)
 	if len(ds) != 1 || ds[0].Path != "/opt/app" {

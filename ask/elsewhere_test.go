@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -16,10 +17,10 @@ import (
 func TestSuggestsFileElsewhere(t *testing.T) {
 	for _, key := range []string{"/srv/app/app.conf", "~/certs/site.pem"} {
 		it := Item{Missing: convert.Missing{
-			Section: declare.SectionBinds, Key: key, Source: key, NeedsKind: true,
+			Section: declare.SectionBinds, Key: key, Source: key, NeedsKind: true, LooksLikeFile: "its name " + path.Base(key),
 			Mounts: []convert.Mount{{Service: "app", Image: "example/app:1", Target: "/etc/app/x", ReadOnly: true, Pos: manifest.Pos{File: "compose.yaml", Line: 6}}},
 		}}
-		it.suggest("", true)
+		it.suggest(true)
 		if it.Kind.Value != string(declare.KindFile) || it.Kind.Evidence || !strings.Contains(it.Kind.From, "looks like a file") {
 			t.Errorf("%s: kind suggestion %+v, want file from its name, not evidence", key, it.Kind)
 		}
@@ -41,7 +42,7 @@ func TestSuggestsFileElsewhere(t *testing.T) {
 	// A relative source belongs in the checkout: no suggestion there.
 	it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "./local.conf", Source: "./local.conf", NeedsKind: true,
 		Mounts: []convert.Mount{{Service: "app", Target: "/etc/local.conf"}}}}
-	it.suggest("", true)
+	it.suggest(true)
 	if it.Kind.Value != "" {
 		t.Errorf("./local.conf: kind suggestion %+v, want none", it.Kind)
 	}

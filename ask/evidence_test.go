@@ -48,7 +48,7 @@ func TestLocalEvidenceAsConvert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPlan("ev", res.Missing, append([]convert.Missing{}, sres.Missing...), res.ProjectDirectory, nil)
+	p := NewPlan("ev", res.Missing, append([]convert.Missing{}, sres.Missing...), nil)
 	want := map[string]declare.Kind{"./real.cf": declare.KindFile, "./link.cf": declare.KindFile, "./realdir": declare.KindDirectory, "./linkdir": declare.KindDirectory, "./out": declare.KindNone}
 	if len(p.Items) != len(want) {
 		t.Fatalf("%d items, want %d", len(p.Items), len(want))
@@ -60,8 +60,8 @@ func TestLocalEvidenceAsConvert(t *testing.T) {
 		if conv != want[key] {
 			t.Errorf("%s: project.Evidence = %+v, want kind %q", key, ev, want[key])
 		}
-		if it.Local != ev {
-			t.Errorf("%s: ask's evidence %+v, convert's %+v", key, it.Local, ev)
+		if it.Missing.Local != ev {
+			t.Errorf("%s: ask's evidence %+v, convert's %+v", key, it.Missing.Local, ev)
 		}
 		if (ev.Outside != "") != (key == "./out") || (it.Missing.LinkOutside != "") != (key == "./out") {
 			t.Errorf("%s: evidence %+v, convert's link out of the project %q", key, ev, it.Missing.LinkOutside)

@@ -51,7 +51,7 @@ func hostPlan(t *testing.T, strict bool) *Plan {
 		}
 		supplied = append([]convert.Missing{}, sres.Missing...)
 	}
-	return NewPlan("clock", res.Missing, supplied, res.ProjectDirectory, table)
+	return NewPlan("clock", res.Missing, supplied, table)
 }
 
 // TestHostSuggestion: a well-known host path (SPEC section 6) and an

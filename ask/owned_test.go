@@ -15,7 +15,7 @@ import (
 func TestSessionRefusesHostPath(t *testing.T) {
 	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
-	it.suggest("", true)
+	it.suggest(true)
 	in := "\n0:0\n0755\n\n/etc/cron.d/web\n/var/lib/docker/web\n/srv/web-cache\n-\n"
 	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true}, in)
 	if err != nil {
@@ -39,7 +39,7 @@ func TestSessionRefusesHostPath(t *testing.T) {
 func TestSessionPathInRoot(t *testing.T) {
 	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
-	it.suggest("", true)
+	it.suggest(true)
 	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true, Roots: []string{"/data/web"}}, "\n0:0\n0755\n\n/data/web/cache\n-\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)

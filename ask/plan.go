@@ -32,7 +32,6 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
-	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -64,12 +63,6 @@ type Item struct {
 	Kind, Owner, Mode, Intent Suggestion
 	// Row is the image table row the source's mounts match, if any.
 	Row *images.Row
-	// Local is what a relative bind source is in the project directory
-	// on this machine, as convert sees it (project.Evidence): its Kind,
-	// file or directory, links inside the project followed (KindNone when
-	// it is neither, or not there), convert refuses the other kind
-	// (C2M004); whether it is absent, and a link out of the project.
-	Local project.SourceEvidence
 	// OwnerFromVariables reports that the owner convert produces comes
 	// from a user: that variables write (user: ${UID}:${GID}), which CI
 	// may not have: Owner is then not Produced, and an accepted owner is
@@ -180,14 +173,14 @@ func (p *Plan) TakePaths(m *manifest.Module) {
 }
 
 // NewPlan builds the plan for the sources in missing, the Missing list of
-// a conversion of the project in projectDir (the absolute project
-// directory on this machine).
+// a conversion of the project (what each source is in the checkout comes
+// with it: Missing.Local).
 //
 // supplied tells supplied values from produced ones: it is the Missing
 // list of the same project converted with Strict set, in which every known
 // value is supplied. Pass nil when missing itself comes from a strict
 // conversion; the image table (table, may be nil) then only suggests.
-func NewPlan(module string, missing, supplied []convert.Missing, projectDir string, table *images.Table) *Plan {
+func NewPlan(module string, missing, supplied []convert.Missing, table *images.Table) *Plan {
 	p := &Plan{Module: module}
 	for _, m := range missing {
 		it := Item{Missing: m}
@@ -211,7 +204,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 		if row, ok := matchRow(table, m.Mounts); ok {
 			it.Row = &row
 		}
-		it.suggest(projectDir, supplied != nil)
+		it.suggest(supplied != nil)
 		p.NeedsHostProjectDirectory = p.NeedsHostProjectDirectory || m.NeedsHostProjectDirectory
 		p.NeedsVolumeRoot = p.NeedsVolumeRoot || m.NeedsVolumeRoot
 		p.Items = append(p.Items, it)
@@ -235,7 +228,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, projectDir stri
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
 func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Complete()
+	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Moves == "" && it.Missing.Complete()
 }
 
 // matchRow returns the first image table row a mount matches.
@@ -288,7 +281,7 @@ func (s Suggestion) Why() string {
 
 // suggest fills the suggestions of it. produced says whether values known
 // but not supplied were produced by convert (false for a strict run).
-func (it *Item) suggest(projectDir string, produced bool) {
+func (it *Item) suggest(produced bool) {
 	m, sup, known := &it.Missing, &it.Supplied, &it.Missing.Known
 	// A value known and not supplied was produced by convert from
 	// evidence; say which.
@@ -298,6 +291,8 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		}
 		s := Suggestion{Value: value, Evidence: true, Produced: produced}
 		switch {
+		case field == "owner" && m.OwnerFrom != "":
+			s.From = m.OwnerFrom
 		case it.Row != nil && rowValue == value:
 			s.From = rowFrom(it.Row, field == "mode")
 		case field == "owner":
@@ -329,9 +324,6 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Intent = intentHint(m)
 	}
 
-	if m.Section == declare.SectionBinds {
-		it.Local = localEvidence(projectDir, m.Key)
-	}
 	// Kind: only a bind can be a file or a host path; a supplied entry
 	// without kind declared a directory, unless convert needs its kind
 	// said (NeedsKind).
@@ -339,10 +331,10 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		return
 	}
 	switch {
-	case elsewhere(m.Key) && fileName(m) != "" && hostKind(m.Key).Value == "":
+	case elsewhere(m.Key) && m.LooksLikeFile != "" && hostKind(m).Value == "":
 		// Absolute or in a home directory: no checkout can show it, and
 		// its name (or its target's) is all there is to go on.
-		it.Kind = Suggestion{Value: string(declare.KindFile), From: fileName(m) + " looks like a file, and the checkout cannot show " + m.Source}
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.LooksLikeFile + " looks like a file, and the checkout cannot show " + m.Source}
 	case m.NeedsKind:
 		// No suggestion: the source belongs in the checkout, which has
 		// nothing to go on, and an entry without kind would be a guess.
@@ -351,41 +343,27 @@ func (it *Item) suggest(projectDir string, produced bool) {
 		it.Kind = Suggestion{Value: string(declare.KindHost), From: m.LinkOutside + ": as a host path the module uses it wherever the link points on the target host (or give it a path of its own)"}
 	case known.Kind == declare.KindFile && it.Row != nil && it.Row.Kind == "file":
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true, Produced: produced}
-	case known.Kind == declare.KindFile && it.Local.Kind == declare.KindFile:
-		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is " + localWhat(it.Local), Evidence: true, Produced: produced}
+	case known.Kind == declare.KindFile && m.Local.Kind == declare.KindFile:
+		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is " + localWhat(m), Evidence: true, Produced: produced}
 	case known.Kind == declare.KindFile:
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is a regular file in the project", Evidence: true, Produced: produced}
-	case hostKind(m.Key).Value != "":
-		it.Kind = hostKind(m.Key)
+	case m.Moves != "" && known.Owner != "" && known.Mode != "" && known.Intent != "" && !m.WellKnownHost:
+		// A source that must move, whose values evidence gave: the
+		// container keeps its data there, so it moves with them, rather
+		// than being used in place as a host path.
+		it.Kind = Suggestion{Value: string(declare.KindDirectory), From: "owner, mode and intent were produced from evidence: the container keeps its " + string(known.Intent) + " there, so " + m.Moves, Evidence: true}
+	case hostKind(m).Value != "":
+		it.Kind = hostKind(m)
 	case it.Row != nil && it.Row.Kind == "file":
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: rowFrom(it.Row, false), Evidence: true}
 	default:
-		it.Kind = localKind(projectDir, m.Key)
+		it.Kind = localKind(m)
 	}
 }
 
 // elsewhere reports whether a bind key is absolute or in a home
 // directory (~): a path the checkout cannot show.
 func elsewhere(key string) bool { return strings.HasPrefix(key, "/") || strings.HasPrefix(key, "~") }
-
-// fileName names what looks like a file (project.LooksLikeFile) of a
-// bind source written without a trailing slash, as convert judges C2M004:
-// "its name app.conf", else "its target /etc/app/config.yml"; "" when
-// nothing does.
-func fileName(m *convert.Missing) string {
-	switch {
-	case strings.HasSuffix(m.Source, "/"):
-		return ""
-	case project.LooksLikeFile(m.Key):
-		return "its name " + path.Base(m.Key)
-	}
-	for _, mt := range m.Mounts {
-		if project.LooksLikeFile(mt.Target) {
-			return "its target " + mt.Target
-		}
-	}
-	return ""
-}
 
 // notShown says why the checkout shows nothing of a source whose kind
 // is needed: it is not there, or it is a path it cannot show.
@@ -412,7 +390,8 @@ func notShownAnd(m *convert.Missing) string {
 // well-known host path (SPEC section 6) or one no module may own (C2M006,
 // rules.HostPath): a suggestion, not evidence, since with --strict convert
 // does not produce it. It suggests nothing for any other key.
-func hostKind(key string) Suggestion {
+func hostKind(m *convert.Missing) Suggestion {
+	key := m.Key
 	if !strings.HasPrefix(key, "/") {
 		return Suggestion{}
 	}
@@ -421,7 +400,7 @@ func hostKind(key string) Suggestion {
 	if !owned {
 		return Suggestion{}
 	}
-	if project.WellKnownHost(p) {
+	if m.WellKnownHost {
 		return Suggestion{Value: string(declare.KindHost), From: p + " is a well-known host path the module uses and does not own (convert produces kind host for it without --strict)"}
 	}
 	return Suggestion{Value: string(declare.KindHost), From: p + " is a host path the module must not own (" + why + "; C2M006)"}
@@ -442,16 +421,11 @@ func userFrom(mounts []convert.Mount, owner string) string {
 	return "services " + strings.Join(services, ", ") + " run as user: " + owner
 }
 
-// localEvidence returns what a relative bind source is in the checkout,
-// exactly as convert sees it: project.Evidence, which follows symbolic
-// links within the project.
-func localEvidence(projectDir, key string) project.SourceEvidence {
-	return project.Evidence(projectDir, key)
-}
-
-// localWhat says what a source the checkout shows is: "a regular file in
-// the project", "a link in the project to a directory (./d -> real)".
-func localWhat(ev project.SourceEvidence) string {
+// localWhat says what a source the checkout shows is (Missing.Local, as
+// convert saw it): "a regular file in the project", "a link in the
+// project to a directory (./d -> real)".
+func localWhat(m *convert.Missing) string {
+	ev := m.Local
 	if ev.Link != "" {
 		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
 	}
@@ -466,17 +440,17 @@ func evidenceWord(k declare.Kind) string {
 	return "directory"
 }
 
-// localKind looks at a relative bind source in the project directory on
-// this machine as convert does (localEvidence): a regular file there is
+// localKind looks at what a relative bind source is in the project
+// directory on this machine, as convert saw it (Missing.Local): a regular file there is
 // evidence of kind file, a directory of kind directory. Anything else (a
 // symbolic link out of the project among them) suggests the default
 // kind, directory: for a source not in the checkout, because docker
 // creates a directory for a missing source.
-func localKind(projectDir, key string) Suggestion {
-	ev := localEvidence(projectDir, key)
+func localKind(m *convert.Missing) Suggestion {
+	ev, key := m.Local, m.Key
 	switch ev.Kind {
 	case declare.KindFile, declare.KindDirectory:
-		return Suggestion{Value: string(ev.Kind), From: key + " is " + localWhat(ev), Evidence: true}
+		return Suggestion{Value: string(ev.Kind), From: key + " is " + localWhat(m), Evidence: true}
 	}
 	if ev.Absent {
 		return Suggestion{Value: string(declare.KindDirectory), From: key + " is not in the checkout, and docker creates a directory for a missing source"}
@@ -556,6 +530,11 @@ func (it *Item) landing(module, hostDir, volumeRoot string) (string, bool) {
 		return it.Supplied.Path, true
 	case m.NeedsPath:
 		return "", false
+	case m.Moves != "" && m.NotOwnable == "":
+		// A source that must move, under layout fhs (without it,
+		// NeedsPath or NotOwnable): its entry alone places it by its
+		// intent, never where it is today.
+		return "", true
 	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "/"):
 		return m.Key, true
 	case m.Section == declare.SectionBinds:

@@ -68,7 +68,7 @@ func shopPlan(t *testing.T, declarations string, strict bool) (*Plan, string) {
 		}
 		supplied = append([]convert.Missing{}, sres.Missing...)
 	}
-	return NewPlan("shop", res.Missing, supplied, res.ProjectDirectory, table), dir
+	return NewPlan("shop", res.Missing, supplied, table), dir
 }
 
 func (p *Plan) item(t *testing.T, key string) *Item {

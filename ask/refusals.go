@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -37,14 +38,18 @@ type Refusal struct {
 	// service of images:, or the SERVICE.VARIABLE of credentials:.
 	Key string
 	// Suggest is the suggested value: the credential's name; "" for the
-	// others.
-	Suggest string
+	// others. SuggestFrom says where it comes from.
+	Suggest, SuggestFrom string
 	// Where is the finding's FILE:LINE; Message its message.
 	Where, Message string
 	// UnreadFile is set, for a credential, when the image table does not
 	// say the image reads VARIABLE_FILE: the host sets the variable from
 	// the credential.
 	UnreadFile bool
+	// Existing is set, for a credential, when credentials: declares a
+	// credential holding the same value already (SERVICE.VARIABLE):
+	// plaintext is no choice then.
+	Existing string
 }
 
 // singularSections maps the word a C2M007 message names a top-level entry
@@ -88,13 +93,13 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 			if !ok {
 				continue
 			}
-			if v, _, ok := strings.Cut(rest, "="); ok && strings.Contains(rest, "looks like a secret") && !strings.ContainsAny(v, " :") {
-				add(Refusal{What: RefusalCredential, Key: d.Service + "." + v, Suggest: credentialName(d.Service, v),
+			if v, _, ok := strings.Cut(rest, "="); ok && (strings.Contains(rest, "looks like a secret") || strings.Contains(rest, " holds in plaintext the value ") || strings.Contains(rest, " holds the value of ")) && !strings.ContainsAny(v, " :") {
+				add(Refusal{What: RefusalCredential, Key: declare.CredentialKey(d.Service, v), Suggest: convert.CredentialName(d.Service, v),
 					UnreadFile: !strings.Contains(rest, " reads "+v+"_FILE")}, d)
 			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {
 				// A credential the image table does not say the image
 				// reads from a file: acknowledged, it is set anyway.
-				add(Refusal{What: RefusalAcknowledge, Key: d.Service + ".credentials." + v}, d)
+				add(Refusal{What: RefusalAcknowledge, Key: declare.AckVariable(declare.AckCredentials, d.Service, v)}, d)
 			}
 		}
 	}
@@ -137,23 +142,39 @@ func uncarriedItem(d rules.Diagnostic) string {
 	return section + "." + entry + "." + name
 }
 
-// credentialName is the name suggested for the credential of variable of
-// service: SERVICE_VARIABLE lowercased, with what a credential name may
-// not hold made '_'.
-func credentialName(service, variable string) string {
-	n := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return '_'
-	}, service+"_"+variable)
-	if !declare.ValidCredential(n) {
-		n = "c" + n
+// suggestFrom says where a credential's suggested name comes from.
+func (r Refusal) suggestFrom() string {
+	if r.SuggestFrom != "" {
+		return r.SuggestFrom
 	}
-	return n
+	return "the service's and the variable's names, lowercased"
+}
+
+// ShareCredentials gives each credential refusal among rs convert's
+// suggestion for its variable (convert.SecretSuggestion): variables that
+// hold one secret are offered one credential, the one declared for it
+// already or one named after the variable they share, and whether the
+// image reads VARIABLE_FILE is the image table's word.
+func ShareCredentials(rs []Refusal, secrets []convert.SecretSuggestion) {
+	for i := range rs {
+		r := &rs[i]
+		if r.What != RefusalCredential {
+			continue
+		}
+		for _, sg := range secrets {
+			if declare.CredentialKey(sg.Service, sg.Variable) != r.Key {
+				continue
+			}
+			r.Suggest, r.UnreadFile = sg.Credential, sg.FileEnv == ""
+			switch {
+			case sg.Existing != "":
+				r.Existing = sg.Existing
+				r.SuggestFrom = "the credential of credentials: " + sg.Existing + ", which holds the same value"
+			case len(sg.Shared) > 0:
+				r.SuggestFrom = "one credential for the same value as " + strings.Join(sg.Shared, ", ")
+			}
+		}
+	}
 }
 
 // Settled is how the author settled one refusal.
@@ -213,20 +234,27 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 			}
 		case RefusalCredential:
 			service, variable, _ := declare.SplitCredentialKey(r.Key)
-			ack := service + ".environment." + variable
+			ack := declare.AckVariable(declare.AckEnvironment, service, variable)
 			delivered, how := "at /run/secrets/NAME", ", with "+variable+"_FILE set to /run/secrets/NAME"
 			if r.UnreadFile {
 				// The image is not known to read VARIABLE_FILE: the host
 				// sets the variable from the credential.
 				delivered, how = "as the variable "+variable, ", the host setting "+variable+" from it when it starts the container"
 			}
+			instead := "; plaintext acknowledges " + ack + " instead"
+			if r.Existing != "" {
+				instead = "; the same value as " + r.Existing + ", never in plaintext"
+			}
 			v, err := s.ask(question{
-				label: "credential name for " + r.Key + " (the mesh delivers it " + delivered + "; plaintext acknowledges " + ack + " instead; - leaves it)",
+				label: "credential name for " + r.Key + " (the mesh delivers it " + delivered + instead + "; - leaves it)",
 				what:  "credential name",
 				help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential" + how + ": the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
-				sugg:  Suggestion{Value: r.Suggest, From: "the service's and the variable's names, lowercased"},
+				sugg:  Suggestion{Value: r.Suggest, From: r.suggestFrom()},
 				dash:  true,
 				check: func(v string) error {
+					if v == "plaintext" && r.Existing != "" {
+						return fmt.Errorf("credentials: %s delivers the same value, and a credential's value is nowhere else in plaintext: answer a credential name (%s)", r.Existing, r.Suggest)
+					}
 					if v != "plaintext" && !declare.ValidCredential(v) {
 						return fmt.Errorf("%q is not a credential name (letters, digits, '.', '_', '-', such as db_password)", v)
 					}

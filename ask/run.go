@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) Outcome {
 // run is Run's work.
 func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	if r.opts.Images == nil {
-		table, err := images.Load()
+		table, err := images.Default()
 		if err != nil {
 			return failed(fmt.Errorf("ask: %w", err))
 		}
@@ -161,7 +161,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	if m := resultModule(res); m != nil {
 		module = m.Module
 	}
-	plan := NewPlan(module, res.Missing, supplied, res.ProjectDirectory, o.Images)
+	plan := NewPlan(module, res.Missing, supplied, o.Images)
 	plan.Suggestions = res.Suggestions
 	if !o.Strict {
 		r.markVariableOwners(ctx, plan, res)
@@ -214,6 +214,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	// What else convert or check --against refuses that a declaration
 	// settles: fields not carried, images, plaintext secrets.
 	refusals := NewRefusals(res.Diagnostics)
+	ShareCredentials(refusals, plan.Suggestions.Secrets)
 	for _, d := range res.Diagnostics {
 		if rules.NoDeclarationSettles(d) {
 			r.unsettled = append(r.unsettled, report.Escape(d.String(), false))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
@@ -148,9 +149,31 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 	return a, nil
 }
 
-// item asks about one source.
+// item asks about one source: what it is, then its kind, its owner,
+// mode and intent, where it lands, and a note, each only where missing.
 func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
-	m, sup := &it.Missing, it.Supplied
+	s.showSource(it)
+	q := &itemQuestions{s: s, p: p, it: it, a: a, final: it.Supplied, entry: it.Supplied, kind: it.Supplied.Kind}
+	q.final.Fields, q.entry.Fields = nil, nil
+	for _, step := range []func() error{q.askKind, q.askOwnership, q.askPath, q.askNote} {
+		if err := step(); err != nil {
+			return Answer{}, err
+		}
+	}
+	m, entry := &it.Missing, q.entry
+	entry.Key, q.final.Key = m.Key, m.Key
+	ans := Answer{Section: m.Section, Key: m.Key, Entry: entry, Final: q.final}
+	// An image VOLUME exists only once declared: its entry is written even
+	// when convert produces every value.
+	ans.Write = m.Supplied || m.NeedsEntry || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
+	return ans, nil
+}
+
+// showSource prints what is known of it: its mounts, where its data is
+// today, its image table row, what is declared already, and why no owner
+// was produced.
+func (s *Session) showSource(it *Item) {
+	m := &it.Missing
 	for _, mt := range m.Mounts {
 		ro := ""
 		if mt.ReadOnly {
@@ -166,215 +189,258 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	if rs := it.RowSource(); rs != "" {
 		s.printf("  %s\n", rs)
 	}
-	if have := describe(sup); have != "" {
+	if have := describe(it.Supplied); have != "" {
 		s.printf("  already declared: %s\n", have)
 	}
 	if i := strings.Index(m.Reason, "no owner produced: "); i >= 0 {
 		s.printf("  %s\n", m.Reason[i:])
 	}
+}
 
-	final := sup
-	entry := sup
-	final.Fields, entry.Fields = nil, nil
-	// take records an answer: written unless it is a produced value
-	// accepted as is.
-	take := func(dst *string, v string, sg Suggestion) {
-		if v == sg.Value && sg.Produced {
-			return
-		}
-		*dst = v
-	}
+// itemQuestions are the questions about one source, and the answers so
+// far: final is the declaration as it will hold, entry what is written
+// (a produced value accepted as is is left out of it).
+type itemQuestions struct {
+	s            *Session
+	p            *Plan
+	it           *Item
+	a            *Answers
+	final, entry declare.Entry
+	kind         declare.Kind
+}
 
-	kind := sup.Kind
-	if m.Section == declare.SectionBinds && (!m.Supplied || (m.NeedsKind && sup.Kind == declare.KindNone)) {
-		label := "kind (directory, file or host)"
-		if m.NeedsKind {
-			s.printf("  %s %s, and it looks like a file; docker would create a directory there\n", m.Source, notShown(m))
-			label = "kind (required, as " + m.Source + " " + notShown(m) + ": file or directory, or host)"
-		}
-		if m.LinkOutside != "" {
-			s.printf("  %s\n", m.LinkOutside)
-		}
-		v, err := s.ask(question{
-			label:  label,
-			help:   "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
-			sugg:   it.Kind,
-			repeat: "kind",
-			check: func(v string) error {
-				k := declare.Kind(v)
-				switch {
-				case k == declare.KindNone || !k.Valid():
-					return fmt.Errorf("kind %q: want directory, file or host", v)
-				case k == declare.KindHost:
-				case it.Local.Kind != declare.KindNone && k != it.Local.Kind:
-					return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(it.Local), v, it.Local.Kind)
-				case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
-					return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
-				case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:
-					return fmt.Errorf("kind %s: evidence: %s, which keeps a %s there, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, rowFrom(it.Row, false), it.Row.Kind, v, it.Row.Kind)
-				}
-				return nil
-			},
-		})
-		if err != nil {
-			return Answer{}, err
-		}
-		kind = declare.Kind(v)
-		final.Kind = kind
-		// An entry without kind is a directory, unless evidence makes it
-		// a file: then directory must be said.
-		// So must a directory the checkout cannot tell from a file.
-		if kind != declare.KindDirectory || it.Kind.Value == string(declare.KindFile) || m.NeedsKind {
-			var k string
-			take(&k, v, it.Kind)
-			entry.Kind = declare.Kind(k)
-		}
+// take records an answer v to a question suggesting sg: written unless it
+// is a produced value accepted as is.
+func take(dst *string, v string, sg Suggestion) {
+	if v == sg.Value && sg.Produced {
+		return
 	}
-	if kind == declare.KindHost {
+	*dst = v
+}
+
+// askKind asks a bind's kind, where it is not supplied (or must be said).
+func (q *itemQuestions) askKind() error {
+	s, it, m, sup := q.s, q.it, &q.it.Missing, q.it.Supplied
+	if m.Section != declare.SectionBinds || (m.Supplied && !(m.NeedsKind && sup.Kind == declare.KindNone)) {
+		return nil
+	}
+	label := "kind (directory, file or host)"
+	if m.NeedsKind {
+		s.printf("  %s %s, and it looks like a file; docker would create a directory there\n", m.Source, notShown(m))
+		label = "kind (required, as " + m.Source + " " + notShown(m) + ": file or directory, or host)"
+	}
+	if m.LinkOutside != "" {
+		s.printf("  %s\n", m.LinkOutside)
+	}
+	v, err := s.ask(question{
+		label:  label,
+		help:   "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
+		sugg:   it.Kind,
+		repeat: "kind",
+		check:  it.checkKind,
+	})
+	if err != nil {
+		return err
+	}
+	q.kind = declare.Kind(v)
+	q.final.Kind = q.kind
+	// An entry without kind is a directory, unless evidence makes it a
+	// file: then directory must be said. So must a directory the
+	// checkout cannot tell from a file.
+	if q.kind != declare.KindDirectory || it.Kind.Value == string(declare.KindFile) || m.NeedsKind {
+		var k string
+		take(&k, v, it.Kind)
+		q.entry.Kind = declare.Kind(k)
+	}
+	return nil
+}
+
+// checkKind refuses a kind answer that convert would refuse (C2M004):
+// one the checkout, a trailing slash or the image table contradicts.
+func (it *Item) checkKind(v string) error {
+	m := &it.Missing
+	k := declare.Kind(v)
+	switch {
+	case k == declare.KindNone || !k.Valid():
+		return fmt.Errorf("kind %q: want directory, file or host", v)
+	case k == declare.KindHost:
+	case m.Local.Kind != declare.KindNone && k != m.Local.Kind:
+		return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(m), v, m.Local.Kind)
+	case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
+		return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
+	case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:
+		return fmt.Errorf("kind %s: evidence: %s, which keeps a %s there, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, rowFrom(it.Row, false), it.Row.Kind, v, it.Row.Kind)
+	}
+	return nil
+}
+
+// askOwnership asks owner, mode and intent, each where not supplied; a
+// host path has none.
+func (q *itemQuestions) askOwnership() error {
+	s, it, sup := q.s, q.it, q.it.Supplied
+	if q.kind == declare.KindHost {
 		s.printf("  a host path: the module uses it, the host never creates, chowns, chmods or removes it\n")
-	} else {
-		fields := []struct {
-			dst, fin *string
-			have     string
-			q        question
-		}{
-			{&entry.Owner, &final.Owner, sup.Owner, question{
-				label: "owner (USER:GROUP)", sugg: it.Owner, repeat: "owner",
-				help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
-				check: checkOwner,
-			}},
-			{&entry.Mode, &final.Mode, sup.Mode, question{
-				label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
-				help:  "the permission bits of the path itself (never recursive), such as 0750",
-				check: checkMode,
-			}},
-			{&entry.Intent, &final.Intent, sup.Intent, question{
-				label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
-				help:  intentHelp,
-				check: checkIntent,
-			}},
-		}
-		for _, f := range fields {
-			if f.have != "" {
-				continue
-			}
-			if f.dst == &entry.Owner && it.OwnerFromVariables {
-				s.printf("  note: the owner comes from variables in user:, which CI may not have; ask writes it out\n")
-			}
-			v, err := s.ask(f.q)
-			if err != nil {
-				return Answer{}, err
-			}
-			*f.fin = v
-			take(f.dst, v, f.q.sugg)
-		}
+		return nil
 	}
+	fields := []struct {
+		dst, fin *string
+		have     string
+		q        question
+	}{
+		{&q.entry.Owner, &q.final.Owner, sup.Owner, question{
+			label: "owner (USER:GROUP)", sugg: it.Owner, repeat: "owner",
+			help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
+			check: checkOwner,
+		}},
+		{&q.entry.Mode, &q.final.Mode, sup.Mode, question{
+			label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
+			help:  "the permission bits of the path itself (never recursive), such as 0750",
+			check: checkMode,
+		}},
+		{&q.entry.Intent, &q.final.Intent, sup.Intent, question{
+			label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
+			help:  intentHelp,
+			check: checkIntent,
+		}},
+	}
+	for _, f := range fields {
+		if f.have != "" {
+			continue
+		}
+		if f.dst == &q.entry.Owner && it.OwnerFromVariables {
+			s.printf("  note: the owner comes from variables in user:, which CI may not have; ask writes it out\n")
+		}
+		v, err := s.ask(f.q)
+		if err != nil {
+			return err
+		}
+		*f.fin = v
+		take(f.dst, v, f.q.sugg)
+	}
+	return nil
+}
 
-	// Where it lands: its own path, or where the settings put it.
-	hostDir, volumeRoot := a.HostProjectDirectory, a.VolumeRoot
+// settings returns host_project_directory and volume_root as answered,
+// or as known before.
+func (q *itemQuestions) settings() (hostDir, volumeRoot string) {
+	hostDir, volumeRoot = q.a.HostProjectDirectory, q.a.VolumeRoot
 	if hostDir == "" {
-		hostDir = p.HostProjectDirectory
+		hostDir = q.p.HostProjectDirectory
 	}
 	if volumeRoot == "" {
-		volumeRoot = p.VolumeRoot
+		volumeRoot = q.p.VolumeRoot
 	}
+	return hostDir, volumeRoot
+}
+
+// takenBy names what else lands at a path: a path declared for another
+// source or directory, a source answered above, or where a source still
+// to come lands with the settings; "" for nothing.
+func (q *itemQuestions) takenBy(at string) string {
+	p, a := q.p, q.a
+	hostDir, volumeRoot := q.settings()
+	for _, t := range p.Taken {
+		if t.Path == at {
+			return t.What
+		}
+	}
+	for _, e := range a.Entries {
+		if e.Final.Path == at {
+			return p.find(e.Section, e.Key).What() + " (answered above)"
+		}
+	}
+	for j := range p.Items {
+		if o := &p.Items[j]; o != q.it && !answered(a, o) {
+			if to, _ := o.landing(p.Module, hostDir, volumeRoot); to == at {
+				return o.What()
+			}
+		}
+	}
+	return ""
+}
+
+// askPath asks where the source lands, where the settings do not place
+// it, or as an optional relocation.
+func (q *itemQuestions) askPath() error {
+	s, p, it, m, sup, kind := q.s, q.p, q.it, &q.it.Missing, q.it.Supplied, q.kind
+	hostDir, volumeRoot := q.settings()
 	def, placed := it.landing(p.Module, hostDir, volumeRoot)
-	// takenBy names what else lands at a path: a path declared for
-	// another source or directory, a source answered above, or where a
-	// source still to come lands with the settings.
-	takenBy := func(at string) string {
-		for _, t := range p.Taken {
-			if t.Path == at {
-				return t.What
-			}
-		}
-		for _, e := range a.Entries {
-			if e.Final.Path == at {
-				return p.find(e.Section, e.Key).What() + " (answered above)"
-			}
-		}
-		for j := range p.Items {
-			if o := &p.Items[j]; o != it && !answered(a, o) {
-				if to, _ := o.landing(p.Module, hostDir, volumeRoot); to == at {
-					return o.What()
-				}
-			}
-		}
-		return ""
-	}
 	// A host path takes a path only where nothing else places it: it is
 	// the module's view of a path it does not own, never a relocation.
 	clash := ""
 	if def != "" && sup.Path == "" {
-		clash = takenBy(def)
+		clash = q.takenBy(def)
 	}
 	if sup.Path == "" && (kind != declare.KindHost || !placed || clash != "") {
-		q := question{help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: func(v string) error {
-			if err := checkPath(v); err != nil {
-				return err
-			}
-			if kind != declare.KindHost {
-				if why := p.ownable(v, hostDir, volumeRoot); why != "" {
-					return fmt.Errorf("path %s: %s, and convert refuses a module that owns it (C2M006); a module may own paths below /srv, /opt, /var/lib, /var/cache, /var/log, /var/spool and /run (less the host's own there), in /etc/%s, and in its roots", v, why, p.Module)
+		v, err := s.ask(question{label: pathLabel(p, m, kind, def, placed, clash), optional: placed && clash == "" && (m.LinkOutside == "" || kind == declare.KindHost),
+			help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: func(v string) error {
+				if err := checkPath(v); err != nil {
+					return err
 				}
-			}
-			if who := takenBy(v); who != "" {
-				return fmt.Errorf("path %s: %s lands there already, and convert refuses a path declared twice (C2M005)", v, who)
-			}
-			return nil
-		}}
-		switch {
-		case clash != "":
-			q.label = "path (required, as " + clash + " lands at " + def + " already: another absolute host path)"
-		case m.LinkOutside != "" && kind != declare.KindHost:
-			q.label = "path (required, as " + m.Source + " is a symbolic link out of the project: an absolute host path)"
-		case placed && def != "":
-			q.label = "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
-			q.optional = true
-		case placed:
-			q.label = "path (optional: relocate to an absolute host path; Enter keeps where the settings place it)"
-			q.optional = true
-		case m.NeedsPath:
-			q.label = "path (required, as the legacy host's home is unknown here: an absolute host path)"
-		case m.Section == declare.SectionBinds:
-			q.label = "path (required, as host_project_directory is unset: an absolute host path)"
-		default:
-			q.label = "path (required, as volume_root is unset: an absolute host path)"
-		}
-		v, err := s.ask(q)
+				if kind != declare.KindHost {
+					if why := p.ownable(v, hostDir, volumeRoot); why != "" {
+						return fmt.Errorf("path %s: %s, and convert refuses a module that owns it (C2M006); a module may own paths below /srv, /opt, /var/lib, /var/cache, /var/log, /var/spool and /run (less the host's own there), in /etc/%s, and in its roots", v, why, p.Module)
+					}
+				}
+				if who := q.takenBy(v); who != "" {
+					return fmt.Errorf("path %s: %s lands there already, and convert refuses a path declared twice (C2M005)", v, who)
+				}
+				return nil
+			}})
 		if err != nil {
-			return Answer{}, err
+			return err
 		}
-		entry.Path = v
+		q.entry.Path = v
 		if v != "" {
 			def = v
 		}
 	}
-	final.Path = def
+	q.final.Path = def
 	if kind == declare.KindHost && def != "" {
 		s.printf("  used at %s on the target host\n", def)
 	}
-	// A supplied entry that only lacks its location is not asked for a
-	// note: only what is missing is asked.
-	if sup.Note == "" && !(m.Supplied && m.Complete()) {
-		v, err := s.ask(question{
-			label:    "note (optional, free text; Enter for none)",
-			help:     "a short note for people, such as \"queue and mailboxes\"",
-			optional: true,
-			repeat:   "note",
-			check:    checkNote,
-		})
-		if err != nil {
-			return Answer{}, err
-		}
-		entry.Note, final.Note = v, v
+	return nil
+}
+
+// pathLabel is the path question's prompt: why a path is required, or
+// where the source lands without one.
+func pathLabel(p *Plan, m *convert.Missing, kind declare.Kind, def string, placed bool, clash string) string {
+	switch {
+	case clash != "":
+		return "path (required, as " + clash + " lands at " + def + " already: another absolute host path)"
+	case m.LinkOutside != "" && kind != declare.KindHost:
+		return "path (required, as " + m.Source + " is a symbolic link out of the project: an absolute host path)"
+	case placed && def != "":
+		return "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
+	case placed:
+		return "path (optional: relocate to an absolute host path; Enter keeps where the settings place it)"
+	case m.NeedsPath:
+		return "path (required, as the legacy host's home is unknown here: an absolute host path)"
+	case m.Section == declare.SectionBinds:
+		return "path (required, as host_project_directory is unset: an absolute host path)"
 	}
-	entry.Key, final.Key = m.Key, m.Key
-	ans := Answer{Section: m.Section, Key: m.Key, Entry: entry, Final: final}
-	// An image VOLUME exists only once declared: its entry is written even
-	// when convert produces every value.
-	ans.Write = m.Supplied || m.NeedsEntry || entry.Kind != "" || entry.Path != "" || entry.Owner != "" || entry.Mode != "" || entry.Intent != "" || entry.Note != ""
-	return ans, nil
+	return "path (required, as volume_root is unset: an absolute host path)"
+}
+
+// askNote asks a note, except of a supplied entry that only lacks its
+// location: only what is missing is asked.
+func (q *itemQuestions) askNote() error {
+	m, sup := &q.it.Missing, q.it.Supplied
+	if sup.Note != "" || (m.Supplied && m.Complete()) {
+		return nil
+	}
+	v, err := q.s.ask(question{
+		label:    "note (optional, free text; Enter for none)",
+		help:     "a short note for people, such as \"queue and mailboxes\"",
+		optional: true,
+		repeat:   "note",
+		check:    checkNote,
+	})
+	if err != nil {
+		return err
+	}
+	q.entry.Note, q.final.Note = v, v
+	return nil
 }
 
 // answered reports whether a holds the answer for it.

@@ -24,7 +24,7 @@ func spoolItem() Item {
 		NeedsHostProjectDirectory: true,
 		Reason:                    "relative bind source ./data/spool has no location on the target host",
 	}}
-	it.suggest("", true)
+	it.suggest(true)
 	return it
 }
 
@@ -131,10 +131,10 @@ func TestSessionReasks(t *testing.T) {
 func TestSessionFileAndHost(t *testing.T) {
 	cf := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/main.cf", Source: "/srv/main.cf",
 		Mounts: []convert.Mount{{Service: "postfix", Target: "/etc/postfix/main.cf", ReadOnly: true}}}}
-	cf.suggest("", true)
+	cf.suggest(true)
 	dev := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/dev/dri/renderD128", Source: "/dev/dri/renderD128",
 		Mounts: []convert.Mount{{Service: "jellyfin", Target: "/dev/dri/renderD128"}}}}
-	dev.suggest("", true)
+	dev.suggest(true)
 	p := &Plan{Module: "mail", Items: []Item{cf, dev}}
 	a, out, err := run(t, p, "file\n0:0\n0644\n\n\n\nhost\nthe GPU\n")
 	if err != nil {
@@ -155,7 +155,7 @@ func TestSessionSupplied(t *testing.T) {
 		Mounts: []convert.Mount{{Service: "db", Target: "/data"}},
 		Known:  declare.Entry{Key: "dbdata", Path: "/srv/mail/db", Mode: "0700", Note: "cluster"}}}
 	it.Supplied = it.Missing.Known
-	it.suggest("", true)
+	it.suggest(true)
 	a, out, err := run(t, &Plan{Module: "mail", Items: []Item{it}}, "999:999\nstate\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -174,7 +174,7 @@ func TestSessionSupplied(t *testing.T) {
 func TestSessionNeedsPath(t *testing.T) {
 	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
-	it.suggest("", true)
+	it.suggest(true)
 	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true}, "\n0:0\n0755\n\n\n/srv/web-cache\n-\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -240,7 +240,7 @@ func hostItems() []Item {
 			// here.
 			strict.Known.Kind = declare.KindNone
 		}
-		out = append(out, NewPlan("nc", []convert.Missing{m}, []convert.Missing{strict}, "", nil).Items...)
+		out = append(out, NewPlan("nc", []convert.Missing{m}, []convert.Missing{strict}, nil).Items...)
 	}
 	return out
 }
@@ -315,13 +315,13 @@ func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
 	bind := func(key, target string, local declare.Kind) Item {
 		it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: key, Source: key,
 			Mounts: []convert.Mount{{Service: "app", Target: target}}}}
-		it.suggest("", true)
-		it.Local = project.SourceEvidence{Kind: local}
+		it.suggest(true)
+		it.Missing.Local = project.SourceEvidence{Kind: local}
 		return it
 	}
 	cache := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", Source: "cache", NeedsVolumeRoot: true,
 		Mounts: []convert.Mount{{Service: "app", Target: "/cache"}}}}
-	cache.suggest("", true)
+	cache.suggest(true)
 	p := &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", NeedsVolumeRoot: true,
 		Items: []Item{bind("./main.cf", "/etc/main.cf", declare.KindFile), bind("./conf", "/etc/conf", declare.KindDirectory), cache},
 		Taken: []TakenPath{{Path: "/srv/p2/data", What: "bind /srv/p2/data"}}}
@@ -410,10 +410,10 @@ func TestSessionKindAgainstRowAndSlash(t *testing.T) {
 	db := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/db", Source: "/srv/db",
 		Mounts: []convert.Mount{{Service: "db", Image: "postgres:16", Target: "/var/lib/postgresql/data"}}},
 		Row: &images.Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory", Line: 30}}
-	db.suggest("", true)
+	db.suggest(true)
 	slash := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/x", Source: "/srv/x/",
 		Mounts: []convert.Mount{{Service: "app", Target: "/x"}}}}
-	slash.suggest("", true)
+	slash.suggest(true)
 	p := &Plan{Module: "m", Items: []Item{db, slash}}
 	a, out, err := run(t, p, "file\ndirectory\n0:0\n0700\nstate\n\n\nfile\n\n0:0\n0755\nstate\n\n\n")
 	if err != nil {
@@ -429,5 +429,40 @@ func TestSessionKindAgainstRowAndSlash(t *testing.T) {
 	}
 	if a.Entries[0].Final.Kind != declare.KindDirectory || a.Entries[1].Final.Kind != declare.KindDirectory {
 		t.Errorf("kinds %q, %q; want directory", a.Entries[0].Final.Kind, a.Entries[1].Final.Kind)
+	}
+}
+
+// TestSessionMustMove: a source that must move under layout fhs, its
+// values produced, is offered them; Enter at the path leaves it to the
+// layout, never keeping the place the module may not own.
+func TestSessionMustMove(t *testing.T) {
+	it := Item{Missing: convert.Missing{
+		Section: declare.SectionBinds, Key: "/usr/share/appdata/vpn", Source: "/usr/share/appdata/vpn",
+		Mounts:    []convert.Mount{{Service: "vpn", Image: "lscr.io/linuxserver/wireguard:latest", Target: "/config", Pos: manifest.Pos{File: "compose.yaml", Line: 9}}},
+		Known:     declare.Entry{Key: "/usr/share/appdata/vpn", Owner: "1000:100", Mode: "0750", Intent: "state"},
+		Moves:     "the module may not own it there (under /usr), so its data moves",
+		OwnerFrom: `service "vpn" environment PUID=1000, PGID=100 (image lscr.io/linuxserver/* runs as them: table.yaml:1)`,
+	}}
+	it.suggest(true)
+	if it.OnlyLocation() {
+		t.Fatal("a source that must move is offered as only lacking its location")
+	}
+	a, out, err := run(t, &Plan{Module: "vpn", Items: []Item{it}}, "\n\n\n\n\n\n-\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Enter keeps where the settings place it") || strings.Contains(out, "Enter keeps /usr") {
+		t.Errorf("path question:\n%s", out)
+	}
+	if !strings.Contains(out, `environment PUID=1000, PGID=100`) {
+		t.Errorf("the owner's evidence is not named:\n%s", out)
+	}
+	// What is written is what convert does not produce: nothing but the
+	// entry itself, which layout fhs places; the values it produces.
+	if got := a.Entries[0].Entry; got.Path != "" || got.Kind != declare.KindNone || got.Owner != "" {
+		t.Errorf("Entry = %+v", got)
+	}
+	if got := a.Entries[0].Final; got.Path != "" || got.Owner != "1000:100" || got.Mode != "0750" || got.Intent != "state" {
+		t.Errorf("Final = %+v", got)
 	}
 }

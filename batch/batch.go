@@ -67,6 +67,10 @@ type Config struct {
 	// once the projects are discovered (see TuneGC). The command sets it
 	// unless GOGC or GOMEMLIMIT is set.
 	TuneGC bool
+	// create, when not nil, creates the files a batch writes in the
+	// output folder (the staged manifests, the commit journal) instead of
+	// os.OpenFile: a test hook for a full disk.
+	create createFunc
 }
 
 // Runner says how Each converts one project: with what function, and
@@ -530,7 +534,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			if isKept {
 				stage = nil // its bytes are in Out already
 			}
-			e := entry(cfg.Root, ps[i], res, err, sp, stage)
+			e := entry(cfg.Root, ps[i], res, err, sp, stage, cfg.create)
 			if isKept && e.Status == convert.Converted {
 				e.Kept, e.Write = true, Unchanged
 				e.Output = path.Join(filepath.ToSlash(cfg.Out), e.Module+".yaml")
@@ -578,7 +582,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
 	}
-	commit(rep.Entries, cfg.Out, outAbs, cfg.Force)
+	commit(cfg.create, rep.Entries, cfg.Out, outAbs, cfg.Force)
 	out.cleanup() // before looking for orphans: no staging folder left
 	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs)
 	return rep, nil
@@ -633,7 +637,7 @@ func absIn(dir, p string) (string, error) {
 // entry makes a project's report entry from its conversion, writing a
 // converted manifest to the file staged returns (none when staged is nil:
 // a manifest kept in Out) and its declared paths to sp. It keeps nothing of res but the report's fields.
-func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error)) Entry {
+func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error), create createFunc) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton,
 		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut}
 	if p.File != "" {
@@ -684,7 +688,7 @@ func entry(root string, p Project, res *convert.Result, err error, sp *spool, st
 	if e.Status == convert.Converted && staged != nil {
 		file, werr := staged()
 		if werr == nil {
-			werr = writeFile(file, res.Manifest)
+			werr = writeFile(create, file, res.Manifest)
 		}
 		if werr != nil {
 			e.fail(werr)

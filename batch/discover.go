@@ -119,6 +119,72 @@ type tree struct {
 	// links are the symbolic links to folders met (absolute), never
 	// followed, in discovery order.
 	links []string
+	// unsearched are the files with a default compose file name found
+	// below a node_modules folder (absolute), which is never searched for
+	// projects: listed as not converted, never skipped silently.
+	unsearched []string
+}
+
+// maxUnsearched bounds the folders composeNamesBelow reads below one
+// node_modules folder: it reads names only, but such a tree can be vast.
+const maxUnsearched = 20000
+
+// composeNamesBelow returns the files below dir, folders in name order,
+// whose name is a default compose file name, reading at most max folders
+// and following no link.
+func composeNamesBelow(dir string, max int) []string {
+	var out []string
+	queue := []string{dir}
+	for n := 0; len(queue) > 0 && n < max; n++ {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.IsDir():
+				queue = append(queue, p)
+			case e.Type().IsRegular() && project.IsDefaultFileName(e.Name()):
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Found is what Discover finds under a root, with what a batch would list
+// as not converted once it knows which files its projects read.
+type Found struct {
+	// Projects are Discover's.
+	Projects []Project
+	root     string // as given
+	tree     *tree
+}
+
+// DiscoverAll is Discover, keeping what NotConverted needs.
+func DiscoverAll(root string, excludes []string) (*Found, error) {
+	t, err := discover(root, excludes, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Found{Projects: t.projects, root: root, tree: t}, nil
+}
+
+// NotConverted returns what convert --batch lists as not converted under
+// the root, given read, the absolute paths of the files its projects
+// read (beside their default files): compose files no project reads,
+// those below node_modules, and symbolic links to folders. Their paths
+// start with shown, the root as messages name it. read may be added to.
+func (f *Found) NotConverted(shown string, read map[string]bool) []Skipped {
+	rootAbs, err := filepath.Abs(f.root)
+	if err != nil {
+		return nil
+	}
+	_, skipped := unused(shown, rootAbs, f.tree, read, nil)
+	return skipped
 }
 
 // discover is Discover that also skips the absolute folders in skip, such
@@ -195,7 +261,13 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 		for _, name := range subdirs {
 			child := filepath.Join(dir, name)
 			childRel := path.Join(rel, name)
-			if isSkipped(name) || skip[child] || Excluded(childRel, excludes) {
+			if skip[child] || Excluded(childRel, excludes) {
+				continue
+			}
+			if name == "node_modules" {
+				t.unsearched = append(t.unsearched, composeNamesBelow(child, maxUnsearched)...)
+			}
+			if isSkipped(name) {
 				continue
 			}
 			walk(child, childRel)

@@ -186,12 +186,38 @@ func (o *output) cleanup() {
 	}
 }
 
-// writeFile writes data to a new file at p, mode 0644.
-func writeFile(p string, data []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// newFile is a file writeFile has created.
+type newFile interface {
+	io.Writer
+	Chmod(mode os.FileMode) error
+	Close() error
+}
+
+// createFunc creates the new file name for writing, mode 0644, and fails
+// when it exists. Nil is os.OpenFile with O_EXCL; a test passes a file
+// system that fails as a full disk does.
+type createFunc func(name string) (newFile, error)
+
+func (create createFunc) open(name string) (newFile, error) {
+	if create != nil {
+		return create(name)
+	}
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// writeFile writes data to a new file at p, mode 0644. When a write
+// fails (a full disk: ENOSPC), the file it created is removed: nothing
+// is left behind, not an empty file.
+func writeFile(create createFunc, p string, data []byte) (err error) {
+	f, err := create.open(p)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			os.Remove(p)
+		}
+	}()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
@@ -211,7 +237,7 @@ func writeFile(p string, data []byte) error {
 // once all are: a journal left behind tells the next run that this
 // commit was killed halfway (readJournal). A journal that cannot be
 // written fails every module of the commit, which then writes nothing.
-func commit(entries []Entry, out, outAbs string, force bool) {
+func commit(create createFunc, entries []Entry, out, outAbs string, force bool) {
 	var names []string
 	for _, e := range entries {
 		if e.Status == convert.Converted && e.staged != "" {
@@ -221,7 +247,7 @@ func commit(entries []Entry, out, outAbs string, force bool) {
 	if len(names) == 0 {
 		return // an earlier journal stays: it still describes the folder
 	}
-	if err := writeJournal(outAbs, names); err != nil {
+	if err := writeJournal(create, outAbs, names); err != nil {
 		for i := range entries {
 			if e := &entries[i]; e.Status == convert.Converted && e.staged != "" {
 				e.staged = ""
@@ -495,8 +521,8 @@ func readJournal(out, outAbs string) *UnfinishedCommit {
 
 // writeJournal records, before a commit writes anything, the manifests
 // it is about to write (a new file, then a rename, so a journal is never
-// half written).
-func writeJournal(outAbs string, names []string) error {
+// half written; on a full disk, no file is left: writeFile).
+func writeJournal(create createFunc, outAbs string, names []string) error {
 	host, _ := os.Hostname()
 	data, err := json.Marshal(journal{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Manifests: names})
 	if err != nil {
@@ -504,8 +530,12 @@ func writeJournal(outAbs string, names []string) error {
 	}
 	tmp := filepath.Join(outAbs, journalName+".tmp")
 	os.Remove(tmp)
-	if err := writeFile(tmp, append(data, '\n')); err != nil {
+	if err := writeFile(create, tmp, append(data, '\n')); err != nil {
+		return fmt.Errorf("cannot write the commit journal: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(outAbs, journalName)); err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(outAbs, journalName))
+	return nil
 }

@@ -91,8 +91,9 @@ func (rep *Report) WriteJSON(w io.Writer, tool *report.Tool, schemaComment strin
 // error on its own line only: the diagnostic it comes from (the last, with
 // no rule) is not listed with the others. quiet leaves out the lines of
 // projects converted with all their volumes and the list of what was not
-// converted (the summary counts both).
-func (rep *Report) WriteText(w io.Writer, quiet bool) {
+// converted (the summary counts both). text says how the diagnostics are
+// written (report.WriteTextWith).
+func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 	r := &report.Report{}
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
@@ -101,7 +102,7 @@ func (rep *Report) WriteText(w io.Writer, quiet bool) {
 		}
 		r.Modules = append(r.Modules, report.Module{Diagnostics: ds})
 	}
-	report.WriteText(w, r)
+	report.WriteTextWith(w, r, text)
 	for _, en := range rep.Entries {
 		if quiet && en.Status == convert.Converted && !en.VolumesLeftOut {
 			continue

@@ -229,7 +229,7 @@ func TestRunReportsUnfinishedCommit(t *testing.T) {
 		"a.yaml": GeneratedMarker + " from a/compose.yaml\nversion: 1\nmodule: a\n",
 		"c.yaml": GeneratedMarker + " from c/compose.yaml\nversion: 1\nmodule: c\n",
 	})
-	if err := writeJournal(out, []string{"a.yaml", "c.yaml", "gone.yaml"}); err != nil {
+	if err := writeJournal(nil, out, []string{"a.yaml", "c.yaml", "gone.yaml"}); err != nil {
 		t.Fatal(err)
 	}
 	// The killed commit wrote a.yaml (after its journal); c.yaml is older.

@@ -52,6 +52,11 @@ func unused(root, rootAbs string, t *tree, used map[string]bool, include []strin
 		}
 		skipped = append(skipped, Skipped{Path: displayPath(root, rel), Kind: SkippedComposeFile, Reason: "a compose file no project reads"})
 	}
+	for _, f := range t.unsearched {
+		if !used[f] {
+			skipped = append(skipped, Skipped{Path: displayPath(root, relSlash(rootAbs, f)), Kind: SkippedComposeFile, Reason: "a compose file below node_modules, which is never searched for projects"})
+		}
+	}
 	for _, l := range t.links {
 		skipped = append(skipped, Skipped{Path: displayPath(root, relSlash(rootAbs, l)), Kind: SkippedLink, Reason: "a symbolic link to a folder, not followed"})
 	}

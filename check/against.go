@@ -99,7 +99,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	}
 	a.wd = wd
 	list := cfg.rules()
-	res := readEach(cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
+	res := readEach(ctx, cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -110,6 +110,10 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	}
 	if folders := manifestFolders(cfg.Dir, paths); folders != "" {
 		a.unmanifested(res, folders)
+		// What a batch would list as not converted, the gate lists: a
+		// compose file beside a project that none reads, one below
+		// node_modules, a symbolic link to a folder.
+		res.NotConverted = a.found.NotConverted(relPath(wd, a.root), a.read)
 	}
 	res.Converted = int(a.converted.Load())
 	res.finish(cfg)
@@ -243,6 +247,11 @@ type projects struct {
 	matched map[string]bool
 	// dirs are every project folder found under root.
 	dirs []string
+	// found is what discovery found; read the files the checked
+	// manifests record as read (their sources, absolute), guarded by mu:
+	// what no project reads is listed as convert --batch lists it.
+	found *batch.Found
+	read  map[string]bool
 }
 
 // index names every compose project under root, each without loading
@@ -254,13 +263,14 @@ func index(ctx context.Context, cfg Config, root string, manifests []string) (*p
 	if err != nil {
 		return nil, err
 	}
-	found, err := batch.Discover(root, cfg.Exclude)
+	all, err := batch.DiscoverAll(root, cfg.Exclude)
 	if err != nil {
 		return nil, err
 	}
+	found := all.Projects
 	realRoot, _ := filepath.EvalSymlinks(root)
 	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, timeout: cfg.ProjectTimeout, byModule: map[string][]string{}, quick: map[string]bool{},
-		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}, matched: map[string]bool{}}
+		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}, matched: map[string]bool{}, found: all, read: map[string]bool{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))
 	parallel(len(found), cfg.Jobs, func(i int) {
@@ -421,6 +431,13 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	}
 	rel := relPath(a.wd, dir)
 	pass.Project = rel
+	a.mu.Lock()
+	for _, s := range m.Sources {
+		if p := filepath.Join(dir, filepath.FromSlash(s.File)); project.Within(a.root, p) {
+			a.read[p] = true
+		}
+	}
+	a.mu.Unlock()
 	recorded := map[string]bool{}
 	unchanged := true
 	for _, s := range m.Sources {
@@ -474,7 +491,7 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 	c := &rules.Conversion{Module: resultModule(res), Refused: res.Status != convert.Converted}
 	if f := m.Fingerprint; f != nil {
 		c.VariablesChanged = convert.VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256
-		if c.Unedited = t.generated; c.Unedited && f.Conversion != convert.ConversionVersion {
+		if c.DigestHolds = t.generated; c.DigestHolds && f.Conversion != convert.ConversionVersion {
 			c.EarlierConversion = f.Conversion
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -37,7 +38,34 @@ const ExtensionKey = "x-compose2manifest"
 // schema error, a bad declarations file); the Result then has Status
 // Failed and may still carry diagnostics explaining it, such as unset
 // variables (C2M014).
-func Convert(ctx context.Context, opts Options) (res *Result, err error) {
+//
+// With Options.Timeout, the conversion runs within it (see TimeoutError);
+// when ctx is done, Convert stops at the next point it checks it and
+// returns ctx's error.
+func Convert(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Timeout < 0 {
+		return &Result{Status: Failed}, fmt.Errorf("--project-timeout %s: want 0 (no limit) or more", opts.Timeout)
+	}
+	type outcome struct {
+		res *Result
+		err error
+	}
+	o, err := bound.Run(ctx, opts.Timeout, func(ctx context.Context) outcome {
+		res, err := convert(ctx, opts)
+		return outcome{res, err}
+	})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil,
+		opts.Timeout > 0 && errors.Is(o.err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return &Result{Status: Failed}, &TimeoutError{Timeout: opts.Timeout}
+	case err != nil:
+		return &Result{Status: Failed}, err
+	}
+	return o.res, o.err
+}
+
+// convert is Convert without its bound.
+func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
 	given := opts // before the declarations fill anything in: converted_with
@@ -57,7 +85,13 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if err != nil {
 		return &Result{Status: Failed}, err
 	}
-	l, err = project.Load(ctx, opts.projectOptions())
+	popts := opts.projectOptions()
+	if slices.Contains(opts.ConfigFiles, project.StdinName) && opts.Stdin != nil {
+		if popts.Stdin, err = project.ReadStdin(opts.Stdin); err != nil {
+			return &Result{Status: Failed}, err
+		}
+	}
+	l, err = project.Load(ctx, popts)
 	if l != nil {
 		opts = st.reuse(opts, l.Dir)
 	}
@@ -83,6 +117,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 				res.FolderVolumes = append(res.FolderVolumes, l.Compose.Name+"_"+key)
 			}
 		}
+	}
+	if err := readSurvey(&opts, res); err != nil {
+		res.Status = Failed
+		return res, err
 	}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
@@ -137,7 +175,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 
-	m := c.build()
+	m := c.build(ctx)
+	if err := ctx.Err(); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	if c.imagesErr != nil {
 		res.Status = Failed
 		return res, c.imagesErr
@@ -160,9 +202,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 	res.Missing = c.missingList()
+	res.Sources = c.sourceList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
+	res.Decisions = Decisions(c.module, res.Missing, res.Suggestions)
 	c.maskResult(res)
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
@@ -173,6 +217,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if res.Status == Refused {
 		res.Candidate = m
 		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		res.Status, res.Candidate = Failed, nil
+		return res, err
 	}
 	res.Module = m
 	res.Manifest, err = manifest.Encode(m)
@@ -410,6 +458,8 @@ type converter struct {
 	// filesReordered reports -f naming what docker compose reads without
 	// it in another order (C2M025).
 	filesReordered bool
+	// filesBy says what chose the compose files: -f or compose_files:.
+	filesBy string
 	// bindKeys indexes the binds by their key cleaned (holdingBind).
 	bindKeys   map[string]*placement.Placement
 	opts       Options
@@ -428,15 +478,18 @@ type converter struct {
 	// would place where another landed already (each needs a path).
 	missingRoots []MissingRoot
 	collided     map[*placement.Placement]bool
-	diags        []rules.Diagnostic
-	mounts       []project.Mount // of the services converted
-	placements   []*placement.Placement
-	uncarried    []placement.Field
-	unmatched    []placement.Unmatched
-	missing      []*missing
-	fields       fieldIndex
-	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr    error
+	// ownerFrom is, for each source whose owner was produced from a
+	// service's owner-changing variables, that evidence (Missing.OwnerFrom).
+	ownerFrom  map[*placement.Placement]string
+	diags      []rules.Diagnostic
+	mounts     []project.Mount // of the services converted
+	placements []*placement.Placement
+	uncarried  []placement.Field
+	unmatched  []placement.Unmatched
+	missing    []*missing
+	fields     fieldIndex
+	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr  error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table
@@ -514,8 +567,10 @@ type missing struct {
 	imageVolume bool
 }
 
-// build converts the loaded project into a module.
-func (c *converter) build() *manifest.Module {
+// build converts the loaded project into a module. Once ctx is done it
+// stops at the next service or placement and returns what it has, which
+// the caller drops.
+func (c *converter) build(ctx context.Context) *manifest.Module {
 	p := c.l.Compose
 	m := &manifest.Module{Version: manifest.Version, Module: c.module}
 
@@ -529,6 +584,9 @@ func (c *converter) build() *manifest.Module {
 	users := map[string]string{}
 	imageAdded := map[string][]project.Mount{}
 	for _, name := range names {
+		if ctx.Err() != nil {
+			return m
+		}
 		svc := p.Services[name]
 		ms := c.unshadowed(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget))
 		added, undeclared := c.imageVolumes(svc, ms)
@@ -603,6 +661,9 @@ func (c *converter) build() *manifest.Module {
 		c.placements = append(c.placements, s)
 	}
 	for _, s := range c.placements {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.declare(s, users); r != nil {
 			m.Resources = append(m.Resources, *r)
 			hostPaths[s.Section+"\x00"+s.Key] = r.Path
@@ -635,6 +696,9 @@ func (c *converter) build() *manifest.Module {
 	// are built first, since the credentials: they use come before them.
 	var containers []manifest.Resource
 	for _, name := range startOrder(p) {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
 			containers = append(containers, *r)
 		}
@@ -653,34 +717,75 @@ func (c *converter) build() *manifest.Module {
 
 // declare returns the resource declaring s on the target host, or nil when
 // it cannot be placed or has no declaration; either way it reports why.
+// It decides in stages, each filling its part of one sourceFacts: what is
+// supplied and what the checkout (or the legacy host's survey) shows,
+// where the source lands, its kind, then its owner, mode and intent.
 func (c *converter) declare(s *placement.Placement, users map[string]string) *manifest.Resource {
+	f := c.newFacts(s)
+	if !c.locate(f, users) {
+		return nil
+	}
+	c.decideKind(f)
+	if f.r.Kind == manifest.KindHost {
+		if f.e != nil {
+			f.r.Note = f.e.Note
+		}
+		f.r.Comment = strings.Join(f.provenance, "; ")
+		return f.r
+	}
+	return c.decideOwnership(f, users)
+}
+
+// sourceFacts are what convert knows of one placement while it decides
+// it, each fact filled once by the stage that learns it.
+type sourceFacts struct {
+	s *placement.Placement
+	// e is the supplied declaration, nil when there is none.
+	e *declare.Entry
+	// r is the resource being built.
+	r *manifest.Resource
+	// ev is what the checkout, or the legacy host's survey, shows of a
+	// bind source (project.Evidence, the one file evidence ask takes too).
+	ev project.SourceEvidence
+	// provenance says where each value came from, for the comment.
+	provenance []string
+	// legacy is where the data lives under Docker today, "" for a bind
+	// in place.
+	legacy string
+}
+
+// newFacts starts the facts of s: the resource at its first mount (at
+// its declaration when there is one) and what the checkout shows.
+func (c *converter) newFacts(s *placement.Placement) *sourceFacts {
 	first := s.First()
-	e := s.Entry
-	r := &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
-		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}
-	if e != nil {
-		r.Pos = e.Pos
+	f := &sourceFacts{s: s, e: s.Entry, r: &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
+		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}}
+	if f.e != nil {
+		f.r.Pos = f.e.Pos
+		f.provenance = append(f.provenance, "supplied: "+f.e.Pos.File)
 	}
-	var provenance []string
-	if e != nil {
-		provenance = append(provenance, "supplied: "+e.Pos.File)
-	}
-	// What the checkout shows of a relative bind source (project.Evidence,
-	// the one file evidence ask takes too).
-	var ev project.SourceEvidence
 	if s.Section == declare.SectionBinds {
-		ev = c.evidence(s.Key)
+		f.ev = c.surveyEvidence(s, c.evidence(s.Key))
 	}
-	noKind := e == nil || e.Kind == declare.KindNone
 	// A link out of the project names, on the target host, a place the
 	// checkout does not show: only kind host or a path of its own settle
 	// where the source is.
-	if ev.Outside != "" && (e == nil || (e.Kind != declare.KindHost && e.Path == "")) {
-		s.LinkOutside = ev.Outside
+	if f.ev.Outside != "" && (f.e == nil || (f.e.Kind != declare.KindHost && f.e.Path == "")) {
+		s.LinkOutside = f.ev.Outside
 	}
+	return f
+}
 
-	// Where it lands on the target host.
+// noKind reports whether no kind is supplied.
+func (f *sourceFacts) noKind() bool { return f.e == nil || f.e.Kind == declare.KindNone }
+
+// locate decides where the source lands on the target host. It reports
+// false when it has no location (C2M013: the skeleton still offers what
+// is known of it) or an invalid one.
+func (c *converter) locate(f *sourceFacts, users map[string]string) bool {
+	s, r := f.s, f.r
 	hostPath, legacy, placeErr := c.place(s)
+	f.legacy = legacy
 	r.Origin.Legacy = legacy
 	if legacy == "" && hostPath != "" && s.Section == declare.SectionBinds && !path.IsAbs(s.Key) && !strings.HasPrefix(s.Key, "~") {
 		// Under host_project_directory as written: its data is in the
@@ -691,161 +796,213 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	s.HostPath, s.Legacy = hostPath, legacy
 	if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "~") {
 		s.Real = declare.NormalizeBind(s.Key)
-		if ev.Resolved != "" && ev.Outside == "" {
-			s.Real, r.Origin.Resolved = ev.Resolved, ev.Resolved
+		if f.ev.Resolved != "" && f.ev.Outside == "" {
+			s.Real, r.Origin.Resolved = f.ev.Resolved, f.ev.Resolved
 		}
 	}
 	if placeErr != "" {
 		s.Unplaced = placeErr
-		// The skeleton still offers what is known of the source.
-		if e != nil {
-			r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
-			switch e.Kind {
-			case declare.KindFile:
-				r.Kind = manifest.KindFile
-			case declare.KindHost:
-				// Declared as used, never owned: only its location is
-				// missing, and nothing may turn it into an owned path.
-				r.Kind = manifest.KindHost
-				r.Owner, r.Mode, r.Intent = "", "", ""
-			}
-		}
-		if noKind && !c.opts.Strict && ev.Kind == declare.KindFile {
-			r.Kind = manifest.KindFile
-		}
-		if noKind {
-			s.KindUnknown = c.kindUnknown(s, ev)
-		}
-		conflict := ""
-		if !c.opts.Strict && r.Kind != manifest.KindHost {
-			var ignored []string
-			conflict = c.produce(s, r, e, users, &ignored)
-		}
-		reason := placeErr
-		if conflict != "" {
-			reason += "; no owner produced: " + conflict
-		}
-		c.addMissingResource(s, r, reason)
-		return nil
+		c.offerUnplaced(f, users, placeErr)
+		return false
 	}
 	if !manifest.ValidPath(hostPath) {
-		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", first.Source, hostPath)
-		return nil
+		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", s.First().Source, hostPath)
+		return false
 	}
 	r.Path = hostPath
+	return true
+}
 
-	// Kind: supplied, or produced from evidence.
-	evidence := ev.Kind
+// offerUnplaced offers, for a source without a location, what is known of
+// it: supplied, or produced from evidence, for the skeleton and ask.
+func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, placeErr string) {
+	s, e, r := f.s, f.e, f.r
+	if e != nil {
+		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
+		switch e.Kind {
+		case declare.KindFile:
+			r.Kind = manifest.KindFile
+		case declare.KindHost:
+			// Declared as used, never owned: only its location is
+			// missing, and nothing may turn it into an owned path.
+			r.Kind = manifest.KindHost
+			r.Owner, r.Mode, r.Intent = "", "", ""
+		}
+	}
+	if f.noKind() && !c.opts.Strict && f.ev.Kind == declare.KindFile {
+		r.Kind = manifest.KindFile
+	}
+	if f.noKind() {
+		s.KindUnknown = c.kindUnknown(s, f.ev)
+	}
+	conflict := ""
+	if !c.opts.Strict && r.Kind != manifest.KindHost {
+		var ignored []string
+		conflict = c.produce(s, r, e, users, &ignored)
+		c.surveyValues(s, r, &ignored)
+	}
+	reason := placeErr
+	if conflict != "" {
+		reason += "; no owner produced: " + conflict
+	}
+	c.addMissingResource(s, r, reason)
+}
+
+// decideKind sets the resource's kind: supplied (and held against the
+// evidence, C2M004), or produced from evidence, directory by default.
+func (c *converter) decideKind(f *sourceFacts) {
+	s, e, ev := f.s, f.e, f.ev
 	kind := declare.KindNone
 	if e != nil {
 		kind = e.Kind
 	}
 	switch {
 	case kind != declare.KindNone:
-		switch {
-		case kind == declare.KindHost:
-		case evidence != declare.KindNone && evidence != kind:
-			s.KindConflict = fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
-		case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
-			s.KindConflict = fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
-		default:
-			if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
-				s.KindConflict = fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
-			}
-		}
+		s.KindConflict = c.kindConflict(f, kind)
 	case e == nil && !c.opts.Strict && s.Section == declare.SectionBinds && strings.HasPrefix(s.Key, "/") && project.WellKnownHost(s.Key):
 		kind = declare.KindHost
-		provenance = append(provenance, "produced: well-known host path")
-	case evidence == declare.KindFile && !c.opts.Strict:
+		f.provenance = append(f.provenance, "produced: well-known host path")
+	case ev.Kind == declare.KindFile && !c.opts.Strict:
 		kind = declare.KindFile
 		if e != nil {
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+			f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(ev))
 		}
 	default:
 		kind = declare.KindDirectory
-		switch why := c.kindUnknown(s, ev); {
-		case why != "":
-			s.KindUnknown = why
-		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
-		case ev.Absent && !c.rowKind(s) && outsideProject(s.Key):
-			// Evidence is taken inside the project only.
-			provenance = append(provenance, "kind directory: "+first.Source+" lies outside the project, which is not looked into")
-		case ev.Absent && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
-		case ev.Outside != "" && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" a link out of the checkout")
-		}
+		c.directoryKind(f)
 	}
-	r.Kind = manifest.Kind(kind)
-	if legacy != "" {
-		provenance = append(provenance, "legacy: "+legacy)
+	f.r.Kind = manifest.Kind(kind)
+	if f.legacy != "" {
+		f.provenance = append(f.provenance, "legacy: "+f.legacy)
 	}
-	if r.Kind == manifest.KindHost {
-		if e != nil {
-			r.Note = e.Note
-		}
-		r.Comment = strings.Join(provenance, "; ")
-		return r
-	}
+}
 
-	// Owner, mode, intent: supplied, or produced from evidence.
+// kindConflict says what contradicts a supplied kind (C2M004): the
+// checkout, a trailing slash, or the image table; "" when nothing does.
+func (c *converter) kindConflict(f *sourceFacts, kind declare.Kind) string {
+	s, ev, first := f.s, f.ev, f.s.First()
+	switch {
+	case kind == declare.KindHost:
+	case ev.Kind != declare.KindNone && ev.Kind != kind:
+		return fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
+	case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
+		return fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
+	default:
+		if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
+			return fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
+		}
+	}
+	return ""
+}
+
+// directoryKind records why a source without a supplied kind is a
+// directory, or that nothing tells (C2M004, KindUnknown).
+func (c *converter) directoryKind(f *sourceFacts) {
+	s, ev, first := f.s, f.ev, f.s.First()
+	why := c.kindUnknown(s, ev)
+	note := ""
+	switch {
+	case why != "":
+		s.KindUnknown = why
+	case ev.Kind == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
+		note = "kind produced: " + evidenceWhat(ev)
+	case c.rowKind(s):
+	case ev.Absent && outsideProject(s.Key):
+		// Evidence is taken inside the project only.
+		note = "kind directory: " + first.Source + " lies outside the project, which is not looked into"
+	case ev.Absent:
+		note = "kind directory: " + first.Source + " absent from the checkout"
+	case ev.Outside != "":
+		note = "kind directory: " + first.Source + " a link out of the checkout"
+	}
+	if note != "" {
+		f.provenance = append(f.provenance, note)
+	}
+}
+
+// decideOwnership sets owner, mode and intent, supplied or produced from
+// evidence, and returns the resource; nil when evidence does not give all
+// three for a source nothing declares (C2M001), or the module may not own
+// it where it is.
+func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *manifest.Resource {
+	s, e, r := f.s, f.e, f.r
 	if e != nil {
 		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
 	}
 	conflict := ""
 	if !c.opts.Strict {
-		conflict = c.produce(s, r, e, users, &provenance)
+		conflict = c.produce(s, r, e, users, &f.provenance)
+		c.surveyValues(s, r, &f.provenance)
 	}
-	if e == nil {
-		// Without a supplied declaration, evidence alone must give all
-		// three values.
-		if r.Owner == "" || r.Mode == "" || r.Intent == "" {
-			msg := "no declaration"
-			var have []string
-			if r.Owner != "" {
-				have = append(have, "owner "+r.Owner)
-			}
-			if r.Mode != "" {
-				have = append(have, "mode "+r.Mode)
-			}
-			if r.Intent != "" {
-				have = append(have, "intent "+string(r.Intent))
-			}
-			if len(have) > 0 {
-				msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
-			}
-			if conflict != "" {
-				msg += "; no owner produced: " + conflict
-			}
-			if why := c.outOfVersion(s); why != "" {
-				msg += "; " + why
-			}
-			s.Undeclared = msg
-			c.addMissingResource(s, r, msg)
+	complete := r.Owner != "" && r.Mode != "" && r.Intent != ""
+	switch {
+	case e == nil && complete:
+		if why := c.mustMove(s); why != "" {
+			// Produced whole, but the module may not own the source
+			// where it is: the skeleton and ask offer the produced
+			// values, and a person chooses where the data goes (a path
+			// of its own, or layout fhs's place) or kind: host.
+			s.Undeclared = why
+			c.addMissingResource(s, r, why)
 			return nil
 		}
-	} else if r.Owner == "" || r.Mode == "" || r.Intent == "" {
+	case e == nil:
+		// Without a supplied declaration, evidence alone must give all
+		// three values.
+		msg := undeclaredReason(r, conflict, c.outOfVersion(s))
+		s.Undeclared = msg
+		c.addMissingResource(s, r, msg)
+		return nil
+	case !complete:
 		reason := "incomplete declaration"
 		if conflict != "" {
 			reason += "; no owner produced: " + conflict
 		}
 		c.addMissingResource(s, r, reason)
-	} else if s.KindUnknown != "" || s.LinkOutside != "" {
-		// Complete (supplied, or produced from evidence) but for its kind
-		// or its location: the skeleton and ask still offer it.
+	}
+	if e != nil && complete && (s.KindUnknown != "" || s.LinkOutside != "") {
+		// Supplied complete but for its kind or its location: the
+		// skeleton and ask still offer it.
 		c.addMissingResource(s, r, cmp.Or(s.KindUnknown, s.LinkOutside))
 	}
 	if e != nil && e.AcknowledgeMode && r.Mode != "" {
-		provenance = append(provenance, rules.AckModeNote(r.Mode))
+		f.provenance = append(f.provenance, rules.AckModeNote(r.Mode))
 	}
-	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
-		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+	if e == nil && r.Kind == manifest.KindFile && f.ev.Kind == declare.KindFile {
+		f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(f.ev))
 	} else if e == nil && r.Kind == manifest.KindFile {
-		provenance = append(provenance, "kind produced: a regular file in the project")
+		f.provenance = append(f.provenance, "kind produced: a regular file in the project")
 	}
-	r.Comment = strings.Join(provenance, "; ")
+	r.Comment = strings.Join(f.provenance, "; ")
 	return r
+}
+
+// undeclaredReason says what a source nothing declares still lacks
+// (C2M001): "no declaration (produced owner 1000:1000; still missing
+// mode, intent)", why no owner was produced, and an image tag outside
+// the table's versions.
+func undeclaredReason(r *manifest.Resource, conflict, outOfVersion string) string {
+	msg := "no declaration"
+	var have []string
+	if r.Owner != "" {
+		have = append(have, "owner "+r.Owner)
+	}
+	if r.Mode != "" {
+		have = append(have, "mode "+r.Mode)
+	}
+	if r.Intent != "" {
+		have = append(have, "intent "+string(r.Intent))
+	}
+	if len(have) > 0 {
+		msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
+	}
+	if conflict != "" {
+		msg += "; no owner produced: " + conflict
+	}
+	if outOfVersion != "" {
+		msg += "; " + outOfVersion
+	}
+	return msg
 }
 
 // produce fills the values r lacks from evidence: owner from the services'
@@ -857,15 +1014,29 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if r.Owner == "" {
 		userOwnerValue, userEvidence, conflict = userOwner(s, users)
 	}
+	// Wherever the source is (a named volume, a relative, absolute or ~
+	// bind), the image's row says what the directory the container
+	// mounts must be: production is never withheld (issue 20). A source
+	// that must move keeps its entry in the skeleton, prefilled
+	// (mustMove).
 	row, rowOK, rowConflict := c.imageRow(s)
-	if s.Section == declare.SectionBinds && (strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")) {
-		// An absolute host path exists on the host with an owner and a
-		// mode of its own (/etc/ssh, /home/alice): what an image wants
-		// inside is no evidence of what the host directory should be.
-		row, rowOK, rowConflict = images.Row{}, false, ""
-	}
 	if rowConflict != "" && conflict == "" {
 		conflict = rowConflict
+	}
+	// The owner-changing variables the image documents (PUID, USER_UID)
+	// remap its user: where a service sets them, they give the owner, not
+	// the row's default.
+	envEvidence := ""
+	if rowOK && row.Owner != "" {
+		switch owner, evidence, why := c.envOwner(s, users); {
+		case why != "":
+			if conflict == "" {
+				conflict = why
+			}
+			row.Owner = ""
+		case owner != "":
+			row.Owner, envEvidence = owner, evidence
+		}
 	}
 	if userOwnerValue != "" && rowOK && row.Owner != "" && row.Owner != userOwnerValue {
 		conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
@@ -889,7 +1060,11 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		return conflict
 	}
 	var fields []string
-	if r.Owner == "" && row.Owner != "" {
+	if r.Owner == "" && row.Owner != "" && envEvidence != "" {
+		r.Owner = row.Owner
+		*provenance = append(*provenance, "owner produced: "+envEvidence)
+		c.noteOwnerFrom(s, envEvidence)
+	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
 	}
@@ -914,6 +1089,79 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	return conflict
+}
+
+// noteOwnerFrom records the evidence the owner of s was produced from.
+func (c *converter) noteOwnerFrom(s *placement.Placement, evidence string) {
+	if c.ownerFrom == nil {
+		c.ownerFrom = map[*placement.Placement]string{}
+	}
+	c.ownerFrom[s] = evidence
+}
+
+// mustMove says why an undeclared absolute bind source may not be owned
+// where it is (rules.Ownable: a system path, a login's home, outside
+// every place a module may own), or "". Such a source, though its owner,
+// mode and intent were produced, needs a person's choice: where its data
+// moves, or kind: host.
+func (c *converter) mustMove(s *placement.Placement) string {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") || c.holdingBind(s) != nil {
+		return ""
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	why, ok := rules.Ownable(s.Key, c.module, roots)
+	if ok {
+		return ""
+	}
+	fix := "give it a path of its own with the produced values"
+	if c.layout == declare.LayoutFHS {
+		fix = "accept the produced values, which layout fhs places by their intent"
+	}
+	return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", s.First().Source, why, fix)
+}
+
+// envOwner returns the owner the services mounting s run their image's
+// process as by the owner-changing variables the image table names for
+// the image (images.Table.RunAs), and the evidence for it: "service
+// \"gitea\" environment USER_UID=1001 (image gitea/gitea runs as them:
+// table.yaml:LINE)". A service with user: is left out: its user: is the
+// evidence, and the images named do not remap a user they do not start
+// as. It returns why no owner can be produced when a value is not an id
+// or two services give different owners; all "" when no service sets
+// such a variable.
+func (c *converter) envOwner(s *placement.Placement, users map[string]string) (owner, evidence, why string) {
+	t := c.table()
+	var evidences []string
+	for _, svcName := range s.Services() {
+		svc, ok := c.l.Compose.Services[svcName]
+		if !ok || users[svcName] != "" {
+			continue
+		}
+		lookup := func(k string) (string, bool) {
+			v, ok := svc.Environment[k]
+			if !ok || v == nil {
+				return "", false
+			}
+			return *v, true
+		}
+		o, row, set, ok, err := t.RunAs(svc.Image, lookup)
+		if !ok {
+			continue
+		}
+		what := fmt.Sprintf("service %q environment %s (image %s runs as them: %s:%d)", svcName, strings.Join(set, ", "), row.Repository, images.TableFile, row.Line)
+		if err != nil {
+			return "", "", fmt.Sprintf("%s, but %v", what, err)
+		}
+		if owner != "" && o != owner {
+			return "", "", fmt.Sprintf("%s gives %s, but %s gives %s", evidences[0], owner, what, o)
+		}
+		owner = o
+		evidences = append(evidences, what)
+	}
+	return owner, strings.Join(evidences, "; "), ""
 }
 
 // userContradicts returns why a service mounting s runs as someone other
@@ -1018,6 +1266,9 @@ func evidenceWord(k declare.Kind) string {
 // provenance comment or a conflict: "a regular file in the project", "a
 // link in the project to a directory".
 func evidenceWhat(ev project.SourceEvidence) string {
+	if ev.Surveyed != "" {
+		return "a " + evidenceWord(ev.Kind) + " on the legacy host (" + ev.Surveyed + ")"
+	}
 	if ev.Link != "" {
 		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
 	}
@@ -1150,6 +1401,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case strings.HasPrefix(written, "/"):
 			return written, "", ""
 		case c.hostDir == "":
+			s.Needs = placement.NeedsHostProjectDirectory
 			return "", "", fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", first.Source)
 		default:
 			return path.Join(c.hostDir, written), "", ""
@@ -1160,6 +1412,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Volume)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
@@ -1170,6 +1423,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		case declared != "":
 			return declared, legacy, ""
 		case c.volumeRoot == "":
+			s.Needs = placement.NeedsVolumeRoot
 			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
@@ -1254,32 +1508,41 @@ func builtRules() []*rules.Rule {
 	return out
 }
 
-// flagsAgainstDefaults finds what -f, --profile and --env-file, given,
+// flagsAgainstDefaults finds what -f, --profile and --env-file, given or
+// chosen by the declarations (compose_files:, profiles:, env_files:),
 // change from what docker compose reads in the project directory without
 // them (C2M025), read once (project.ReadWithoutFlags): the compose files
 // they leave out or reorder, the services the default profiles bring in
-// and the given ones leave out, the default env files when the given ones
-// are others. A flag the declarations record as it is (compose_files:,
-// profiles:, env_files:, a choice made where a reviewer sees it) changes
-// nothing.
+// and the chosen ones leave out, the default env files when the chosen
+// ones are others. A choice in the declarations is judged like a flag:
+// the declarations are the pull request's to edit, and docker compose up,
+// run in the folder, reads the folder's files, not theirs.
 func (c *converter) flagsAgainstDefaults(given Options, st settings) {
 	wd := given.WorkingDirectory
 	if wd == "" {
 		wd, _ = os.Getwd()
 	}
-	files := len(given.ConfigFiles) > 0 && !slices.Equal(absPaths(given.ConfigFiles, wd), st.composeFiles)
-	profiles := len(given.Profiles) > 0 && !slices.Equal(given.Profiles, st.profiles)
-	envFiles := absPaths(given.EnvFiles, wd)
-	if len(envFiles) > 0 && slices.Equal(envFiles, st.envFiles) {
-		envFiles = nil
+	chosen := func(flag, declared []string) []string {
+		if len(flag) > 0 {
+			return flag
+		}
+		return declared
 	}
+	givenFiles := absPaths(given.ConfigFiles, wd)
+	files := len(chosen(givenFiles, st.composeFiles)) > 0
+	profiles := len(chosen(given.Profiles, st.profiles)) > 0
+	envFiles := chosen(absPaths(given.EnvFiles, wd), st.envFiles)
 	if !files && !profiles && len(envFiles) == 0 {
 		return
 	}
 	def := project.ReadWithoutFlags(c.l.Dir, c.opts.Environ)
 	if files {
 		c.filesRead = def.Files
-		c.filesLeftOut, c.filesReordered = c.l.FilesAgainst(def.Files)
+		c.filesBy = "-f"
+		if len(givenFiles) == 0 {
+			c.filesBy = "compose_files: in the declarations"
+		}
+		c.filesLeftOut, c.filesReordered = c.l.FilesAgainst(def.Files, len(givenFiles) == 0)
 	}
 	if profiles && len(def.Profiles) > 0 {
 		all := slices.Contains(def.Profiles, "*")
@@ -1315,7 +1578,7 @@ func absPaths(paths []string, wd string) []string {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, ShadowedFiles: c.shadowed, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
+		ImageVolumes: c.imageVolumeFacts, ShadowedFiles: c.shadowed, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

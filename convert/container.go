@@ -184,9 +184,10 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 // carried: the credential is mounted at /run/secrets/NAME and, where the
 // image table says the image reads VARIABLE_FILE (or acknowledge names
 // SERVICE.credentials.VARIABLE), VARIABLE_FILE names it. A literal value
-// of a secret-looking name is carried only when acknowledge names
-// SERVICE.environment.VARIABLE; otherwise it is left out and C2M015
-// refuses the module. It returns the acknowledgements to note in the
+// of a secret-looking name, or one that is the whole of a value known to
+// be a secret (DBROOT holding MYSQL_ROOT_PASSWORD's value), is carried only when acknowledge names
+// SERVICE.environment.VARIABLE and no credential delivers the same secret
+// (deliveredBy); otherwise it is left out and C2M015 refuses the module. It returns the acknowledgements to note in the
 // container's comment.
 func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container) []string {
 	var notes []string
@@ -231,14 +232,18 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 			c.secrets = append(c.secrets, sec)
 			continue
 		}
-		if project.LooksLikeSecret(k, *v) {
-			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image,
+		if of, ok := c.envSecret(k, *v); ok {
+			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Image: ct.Image, Of: of,
 				Acknowledged: c.acknowledgedVariable(declare.AckEnvironment, svc.Name, k)}
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
 				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)
 			}
+			if cr, ok := c.deliveredBy(svc.Name, k); ok {
+				// A credential's value, acknowledged or not: refused.
+				sec.SameAs, sec.SameAsItem, sec.SameAsPos = cr.Name, declare.CredentialKey(cr.Service, cr.Variable), cr.Pos
+			}
 			c.secrets = append(c.secrets, sec)
-			if !sec.Acknowledged {
+			if !sec.Acknowledged || sec.SameAs != "" {
 				continue // refused (C2M015); never in a candidate either
 			}
 			notes = append(notes, rules.AckPlaintextNote(k))
@@ -318,7 +323,7 @@ func (c *converter) unusedCredentials() []placement.Unmatched {
 				continue
 			}
 		}
-		out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: declare.KeyCredentials, Item: cr.Service + "." + cr.Variable, Pos: cr.Pos})
+		out = append(out, placement.Unmatched{What: placement.UnmatchedKey, Section: declare.KeyCredentials, Item: declare.CredentialKey(cr.Service, cr.Variable), Pos: cr.Pos})
 	}
 	return out
 }

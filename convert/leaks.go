@@ -25,7 +25,9 @@ import (
 // knowingly (acknowledge names a variable with that value, and no
 // credential delivers it), and not contained in a name the project shows openly (its name, a service,
 // network, volume, config or secret name, an image or hostname as a
-// compose file writes it, not interpolated).
+// compose file writes it, not interpolated, a variable's name or the
+// credential name the skeleton makes of it: masking touches values only,
+// and never makes a name or key of a mask).
 // Every string of a built container that contains one (an environment
 // value, the command, the entrypoint, a label, the healthcheck test, an
 // inline config's content, an annotation, anything) is C2M015: the value
@@ -70,7 +72,15 @@ func (c *converter) knownSecrets() []knownSecret {
 					public = append(public, v)
 				}
 			}
+			// Variable names, and the credential names the skeleton
+			// makes of them: masked, a name would be no name.
+			for k := range p.Services[name].Environment {
+				public = append(public, k, CredentialName(name, k))
+			}
 		}
+	}
+	for k := range c.l.Environment {
+		public = append(public, k, CredentialName("", k))
 	}
 	// A value carried in plaintext knowingly (acknowledge names the
 	// variable) is in the manifest anyway: it spreads nowhere, unless it
@@ -111,6 +121,15 @@ func (c *converter) knownSecrets() []knownSecret {
 		}
 	}
 	if c.l.Compose != nil {
+		// A credential's value first, named after the credential: a
+		// field holding it names both places.
+		for _, cr := range c.decl.CredentialsOrNil() {
+			if svc, ok := c.l.Compose.Services[cr.Service]; ok {
+				if v := svc.Environment[cr.Variable]; v != nil {
+					add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
+				}
+			}
+		}
 		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
 			svc := c.l.Compose.Services[name]
 			for _, k := range sortedEnvKeys(svc.Environment) {
@@ -118,7 +137,7 @@ func (c *converter) knownSecrets() []knownSecret {
 				if v == nil {
 					continue
 				}
-				if c.declaresCredential(name, k) || project.LooksLikeSecret(k, *v) {
+				if project.LooksLikeSecret(k, *v) {
 					add(*v, "environment "+k+" of service "+name)
 				}
 			}
@@ -143,6 +162,24 @@ func keysOf[V any](m map[string]V) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// envSecret reports whether an environment variable holds a secret of
+// its own, judged as a variable: its name and value look like one
+// (project.LooksLikeSecret; of is ""), or its whole value is a value
+// known to be a secret (of names what it is the value of: DBROOT holding
+// MYSQL_ROOT_PASSWORD's value is settled like that variable, by a
+// credential, not refused as a field no declaration can settle).
+func (c *converter) envSecret(name, value string) (of string, ok bool) {
+	if project.LooksLikeSecret(name, value) {
+		return "", true
+	}
+	for _, k := range c.knownSecrets() {
+		if k.value == value {
+			return k.of, true
+		}
+	}
+	return "", false
 }
 
 // declaresCredential reports whether credentials: names variable of
@@ -222,7 +259,7 @@ func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container
 			sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
 			for _, en := range entries {
 				key := en.k.String()
-				if field == "environment" && en.v.Kind() == reflect.String && project.LooksLikeSecret(key, en.v.String()) {
+				if _, own := c.envSecret(key, en.v.String()); field == "environment" && en.v.Kind() == reflect.String && own {
 					continue // its own value: C2M015 in environment
 				}
 				cp := reflect.New(en.v.Type()).Elem()

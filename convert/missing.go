@@ -1,11 +1,13 @@
 package convert
 
 import (
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -54,10 +56,43 @@ type Missing struct {
 	// VOLUME the image declares that no volume mounts (C2M024). Its entry
 	// is offered even when every value is known.
 	NeedsEntry bool
+	// Moves says why the data of a bind source must move before the
+	// module owns it: a ~ bind (the legacy host's home), or an absolute
+	// one the module may not own where it is (rules.Ownable). Its entry
+	// is offered, prefilled with what was produced, even when every value
+	// is known: under layout fhs the entry alone gives it a place by its
+	// intent; otherwise it needs a path (NeedsPath, NotOwnable). "" once
+	// the declarations have an entry for it, and otherwise.
+	Moves string
+	// KeepRoot is, for an absolute bind source outside every place a
+	// module may own, a directory that a roots: entry could name so that
+	// the module owns the source where it is and its data stays: the
+	// folder named after the module on the source's path, or the source
+	// itself. "" when no such root is valid (under /usr, a home, …).
+	KeepRoot string
+	// OwnerFrom is the evidence the known owner was produced from when
+	// that is a service's owner-changing variables, not an image table
+	// row's default nor a user: ("service \"git\" environment
+	// USER_UID=1001 (…)"); "" otherwise.
+	OwnerFrom string
 	// Inside is, for a bind inside another bind of the project, that
 	// bind's key: it lands inside that one's place, and needs no path of
 	// its own. "" otherwise.
 	Inside string
+	// Local is, for a bind, what its source is in the project directory
+	// on this machine (project.Evidence): file or directory with links
+	// inside the project followed, absent, or a link out of it. The zero
+	// value for other sections.
+	Local project.SourceEvidence
+	// LooksLikeFile names, for a bind source written without a trailing
+	// slash, what looks like a file (project.LooksLikeFile), as C2M004
+	// judges it: "its name app.conf", else "its target
+	// /etc/app/config.yml"; "" when nothing does.
+	LooksLikeFile string
+	// WellKnownHost reports that an absolute bind source is a well-known
+	// host path a module uses and does not own (project.WellKnownHost:
+	// /etc/localtime, the docker socket, /proc...).
+	WellKnownHost bool
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -97,6 +132,11 @@ func (c *converter) missingList() []Missing {
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key
 		}
+		if m.src.Section == declare.SectionBinds {
+			x.Local = project.Evidence(c.l.Dir, x.Key)
+			x.WellKnownHost = strings.HasPrefix(x.Key, "/") && project.WellKnownHost(path.Clean(x.Key))
+			x.LooksLikeFile = looksLikeFile(x.Source, x.Key, m.src.Mounts)
+		}
 		if x.Known.Key == "" {
 			x.Known.Key = x.Key
 		}
@@ -108,6 +148,15 @@ func (c *converter) missingList() []Missing {
 		}
 		if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
 			x.Inside = h.Key
+		}
+		x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
+		if m.src.Entry == nil && x.Inside == "" && m.src.Section == declare.SectionBinds {
+			// Once declared, the entry is the person's answer: a path,
+			// or layout fhs's place for it.
+			x.Moves = c.moves(m.src)
+			if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
+				x.KeepRoot = keepRoot(m.src.Key, c.module)
+			}
 		}
 		if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
 			switch {
@@ -153,4 +202,64 @@ func (m *Missing) Complete() bool {
 		return false
 	}
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
+}
+
+// looksLikeFile names what of a bind source looks like a file: its name,
+// else one of its mounts' targets; "" when nothing does, or the compose
+// file writes it with a trailing slash (a directory).
+func looksLikeFile(source, key string, mounts []project.Mount) string {
+	switch {
+	case strings.HasSuffix(source, "/"):
+		return ""
+	case project.LooksLikeFile(key):
+		return "its name " + path.Base(key)
+	}
+	for _, mt := range mounts {
+		if project.LooksLikeFile(mt.Target) {
+			return "its target " + mt.Target
+		}
+	}
+	return ""
+}
+
+// moves says why the data of bind source s must move before the module
+// owns it (Missing.Moves), or "".
+func (c *converter) moves(s *placement.Placement) string {
+	switch {
+	case strings.HasPrefix(s.Key, "~"):
+		return "~ is the legacy host's home, so its data moves"
+	case !strings.HasPrefix(s.Key, "/"):
+		return ""
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	if why, ok := rules.Ownable(s.Key, c.module, roots); !ok {
+		return "the module may not own it there (" + why + "), so its data moves"
+	}
+	return ""
+}
+
+// keepRoot returns the directory a roots: entry could name so that a
+// module owns the absolute path p where it is: the nearest folder on p's
+// path named after the module (/mnt/docker-volumes/app for
+// /mnt/docker-volumes/app/db in module app), or else p itself; "" when
+// that is no valid root (rules.Root) or p is ownable only elsewhere.
+func keepRoot(p, module string) string {
+	if why, ok := rules.Ownable(p, module, nil); ok || why != rules.Outside {
+		return ""
+	}
+	for d := p; d != "/" && d != "."; d = path.Dir(d) {
+		if path.Base(d) == module {
+			if _, ok := rules.Root(d); ok {
+				return d
+			}
+			break
+		}
+	}
+	if _, ok := rules.Root(p); ok {
+		return p
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -121,8 +122,12 @@ func (c *converter) inlineConfigs(svc types.ServiceConfig) []manifest.FileRef {
 		}
 		if cfg.Environment != "" && project.LooksLikeSecret(cfg.Environment, cfg.Content) {
 			// A secret as a config: refused (C2M015), never carried.
-			c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Variable: cfg.Environment, Config: ref.Source,
-				Pos: c.topPos("configs", ref.Source)})
+			sec := rules.EnvSecret{Service: svc.Name, Variable: cfg.Environment, Config: ref.Source,
+				Pos: c.topPos("configs", ref.Source)}
+			if cr, ok := c.credentialOf(cfg.Environment, cfg.Content); ok {
+				sec.SameAs, sec.SameAsItem, sec.SameAsPos = cr.Name, declare.CredentialKey(cr.Service, cr.Variable), cr.Pos
+			}
+			c.secrets = append(c.secrets, sec)
 			continue
 		}
 		out = append(out, manifest.FileRef{Source: ref.Source, Target: configTarget(ref), UID: ref.UID, GID: ref.GID,
@@ -199,7 +204,7 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 			var vars []string
 			for _, cr := range c.decl.Credentials {
 				if cr.Name == k && slices.Contains(declared[k], cr.Service) {
-					vars = append(vars, cr.Service+"."+cr.Variable)
+					vars = append(vars, declare.CredentialKey(cr.Service, cr.Variable))
 					if r.Pos.File == "" {
 						r.Pos = cr.Pos
 					}

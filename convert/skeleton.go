@@ -32,40 +32,89 @@ type SecretSuggestion struct {
 	// VARIABLE_FILE ("postgres table.yaml:905").
 	FileEnv string
 	Image   string
+	// Existing is the credentials: item (SERVICE.VARIABLE) whose
+	// credential delivers the same secret already: Credential is its
+	// name.
+	Existing string
+	// Shared lists the other suggestions (SERVICE.VARIABLE) holding the
+	// same secret, offered the same Credential.
+	Shared []string
 }
 
 // secretSuggestions returns the secret-looking variables that are neither
-// delivered as credentials nor acknowledged. Variables written as the same
-// variable of the project environment (POSTGRES_PASSWORD of the database
-// and DB_PASSWORD of the application, both ${DB_PASSWORD}) are one
-// secret: they are offered the same credential name, the first one's in
-// the order of c.secrets, so the mesh holds the value once. Equal values
-// alone are not enough: two placeholders that read the same
+// delivered as credentials nor acknowledged (or acknowledged though a
+// credential delivers the same value). Variables holding one secret (the
+// same value that could be a secret, or written as the same variable of
+// the project environment: POSTGRES_PASSWORD of the database and
+// DB_PASSWORD of the application, both ${DB_PASSWORD}) are offered one
+// credential (shareSuggestions), so the mesh holds the value once. Equal
+// placeholders alone are not enough: two that read the same
 // (changePassword) stand for two secrets.
 func (c *converter) secretSuggestions() []SecretSuggestion {
 	var out []SecretSuggestion
-	bySource := map[string]string{}
 	for _, s := range c.secrets {
-		if s.Credential != "" || s.Acknowledged || s.Field != "" || s.Config != "" {
+		if s.Credential != "" || (s.Acknowledged && s.SameAs == "") || s.Field != "" || s.Config != "" {
 			continue // a field or a config carrying a secret: no credentials: item covers it
 		}
-		name := strings.ToLower(s.Service + "_" + s.Variable)
-		name = strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
-				return r
-			}
-			return '_'
-		}, name)
-		if src, ok := c.environSource(s.Service, s.Variable); ok {
-			if first, ok := bySource[src]; ok {
-				name = first
-			} else {
-				bySource[src] = name
-			}
-		}
-		out = append(out, SecretSuggestion{Service: s.Service, Variable: s.Variable, Credential: name, FileEnv: s.FileEnv, Image: s.Image})
+		out = append(out, SecretSuggestion{Service: s.Service, Variable: s.Variable, Credential: CredentialName(s.Service, s.Variable), FileEnv: s.FileEnv, Image: s.Image})
 	}
+	c.shareSuggestions(out)
 	return out
+}
+
+// comment is the skeleton's comment beside the suggestion: how the
+// credential reaches the container, the other variables that hold the
+// same secret, and what acknowledge: could say instead (never plaintext
+// for a credential's value: a credential's value is nowhere else in
+// plaintext).
+func (sg SecretSuggestion) comment() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "service %q: ", sg.Service)
+	if sg.FileEnv != "" {
+		fmt.Fprintf(&b, "image %s reads %s_FILE (%s)", sg.Image, sg.Variable, sg.FileEnv)
+	} else {
+		fmt.Fprintf(&b, "image %s is not known to read %s_FILE: the host sets %s from the credential", sg.Image, sg.Variable, sg.Variable)
+	}
+	switch {
+	case sg.Existing != "":
+		fmt.Fprintf(&b, "; the credential of credentials: %s, which holds the same value", sg.Existing)
+	case len(sg.Shared) > 0:
+		fmt.Fprintf(&b, "; one credential for the same value as %s", strings.Join(sg.Shared, ", "))
+	}
+	plaintext := declare.AckVariable(declare.AckEnvironment, sg.Service, sg.Variable)
+	file := declare.AckVariable(declare.AckCredentials, sg.Service, sg.Variable)
+	switch {
+	case sg.Existing != "" && sg.FileEnv == "":
+		fmt.Fprintf(&b, "; or acknowledge: [%s] if the image reads /run/secrets/%s", file, sg.Credential)
+	case sg.Existing != "":
+	case sg.FileEnv != "":
+		fmt.Fprintf(&b, "; or, to carry the value in plaintext knowingly, acknowledge: [%s]", plaintext)
+	default:
+		fmt.Fprintf(&b, "; or acknowledge: [%s] if the image reads /run/secrets/%s, or [%s] to carry the value in plaintext knowingly", file, sg.Credential, plaintext)
+	}
+	return b.String()
+}
+
+// CredentialName returns the credential name the skeleton and ask
+// suggest for variable of service: both lower-cased, joined by _, each
+// character a credential name may not hold made _, and c put before it
+// when it would not start with a letter or digit ("" service: the
+// variable alone). It is made of names only, never of a value.
+func CredentialName(service, variable string) string {
+	name := strings.ToLower(variable)
+	if service != "" {
+		name = strings.ToLower(service) + "_" + name
+	}
+	name = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, name)
+	if !declare.ValidCredential(name) {
+		name = "c" + name
+	}
+	return name
 }
 
 // environSource returns the variable of the project environment that
@@ -109,10 +158,15 @@ type OptionUse struct {
 }
 
 // optionUses returns the volume options of c's mounts that C2M012 refuses
-// and acknowledge: could drop.
+// and acknowledge: could drop. A mount whose target carries a known
+// secret is left out: its item would name the secret (C2M015 refuses the
+// target), and masked it would be no item.
 func (c *converter) optionUses() []OptionUse {
 	var out []OptionUse
 	for _, m := range c.mounts {
+		if c.carriesSecret(m.Target) {
+			continue
+		}
 		for _, o := range m.Options {
 			name := declare.OptionName(o)
 			if name == "" || c.decl.AcknowledgesOption(m.Service, m.Target, name) {
@@ -153,6 +207,44 @@ type MissingRoot struct {
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
 func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
+	root := skeletonNode(module, missing, s)
+	if root == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil
+	}
+	enc.Close()
+	return buf.Bytes()
+}
+
+// Decisions returns how many values the skeleton of missing and s
+// (SkeletonFor) leaves for a person to fill in: its "" fields and its
+// empty acknowledge: items. 0 when there is no skeleton.
+func Decisions(module string, missing []Missing, s Suggestions) int {
+	n := 0
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if x.Kind == yaml.ScalarNode && x.Value == "" && x.Style == yaml.DoubleQuotedStyle {
+			n++
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	if root := skeletonNode(module, missing, s); root != nil {
+		walk(root)
+	}
+	return n
+}
+
+// skeletonNode builds the document SkeletonFor writes, nil when there is
+// nothing to declare. Every value left to a person is a double-quoted ""
+// scalar (quoted), which Decisions counts.
+func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 	secrets, uncarried := s.Secrets, s.Uncarried
 	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
 		return nil
@@ -181,7 +273,7 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 			if m.Section != section {
 				continue
 			}
-			if !m.NeedsPath && !m.NeedsEntry && m.Complete() {
+			if !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete() {
 				continue // every value is known; only its location is missing
 			}
 			e := m.Known
@@ -234,15 +326,9 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	if len(secrets) > 0 {
 		sec := &yaml.Node{Kind: yaml.MappingNode}
 		for _, sg := range secrets {
-			k := plain(sg.Service + "." + sg.Variable)
+			k := plain(declare.CredentialKey(sg.Service, sg.Variable))
 			v := plain(sg.Credential)
-			plaintext := sg.Service + "." + declare.AckEnvironment + "." + sg.Variable
-			if sg.FileEnv != "" {
-				v.LineComment = fmt.Sprintf("service %q: image %s reads %s_FILE (%s); or, to carry the value in plaintext knowingly, acknowledge: [%s]", sg.Service, sg.Image, sg.Variable, sg.FileEnv, plaintext)
-			} else {
-				v.LineComment = fmt.Sprintf("service %q: image %s is not known to read %s_FILE: the host sets %s from the credential; or acknowledge: [%s] if the image reads /run/secrets/%s, or [%s] to carry the value in plaintext knowingly",
-					sg.Service, sg.Image, sg.Variable, sg.Variable, sg.Service+"."+declare.AckCredentials+"."+sg.Variable, sg.Credential, plaintext)
-			}
+			v.LineComment = sg.comment()
 			sec.Content = append(sec.Content, k, v)
 		}
 		addKV(root, "credentials", sec)
@@ -276,14 +362,7 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
 	}
 	escapeComments(root)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil
-	}
-	enc.Close()
-	return buf.Bytes()
+	return root
 }
 
 // escapeComments escapes, in every line comment under n, what would break
@@ -340,8 +419,16 @@ func (m *Missing) where() string {
 	if m.LinkOutside != "" {
 		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
 	}
-	if m.NotOwnable != "" {
+	switch {
+	case m.NotOwnable != "":
 		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
+	case m.Moves != "" && m.NeedsPath:
+		where += "; " + m.Moves + ": give it a path"
+	case m.Moves != "":
+		where += "; " + m.Moves + ": as given, this entry places it by its intent (layout fhs); or give it a path, or {kind: host} alone"
+	}
+	if m.KeepRoot != "" {
+		where += "; or keep its data where it is: roots: [" + m.KeepRoot + "]"
 	}
 	if m.Inside != "" {
 		where += "; inside bind " + m.Inside + ": it lands inside that one's place"

@@ -234,7 +234,7 @@ const AckDisposable = "disposable"
 func (a Ack) String() string {
 	switch {
 	case a.Variable != "":
-		return a.Service + "." + a.Field + "." + a.Variable
+		return AckVariable(a.Field, a.Service, a.Variable)
 	case a.Option != "":
 		return a.Service + "." + a.Field + "." + a.Target + "." + a.Option
 	}
@@ -350,6 +350,14 @@ type File struct {
 	// Credentials lists the environment variables delivered as
 	// credentials, in file order.
 	Credentials []Credential
+}
+
+// CredentialsOrNil returns f's Credentials; nil for a nil f.
+func (f *File) CredentialsOrNil() []Credential {
+	if f == nil {
+		return nil
+	}
+	return f.Credentials
 }
 
 // CredentialFor returns the credential declared for variable of service,
@@ -1022,7 +1030,7 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 		}
 		a, ok := ParseAck(s)
 		if !ok {
-			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE, jobs.NAME (a job), or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
+			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE (VARIABLE in double quotes when it holds other characters than letters, digits and _: web.environment.\"sonar.jdbc.password\"), jobs.NAME (a job), or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
 			continue
 		}
 		if first, dup := seen[s]; dup {
@@ -1044,9 +1052,16 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 // form, so a service name holding one of them cannot be acknowledged by
 // field.
 func ParseAck(item string) (Ack, bool) {
+	// A quoted variable may hold any text: the form is decided before it.
+	head := item
+	if i := strings.IndexByte(item, '"'); i >= 0 {
+		head = item[:i]
+	}
 	for _, kind := range []string{AckEnvironment, AckCredentials} {
-		if svc, v, ok := strings.Cut(item, "."+kind+"."); ok {
-			if (svc != "*" && !ValidService(svc)) || !envRE.MatchString(v) {
+		if i := strings.Index(head, "."+kind+"."); i >= 0 {
+			svc, rest := item[:i], item[i+len(kind)+2:]
+			v, ok := parseVariable(rest)
+			if (svc != "*" && !ValidService(svc)) || !ok {
 				return Ack{}, false
 			}
 			return Ack{Service: svc, Field: kind, Variable: v}, true
@@ -1071,8 +1086,51 @@ func ParseAck(item string) (Ack, bool) {
 }
 
 // envRE is an environment variable's name as credentials: and acknowledge
-// items write it.
+// items write it unquoted.
 var envRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Variable names. docker compose accepts any non-empty name in a service's
+// environment (sonar.jdbc.password, a-b, even with spaces), and so do
+// credentials: keys and acknowledge items: a name of letters, digits and
+// _ not starting with a digit is written as it is (db.POSTGRES_PASSWORD),
+// any other in double quotes, with Go's (and JSON's) backslash escapes
+// for a " or \ inside (sonarqube."sonar.jdbc.password",
+// sonarqube.environment."sonar.jdbc.password"). A service name holds no
+// ", so the first " starts the variable.
+
+// Variable returns variable as credentials: keys and acknowledge items
+// write it: as it is when envRE matches it, else quoted (strconv.Quote).
+func Variable(variable string) string {
+	if envRE.MatchString(variable) {
+		return variable
+	}
+	return strconv.Quote(variable)
+}
+
+// CredentialKey returns the credentials: key that declares variable of
+// service: SERVICE.VARIABLE, the variable written by Variable.
+func CredentialKey(service, variable string) string {
+	return service + "." + Variable(variable)
+}
+
+// AckVariable returns the acknowledge item SERVICE.KIND.VARIABLE (kind
+// AckEnvironment or AckCredentials), the variable written by Variable.
+func AckVariable(kind, service, variable string) string {
+	return service + "." + kind + "." + Variable(variable)
+}
+
+// parseVariable returns the variable s writes (Variable): a name envRE
+// matches, or a quoted non-empty name; ok is false for anything else.
+func parseVariable(s string) (string, bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return s, envRE.MatchString(s)
+	}
+	v, err := strconv.Unquote(s)
+	if err != nil || v == "" {
+		return "", false
+	}
+	return v, true
+}
 
 // credentialRE is a credential's name.
 var credentialRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
@@ -1081,15 +1139,20 @@ var credentialRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 // give.
 func ValidCredential(s string) bool { return credentialRE.MatchString(s) }
 
-// SplitCredentialKey splits a credentials: key SERVICE.VARIABLE at its
-// last dot (service names may hold dots, variable names do not).
+// SplitCredentialKey splits a credentials: key SERVICE.VARIABLE: at the
+// dot before its first " when the variable is quoted (Variable), else at
+// its last dot (service names may hold dots, unquoted variable names do
+// not).
 func SplitCredentialKey(key string) (service, variable string, ok bool) {
-	i := strings.LastIndexByte(key, '.')
+	i := strings.IndexByte(key, '"') - 1
 	if i < 0 {
+		i = strings.LastIndexByte(key, '.')
+	}
+	if i < 0 || key[i] != '.' {
 		return "", "", false
 	}
 	service, variable = key[:i], key[i+1:]
-	if !ValidService(service) || !envRE.MatchString(variable) {
+	if variable, ok = parseVariable(variable); !ok || !ValidService(service) {
 		return "", "", false
 	}
 	return service, variable, true
@@ -1103,7 +1166,7 @@ func (p *parser) credentials(n *yaml.Node) []Credential {
 	for _, kv := range p.mapping(n, KeyCredentials, nil) {
 		svc, v, ok := SplitCredentialKey(kv.key)
 		if !ok {
-			p.errorf(kv.k, "credentials: %q is not SERVICE.VARIABLE (such as db.POSTGRES_PASSWORD)", kv.key)
+			p.errorf(kv.k, "credentials: %q is not SERVICE.VARIABLE (such as db.POSTGRES_PASSWORD, or sonarqube.\"sonar.jdbc.password\" for a name with other characters than letters, digits and _)", kv.key)
 			continue
 		}
 		name, ok := p.str(kv.v, fmt.Sprintf("credentials: %q", kv.key))

@@ -1,6 +1,7 @@
 package declare
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -537,6 +538,65 @@ binds:
 	} {
 		if _, err := Parse("c2m.yaml", []byte(bad)); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
+		}
+	}
+}
+
+// TestAnyVariableName: every variable name docker compose accepts (any
+// non-empty text) can be declared under credentials: and acknowledge:,
+// quoted when it is not letters, digits and _; what Variable, CredentialKey
+// and AckVariable write, the reader reads back as the same variable.
+func TestAnyVariableName(t *testing.T) {
+	names := []string{"POSTGRES_PASSWORD", "sonar.jdbc.password", "a-b", "with space", "1ABC", `quo"te`, `back\slash`, "ü", "a:b #c", "x.environment.y", "nl\nx", "a=b"}
+	for _, v := range names {
+		key := CredentialKey("my.app", v)
+		svc, got, ok := SplitCredentialKey(key)
+		if !ok || svc != "my.app" || got != v {
+			t.Errorf("SplitCredentialKey(%q) = %q, %q, %v; want my.app, %q", key, svc, got, ok, v)
+		}
+		for _, kind := range []string{AckEnvironment, AckCredentials} {
+			item := AckVariable(kind, "web", v)
+			a, ok := ParseAck(item)
+			if !ok || !a.MatchesVariable(kind, "web", v) || a.String() != item {
+				t.Errorf("ParseAck(%q) = %+v, %v", item, a, ok)
+			}
+		}
+		// Written into a declarations file as the skeleton writes it.
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		if err := enc.Encode(map[string]any{"version": 1, "credentials": map[string]string{key: "c"}, "acknowledge": []string{AckVariable(AckEnvironment, "web", v)}}); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse("c2m.yaml", b.Bytes())
+		if err != nil {
+			t.Errorf("%q: %v\n%s", v, err, b.Bytes())
+			continue
+		}
+		if cr, ok := f.CredentialFor("my.app", v); !ok || cr.Name != "c" {
+			t.Errorf("%q: CredentialFor = %+v, %v\n%s", v, cr, ok, b.Bytes())
+		}
+		if !f.AcknowledgesVariable(AckEnvironment, "web", v) {
+			t.Errorf("%q: not acknowledged\n%s", v, b.Bytes())
+		}
+	}
+	if got := CredentialKey("web", "DB_PASSWORD"); got != "web.DB_PASSWORD" {
+		t.Errorf("an identifier is written as it is: %q", got)
+	}
+	if got := AckVariable(AckEnvironment, "sonarqube", "sonar.jdbc.password"); got != `sonarqube.environment."sonar.jdbc.password"` {
+		t.Errorf("AckVariable = %q", got)
+	}
+	// A quoted identifier is the same variable.
+	if a, ok := ParseAck(`web.environment."DB_PASSWORD"`); !ok || a.Variable != "DB_PASSWORD" {
+		t.Errorf(`ParseAck(web.environment."DB_PASSWORD") = %+v, %v`, a, ok)
+	}
+	for _, bad := range []string{`web.environment.""`, `web.environment."a`, `web.environment."a"b"`, `web.environment.a.b`, `web.environment.a-b`} {
+		if a, ok := ParseAck(bad); ok {
+			t.Errorf("ParseAck(%q) = %+v, want refused", bad, a)
+		}
+	}
+	for _, bad := range []string{`web.""`, `web."a`, `"web".a`, `web.a-b`, `we"b.x`} {
+		if s, v, ok := SplitCredentialKey(bad); ok {
+			t.Errorf("SplitCredentialKey(%q) = %q, %q, want refused", bad, s, v)
 		}
 	}
 }

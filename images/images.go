@@ -34,7 +34,8 @@ const TableFile = "table.yaml"
 // in-container path.
 type Row struct {
 	// Repository is the normalised image repository (see ParseReference):
-	// "postgres", "grafana/grafana", "ghcr.io/immich-app/immich-server".
+	// "postgres", "grafana/grafana", "ghcr.io/immich-app/immich-server";
+	// or a family of them, "lscr.io/linuxserver/*" (Family).
 	Repository string
 	// Variant is "" for the repository's default variant, or one of
 	// Variants, matched against the tag by Variant.
@@ -103,9 +104,29 @@ type ImageRow struct {
 	FileEnv []string
 	// Volumes are the paths the image's Dockerfile declares VOLUME.
 	Volumes []string
-	Source  string
-	Note    string
-	Line    int
+	// OwnerUID and OwnerGID name the owner-changing variables the
+	// image's entrypoint documents: it runs its process as the uid and
+	// gid they give (linuxserver.io's PUID and PGID, gitea's USER_UID and
+	// USER_GID), OwnerDefault ("UID:GID") where they are unset.
+	OwnerUID, OwnerGID, OwnerDefault string
+	Source                           string
+	Note                             string
+	Line                             int
+}
+
+// Family reports whether a row's repository names a family of
+// repositories: "lscr.io/linuxserver/*" holds for every repository
+// directly under lscr.io/linuxserver.
+func Family(repository string) bool { return strings.HasSuffix(repository, "/*") }
+
+// repoMatches reports whether a row's repository, a repository or a
+// family (Family), holds for the normalised repository repo.
+func repoMatches(row, repo string) bool {
+	if prefix, ok := strings.CutSuffix(row, "/*"); ok {
+		rest, ok := strings.CutPrefix(repo, prefix+"/")
+		return ok && rest != "" && !strings.Contains(rest, "/")
+	}
+	return row == repo
 }
 
 // matches reports whether the row holds for the image reference ref.
@@ -114,7 +135,7 @@ func (r ImageRow) matches(ref string) bool {
 		return false
 	}
 	repo, tag := ParseReference(ref)
-	if repo != r.Repository || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+	if !repoMatches(r.Repository, repo) || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
 		return false
 	}
 	if r.MinMajor > 0 || r.MaxMajor > 0 {
@@ -142,6 +163,49 @@ func (t *Table) FileEnv(ref, variable string) (ImageRow, bool) {
 		}
 	}
 	return ImageRow{}, false
+}
+
+// RunAs returns the owner ("UID:GID") the process of the image ref runs
+// as by the owner-changing variables (ImageRow.OwnerUID, OwnerGID) that
+// lookup finds set, with the row naming them and the variables set, as
+// NAME=VALUE; a variable left unset takes its part of the row's
+// OwnerDefault. ok is false when no row names such variables for ref,
+// or lookup finds none of them set. A value set that is not a decimal
+// uid or gid, or an unset one without a default, is an error: the owner
+// is not known.
+func (t *Table) RunAs(ref string, lookup func(string) (string, bool)) (owner string, row ImageRow, set []string, ok bool, err error) {
+	if t == nil {
+		return "", ImageRow{}, nil, false, nil
+	}
+	for _, r := range t.Images {
+		if r.OwnerUID == "" || !r.matches(ref) {
+			continue
+		}
+		duid, dgid, _ := strings.Cut(r.OwnerDefault, ":")
+		ids := [2]string{duid, dgid}
+		for i, name := range []string{r.OwnerUID, r.OwnerGID} {
+			v, has := lookup(name)
+			if !has {
+				continue
+			}
+			set = append(set, name+"="+v)
+			if !allDigits(v) {
+				return "", r, set, true, fmt.Errorf("%s=%s is not a numeric id", name, v)
+			}
+			if _, perr := strconv.ParseUint(v, 10, 32); perr != nil {
+				return "", r, set, true, fmt.Errorf("%s=%s is out of range", name, v)
+			}
+			ids[i] = v
+		}
+		if len(set) == 0 {
+			return "", r, nil, false, nil
+		}
+		if ids[0] == "" || ids[1] == "" {
+			return "", r, set, true, fmt.Errorf("%s leaves the other id unset, and the image table gives no default", strings.Join(set, ", "))
+		}
+		return ids[0] + ":" + ids[1], r, set, true, nil
+	}
+	return "", ImageRow{}, nil, false, nil
 }
 
 // Volume is a VOLUME path of an image, with the row that states it.
@@ -184,7 +248,7 @@ func (t *Table) Volumes(ref string) []Volume {
 		return nil
 	}
 	for _, r := range t.Images {
-		if len(r.Volumes) == 0 || r.Repository != repo {
+		if len(r.Volumes) == 0 || !repoMatches(r.Repository, repo) {
 			continue
 		}
 		// A digest alone may name any version and any variant: every
@@ -292,8 +356,12 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 	target = path.Clean(target)
 	repo, tag := ParseReference(ref)
 	variant := Variant(repo, tag)
-	for _, r := range t.Rows {
-		if r.Repository == repo && r.Variant == variant && path.Clean(r.Path) == target {
+	// A row for the repository itself wins over a family's row.
+	for _, family := range []bool{false, true} {
+		for _, r := range t.Rows {
+			if Family(r.Repository) != family || !repoMatches(r.Repository, repo) || r.Variant != variant || path.Clean(r.Path) != target {
+				continue
+			}
 			if r.MaxMajor > 0 {
 				if major, ok := leadingMajor(tag); !ok || major > r.MaxMajor {
 					continue
@@ -321,7 +389,7 @@ func (t *Table) OutOfVersion(ref, target string) (Row, bool) {
 	repo, tag := ParseReference(ref)
 	variant := Variant(repo, tag)
 	for _, r := range t.Rows {
-		if r.Repository == repo && r.Variant == variant && path.Clean(r.Path) == target && r.MaxMajor > 0 {
+		if repoMatches(r.Repository, repo) && r.Variant == variant && path.Clean(r.Path) == target && r.MaxMajor > 0 {
 			return r, true
 		}
 	}

@@ -46,7 +46,7 @@ func TestLoadEveryRowHasSource(t *testing.T) {
 			t.Errorf("table.yaml:%d: row gives nothing", r.Line)
 		}
 	}
-	// Image rows (file_env:, volumes:) cite their source too.
+	// Image rows (file_env:, volumes:, owner_uid:) cite their source too.
 	if len(tab.Images) < 10 {
 		t.Fatalf("Load gave %d image rows, want the full table", len(tab.Images))
 	}
@@ -54,7 +54,7 @@ func TestLoadEveryRowHasSource(t *testing.T) {
 		if !strings.HasPrefix(r.Source, "https://") {
 			t.Errorf("table.yaml:%d: image row %s has no https source", r.Line, r.Repository)
 		}
-		if len(r.FileEnv) == 0 && len(r.Volumes) == 0 {
+		if len(r.FileEnv) == 0 && len(r.Volumes) == 0 && r.OwnerUID == "" {
 			t.Errorf("table.yaml:%d: image row gives nothing", r.Line)
 		}
 	}
@@ -259,7 +259,24 @@ func TestMatch(t *testing.T) {
 		{"docker.elastic.co/elasticsearch/elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "0770", manifest.IntentState, "directory"},
 		{"nextcloud:29-apache", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
 		{"nextcloud:29-fpm", "/var/www/html/data", true, "33:33", "0770", manifest.IntentState, "directory"},
-		{"nextcloud:29-fpm-alpine", "/var/www/html", false, "", "", "", ""},
+		{"nextcloud:29-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
+		{"nextcloud:fpm-alpine", "/var/www/html/data", true, "82:82", "0770", manifest.IntentState, "directory"},
+		{"docker.io/valkey/valkey:8.0-alpine", "/data", true, "999:1000", "0750", manifest.IntentState, "directory"},
+		{"rabbitmq:4-management-alpine", "/var/lib/rabbitmq", true, "100:101", "0750", manifest.IntentState, "directory"},
+		{"caddy:latest", "/data", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"caddy:2-alpine", "/etc/caddy/Caddyfile", true, "", "", manifest.IntentConfig, "file"},
+		{"influxdb:2.7-alpine", "/var/lib/influxdb2", true, "1000:1000", "0750", manifest.IntentState, "directory"},
+		{"influxdb:3-core-alpine", "/var/lib/influxdb2", false, "", "", "", ""},
+		{"docker.io/bitnami/redis-cluster:6.2", "/bitnami/redis/data", true, "1001:0", "0770", manifest.IntentState, "directory"},
+		{"lscr.io/linuxserver/plex:latest", "/config", true, "911:911", "0750", manifest.IntentState, "directory"},
+		{"linuxserver/wireguard", "/config", true, "911:911", "0750", manifest.IntentState, "directory"},
+		{"ghcr.io/linuxserver/sonarr:4.0.0", "/config", true, "911:911", "0750", manifest.IntentState, "directory"},
+		{"lscr.io/linuxserver/plex:latest", "/data", false, "", "", "", ""},
+		{"itzg/minecraft-server:java21", "/data", true, "1000:1000", "0750", manifest.IntentState, "directory"},
+		{"nginx:alpine-slim", "/etc/nginx/nginx.conf", true, "", "", manifest.IntentConfig, "file"},
+		{"nginx:1.27", "/etc/nginx/nginx.conf", true, "", "", manifest.IntentConfig, "file"},
+		{"ghcr.io/zammad/zammad:7.1.1-0035", "/opt/zammad/storage", true, "1000:1000", "0750", manifest.IntentState, "directory"},
+		{"syncthing/syncthing", "/var/syncthing", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22", "/data", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22-rootless", "/etc/gitea", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22-rootless", "/data", false, "", "", "", ""},
@@ -374,6 +391,14 @@ func TestImageRows(t *testing.T) {
 		{"mongo:8", []string{"/data/db", "/data/configdb"}},
 		{"redis:7-alpine", []string{"/data"}},
 		{"nginx:1.27", nil},
+		{"valkey/valkey:8-alpine", []string{"/data"}},
+		{"vaultwarden/server:1.32.0", []string{"/data"}},
+		{"gitea/gitea:1.22-rootless", []string{"/var/lib/gitea", "/etc/gitea"}},
+		{"influxdb:2.7", []string{"/var/lib/influxdb2", "/etc/influxdb2"}},
+		{"influxdb:1.8", []string{"/var/lib/influxdb"}},
+		{"itzg/minecraft-server", []string{"/data"}},
+		{"syncthing/syncthing:1.27", []string{"/var/syncthing"}},
+		{"paperlessngx/paperless-ngx:2.11", []string{"/usr/src/paperless/data", "/usr/src/paperless/media", "/usr/src/paperless/consume", "/usr/src/paperless/export"}},
 	} {
 		var got []string
 		for _, v := range tab.Volumes(tc.ref) {
@@ -417,5 +442,88 @@ func TestDefault(t *testing.T) {
 	fresh, _ := Load()
 	if a != b || len(a.Rows) != len(fresh.Rows) || a.Digest != Digest() || fresh.Digest != Digest() {
 		t.Errorf("Default() = %p, %p (%d rows, digest %s); Load has %d rows; Digest() = %s", a, b, len(a.Rows), a.Digest, len(fresh.Rows), Digest())
+	}
+}
+
+// TestRunAs: the owner-changing variables an image documents give the
+// owner its process runs as; unset ones take the row's default.
+func TestRunAs(t *testing.T) {
+	tab, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref   string
+		env   map[string]string
+		want  string
+		ok    bool
+		isErr bool
+	}{
+		{"gitea/gitea:1.22", map[string]string{"USER_UID": "1001", "USER_GID": "1001"}, "1001:1001", true, false},
+		{"gitea/gitea:1.22", map[string]string{"USER_UID": "1001"}, "1001:1000", true, false},
+		{"gitea/gitea:1.22", map[string]string{}, "", false, false},
+		{"gitea/gitea:1.22-rootless", map[string]string{"USER_UID": "1001"}, "", false, false},
+		{"lscr.io/linuxserver/plex:latest", map[string]string{"PUID": "1000", "PGID": "1000"}, "1000:1000", true, false},
+		{"linuxserver/wireguard", map[string]string{"PGID": "100"}, "911:100", true, false},
+		{"ghcr.io/linuxserver/sonarr:4", map[string]string{"PUID": "abc"}, "", true, true},
+		{"ghcr.io/paperless-ngx/paperless-ngx:2", map[string]string{"USERMAP_UID": "1002", "USERMAP_GID": "100"}, "1002:100", true, false},
+		{"itzg/minecraft-server:java21", map[string]string{"UID": "0"}, "0:1000", true, false},
+		{"syncthing/syncthing:1.27", map[string]string{"PUID": "1026", "PGID": "100"}, "1026:100", true, false},
+		{"postgres:16", map[string]string{"PUID": "1000"}, "", false, false},
+		{"lscr.io/linuxserver/a/b", map[string]string{"PUID": "1000"}, "", false, false},
+	} {
+		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+		got, _, _, ok, err := tab.RunAs(tc.ref, lookup)
+		if got != tc.want || ok != tc.ok || (err != nil) != tc.isErr {
+			t.Errorf("RunAs(%q, %v) = %q, %v, %v; want %q, %v, error %v", tc.ref, tc.env, got, ok, err, tc.want, tc.ok, tc.isErr)
+		}
+	}
+}
+
+// TestFamily: a family row holds for every repository directly under
+// its prefix, and a row of the repository itself wins over it.
+func TestFamily(t *testing.T) {
+	tab, err := Parse("t.yaml", []byte(`
+- repository: example.org/team/*
+  path: /config
+  kind: directory
+  owner: "911:911"
+  source: https://example.org/base
+- repository: example.org/team/special
+  path: /config
+  kind: directory
+  owner: "0:0"
+  source: https://example.org/special
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ ref, owner string }{
+		{"example.org/team/app:1", "911:911"},
+		{"example.org/team/special:1", "0:0"},
+		{"example.org/team/a/b:1", ""},
+		{"example.org/other/app", ""},
+	} {
+		row, ok := tab.Match(tc.ref, "/config")
+		if ok != (tc.owner != "") || row.Owner != tc.owner {
+			t.Errorf("Match(%q) = %q, %v; want %q", tc.ref, row.Owner, ok, tc.owner)
+		}
+	}
+	for _, bad := range []string{"*", "example.org/*/x", "docker.io/team/*", "team/*/*"} {
+		_, err := Parse("t.yaml", []byte("- repository: "+bad+"\n  path: /x\n  kind: directory\n  owner: \"0:0\"\n  source: https://example.org\n"))
+		if err == nil {
+			t.Errorf("repository %q parsed, want an error", bad)
+		}
+	}
+	for _, tc := range []struct{ name, row, want string }{
+		{"uid only", "- repository: x/y\n  owner_uid: PUID\n  source: https://example.org\n", "both owner_uid and owner_gid"},
+		{"bad default", "- repository: x/y\n  owner_uid: PUID\n  owner_gid: PGID\n  owner_default: abc\n  source: https://example.org\n", "numeric UID:GID"},
+		{"bad name", "- repository: x/y\n  owner_uid: P-UID\n  owner_gid: PGID\n  source: https://example.org\n", "not an environment variable"},
+		{"with volumes", "- repository: x/y\n  owner_uid: PUID\n  owner_gid: PGID\n  volumes: [/x]\n  source: https://example.org\n", "not both"},
+	} {
+		_, err := Parse("t.yaml", []byte(tc.row))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
 	}
 }

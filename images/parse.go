@@ -175,9 +175,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	if r.Repository == "" {
 		return fail(at("repository"), "repository is empty")
 	}
-	if repo, tag := ParseReference(r.Repository); repo != r.Repository || tag != "latest" ||
-		strings.ContainsAny(r.Repository, "@ \t") {
-		return fail(at("repository"), "repository %q is not a normalised repository without tag (ParseReference gives %q)", r.Repository, repo)
+	if !validRepository(r.Repository) {
+		repo, _ := ParseReference(r.Repository)
+		return fail(at("repository"), "repository %q is not a normalised repository without tag, nor a family PREFIX/* (ParseReference gives %q)", r.Repository, repo)
 	}
 	if r.Variant != "" && !isVariant(r.Variant) {
 		return fail(at("variant"), "unknown variant %q (want \"\" or one of %s)", r.Variant, strings.Join(Variants(), ", "))
@@ -228,6 +228,20 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	return r, nil
 }
 
+// numericOwner reports whether s is "UID:GID", both decimal ids in range.
+func numericOwner(s string) bool {
+	uid, gid, ok := strings.Cut(s, ":")
+	if !ok || !allDigits(uid) || !allDigits(gid) {
+		return false
+	}
+	for _, id := range []string{uid, gid} {
+		if _, err := strconv.ParseUint(id, 10, 32); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // allDigits reports whether s is a non-empty run of ASCII digits.
 func allDigits(s string) bool {
 	if s == "" {
@@ -261,7 +275,7 @@ func isImageRow(n *yaml.Node) bool {
 		return false
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; k == "file_env" || k == "volumes" {
+		if k := n.Content[i].Value; k == "file_env" || k == "volumes" || k == "owner_uid" || k == "owner_gid" || k == "owner_default" {
 			return true
 		}
 	}
@@ -306,7 +320,7 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 		}
 		lines[k.Value] = k.Line
 		switch k.Value {
-		case "repository", "variant", "source", "note":
+		case "repository", "variant", "source", "note", "owner_uid", "owner_gid", "owner_default":
 			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
 				return fail(v.Line, "%s must be a string", k.Value)
 			}
@@ -317,6 +331,20 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 				r.Variant, r.AnyVariant = v.Value, false
 			case "source":
 				r.Source = v.Value
+			case "owner_uid", "owner_gid":
+				if !envName(v.Value) {
+					return fail(v.Line, "%s: %q is not an environment variable name", k.Value, v.Value)
+				}
+				if k.Value == "owner_uid" {
+					r.OwnerUID = v.Value
+				} else {
+					r.OwnerGID = v.Value
+				}
+			case "owner_default":
+				if !numericOwner(v.Value) {
+					return fail(v.Line, "owner_default %q must be numeric UID:GID", v.Value)
+				}
+				r.OwnerDefault = v.Value
 			default:
 				r.Note = v.Value
 			}
@@ -351,13 +379,22 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 				r.Volumes = list
 			}
 		default:
-			return fail(k.Line, "unknown key %q in an image row (repository, variant, min_major, max_major, file_env or volumes, source, note)", k.Value)
+			return fail(k.Line, "unknown key %q in an image row (repository, variant, min_major, max_major, file_env, volumes or owner_uid and owner_gid, source, note)", k.Value)
 		}
 	}
-	if r.FileEnv != nil && r.Volumes != nil {
-		return fail(r.Line, "an image row gives file_env or volumes, not both: each has its own source")
+	facts := 0
+	for _, given := range []bool{r.FileEnv != nil, r.Volumes != nil, r.OwnerUID != "" || r.OwnerGID != "" || r.OwnerDefault != ""} {
+		if given {
+			facts++
+		}
 	}
-	if repo, tag := ParseReference(r.Repository); r.Repository == "" || repo != r.Repository || tag != "latest" || strings.ContainsAny(r.Repository, "@ \t") {
+	if facts != 1 {
+		return fail(r.Line, "an image row gives one of file_env, volumes, or owner_uid and owner_gid, not both: each has its own source")
+	}
+	if (r.OwnerUID == "") != (r.OwnerGID == "") || (r.OwnerDefault != "" && r.OwnerUID == "") {
+		return fail(r.Line, "an image row with owner-changing variables gives both owner_uid and owner_gid (owner_default optional)")
+	}
+	if !validRepository(r.Repository) {
 		return fail(r.Line, "repository %q is not a normalised repository without tag", r.Repository)
 	}
 	if !r.AnyVariant && r.Variant != "" && !isVariant(r.Variant) {
@@ -367,6 +404,21 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 		return fail(r.Line, "row for %s: source %q must be an https URL", r.Repository, r.Source)
 	}
 	return r, nil
+}
+
+// validRepository reports whether a row's repository is written as
+// ParseReference normalises it, without tag or digest, or is a family of
+// such repositories: a normalised prefix followed by "/*" (Family).
+func validRepository(repository string) bool {
+	name := repository
+	if prefix, ok := strings.CutSuffix(repository, "/*"); ok {
+		if prefix == "" || strings.Contains(prefix, "*") {
+			return false
+		}
+		name = prefix + "/x"
+	}
+	repo, tag := ParseReference(name)
+	return repository != "" && repo == name && tag == "latest" && !strings.ContainsAny(name, "@ \t*")
 }
 
 // envName reports whether s is an environment variable name.

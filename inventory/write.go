@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 )
 
 // WriteList writes paths as they are, byte for byte, each ended by a
@@ -56,15 +59,32 @@ func WriteJSON(w io.Writer, entries []Entry) error {
 	if rep.ExcludeCaches == nil {
 		rep.ExcludeCaches = []string{}
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(rep)
+	if err := enc.Encode(rep); err != nil {
+		return err
+	}
+	// A CI log shows it raw: no "##[" and no bidirectional control.
+	_, err := w.Write(textsafe.JSON(b.Bytes()))
+	return err
 }
 
 // WriteText writes the table, the path last so that a path with
-// spaces stays readable.
+// spaces stays readable. No line of it is a workflow command of a CI
+// runner (textsafe.GuardLines): a module named "::error::…" is shown
+// "\x3a:error::…", and "##[" as "##\x5b".
 func WriteText(w io.Writer, entries []Entry) error {
+	var b strings.Builder
+	if err := writeTable(&b, entries); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, textsafe.GuardLines(b.String()))
+	return err
+}
+
+func writeTable(w io.Writer, entries []Entry) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODULE\tKIND\tINTENT\tOWNER\tMODE\tBACKUP\tPATH")
 	dash := func(s string) string {

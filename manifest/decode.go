@@ -362,6 +362,9 @@ func (d *decoder) sources(n *yaml.Node) []Source {
 				s.File, _ = d.str(v, "source file")
 			case "sha256":
 				s.SHA256, _ = d.str(v, "source sha256")
+				if s.SHA256 != "" && !validSHA256(s.SHA256) {
+					d.errorf(v, "source sha256 %q is not a sha256: want 64 lowercase hex digits", s.SHA256)
+				}
 			default:
 				d.errorf(k, "unknown key %q in a source (want file and sha256)", k.Value)
 			}
@@ -716,4 +719,18 @@ func containerName(n *yaml.Node) string {
 		}
 	}
 	return ""
+}
+
+// validSHA256 reports whether s is a sha256 as convert writes it: 64
+// lowercase hex digits.
+func validSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

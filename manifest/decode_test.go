@@ -104,7 +104,7 @@ version: 1
 module: mail
 sources:
   - file: compose.yaml
-    sha256: ab
+    sha256: abababababababababababababababababababababababababababababababab
 resources:
   - directory: /srv/mail
     owner: "0:0"
@@ -182,7 +182,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"duplicate key", head + "module: n\n", []string{`f.yaml:3: key "module" given twice (first at line 2)`}},
 		{"sources not list", head + "sources: x\n", []string{"f.yaml:3: sources must be a list"}},
 		{"unknown source key", head + "sources:\n  - file: a\n    sha: x\n", []string{`f.yaml:5: unknown key "sha" in a source`}},
-		{"source without file", head + "sources:\n  - sha256: x\n", []string{"f.yaml:4: a source needs a file"}},
+		{"source without file", head + "sources:\n  - sha256: " + strings.Repeat("ab", 32) + "\n", []string{"f.yaml:4: a source needs a file"}},
+		{"source sha256 not hex", head + "sources:\n  - file: compose.yaml\n    sha256: xyz\n", []string{`f.yaml:5: source sha256 "xyz" is not a sha256: want 64 lowercase hex digits`}},
 		{"resources not list", head + "resources: {}\n", []string{"f.yaml:3: resources must be a list"}},
 		{"resource scalar", head + "resources:\n  - /srv/x\n", []string{"f.yaml:4: a resource must be a mapping"}},
 		{"module with a slash", "version: 1\nmodule: \"../../etc/x\"\n", []string{`f.yaml:2: module "../../etc/x": want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-', as convert writes it`}},

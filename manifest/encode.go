@@ -62,6 +62,7 @@ func Encode(m *Module) ([]byte, error) {
 		encodeFingerprint(root, m.Fingerprint)
 	}
 
+	quoteCommands(root)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -71,10 +72,27 @@ func Encode(m *Module) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
+	// "##[" is now only in comments and in double-quoted scalars, where
+	// \x5b is "[".
+	out := bytes.ReplaceAll(buf.Bytes(), []byte("##["), []byte(`##\x5b`))
 	if m.Fingerprint != nil {
-		return setBody(buf.Bytes())
+		return setBody(out)
 	}
-	return buf.Bytes(), nil
+	return out, nil
+}
+
+// quoteCommands writes double-quoted every scalar below n, key or value,
+// that printed raw could give a CI runner a workflow command
+// (textsafe.Commands: a line starting "::", a "##["). Double-quoted, its
+// line breaks are escapes, so none of its text starts a line, and Encode
+// writes each "##[" of it as "##\x5b", the same text to a YAML reader.
+func quoteCommands(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && textsafe.Commands(n.Value) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteCommands(c)
+	}
 }
 
 func encodeResource(r *Resource) (*yaml.Node, error) {

@@ -75,3 +75,47 @@ func TestEncodeCommentEscaped(t *testing.T) {
 		t.Errorf("comment not escaped:\n%s", data)
 	}
 }
+
+// TestEncodeNoWorkflowCommand: a manifest printed in a CI log (convert -o
+// -) holds no line a GitHub runner reads as a workflow command, whatever
+// names and values the compose file gave it, and decodes to the same
+// module.
+func TestEncodeNoWorkflowCommand(t *testing.T) {
+	hostile := []string{
+		"::error::pwned",
+		"  ::add-mask::x",
+		"a\n::stop-commands::tok",
+		"a\n\t  ::set-output name=x::y\nb",
+		"##[error]pwned",
+		"x ##[group]y",
+		"###[z",
+		`\##[w`,
+		"a\r::warning::cr",
+	}
+	for _, h := range hostile {
+		m := &Module{Version: 1, Module: "m", Header: "from " + h, Resources: []Resource{
+			{Kind: KindDirectory, Path: "/srv/m", Owner: "0:0", Mode: "0750", Intent: IntentState, Note: h, Comment: "supplied: " + h},
+			{Kind: KindContainer, Container: &Container{Name: "c", Image: "img" + h,
+				Environment: map[string]string{h: h, "K": h},
+				Labels:      map[string]string{h: "v"},
+				Command:     ShellCommand{h, "x"}}},
+		}}
+		data, err := Encode(m)
+		if err != nil {
+			t.Fatalf("%q: %v", h, err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.Contains(l, "##[") || strings.HasPrefix(strings.TrimLeft(l, " \t-"), "::") {
+				t.Errorf("%q: line %q reads as a workflow command:\n%s", h, l, data)
+			}
+		}
+		got, err := Decode("m.yaml", data)
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", h, err, data)
+		}
+		c := got.Resources[1].Container
+		if got.Resources[0].Note != h || c.Image != "img"+h || c.Environment[h] != h || c.Environment["K"] != h || c.Labels[h] != "v" || c.Command[0] != h {
+			t.Errorf("%q: decoded differently:\n%s", h, data)
+		}
+	}
+}

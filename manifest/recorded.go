@@ -134,9 +134,11 @@ type Fingerprint struct {
 	// SourceEvidence.String gives it): each relative bind source, and
 	// each file that would feed the conversion had it existed.
 	Checkout map[string]string
-	// Uncarried counts the compose fields not carried and not
-	// acknowledged (C2M007 warnings), which check --against reports as
-	// errors: it must convert again to name them.
+	// Uncarried counts the conversion's findings check --against reports
+	// again (rules.ReportedAgainst): compose fields not carried and not
+	// acknowledged (C2M007 warnings) and files left out (C2M025), as
+	// errors, and services left out by their profiles (C2M019): it must
+	// convert again to name them.
 	Uncarried int
 	// Warnings counts the conversion's other warnings (an unset
 	// variable, a service left out by profiles, …): convert --batch keeps

@@ -41,6 +41,11 @@ type Placement struct {
 	// Unplaced says why it has no location on the target host (C2M013),
 	// "" when it has one.
 	Unplaced string
+	// Needs names the setting whose absence leaves it without a location
+	// (NeedsHostProjectDirectory, NeedsVolumeRoot): one cause shared by
+	// every source it places. "" when it has a location, or another
+	// reason keeps it from one.
+	Needs string
 	// KindConflict says what contradicts the declared kind (C2M004): a
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
@@ -62,6 +67,15 @@ type Placement struct {
 	// it is declared.
 	Undeclared string
 }
+
+// Settings a Placement Needs.
+const (
+	// NeedsHostProjectDirectory: a relative bind source, with
+	// host_project_directory unset.
+	NeedsHostProjectDirectory = "host_project_directory"
+	// NeedsVolumeRoot: a named or anonymous volume, with volume_root unset.
+	NeedsVolumeRoot = "volume_root"
+)
 
 // First returns the mount it is reported at.
 func (p *Placement) First() project.Mount { return p.Mounts[0] }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
@@ -166,9 +168,16 @@ func judgePrevious(prev []*manifest.Module) *Failure {
 		Hints: append(errs, "run compose2manifest check on them"), Code: 1}
 }
 
-// WriteJSON writes p as check --plan reads it.
+// WriteJSON writes p as check --plan reads it, with what a CI log must
+// not get raw (a "##[", a bidirectional control) written as \u escapes
+// (textsafe.JSON), the same document to a JSON reader.
 func WriteJSON(w io.Writer, p *Plan) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(p)
+	if err := enc.Encode(p); err != nil {
+		return err
+	}
+	_, err := w.Write(textsafe.JSON(b.Bytes()))
+	return err
 }

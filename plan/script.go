@@ -15,9 +15,21 @@ import (
 
 // Quote is s as one POSIX shell word: single-quoted, each single quote
 // closed, escaped and reopened. Any byte but NUL stands for itself inside single quotes, a
-// newline too.
+// newline too. So that the script, printed in a CI log, gives the runner
+// no workflow command, the word is also closed and reopened (”) inside
+// every "##[" and inside a "::" that starts a line of it: the same word
+// to the shell.
 func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	s = strings.ReplaceAll(s, "'", `'\''`)
+	s = strings.ReplaceAll(s, "##[", "##''[")
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		text := strings.TrimLeft(lines[i], " \t")
+		if strings.HasPrefix(text, "::") {
+			lines[i] = lines[i][:len(lines[i])-len(text)] + ":''" + text[1:]
+		}
+	}
+	return "'" + strings.Join(lines, "\n") + "'"
 }
 
 // shown is s safe in a comment or a message: one line, controls (a
@@ -256,6 +268,11 @@ checking=1
 # esc TEXT: TEXT safe to print, every byte that is not printable ASCII as ?.
 esc() { printf '%s' "$1" | tr -c '[:print:]' '?'; }
 
+# listed: names from the legacy data, one a line, safe in a CI log: no
+# line starts a workflow command (a leading :: written \x3a:, and the [ of
+# two # signs and [ written \x5b).
+listed() { sed -e 's/##\[/##\\x5b/g' -e 's/^\([[:blank:]]*\)::/\1\\x3a:/'; }
+
 say() {
 	printf '%s\n' "$*"
 	printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >>"$LOG" || { printf 'cannot write the log %s\n' "$(esc "$LOG")" >&2; exit 1; }
@@ -450,7 +467,7 @@ untrusted() {
 	first=$(find "$1" \( -type b -o -type c -o \( -type f \( -perm -4000 -o -perm -2000 \) \) \) -print -quit) || die "$2: find failed in the source"
 	[ -n "$first" ] || return 0
 	say "$2: the source holds setuid or setgid files or device nodes, which are not copied into a folder the module owns:"
-	find "$1" \( -type b -o -type c -o \( -type f \( -perm -4000 -o -perm -2000 \) \) \) -printf '%P\0' | head -c 65536 | tr '\n' '?' | tr -c '[:print:]\0' '?' | tr '\0' '\n' | head -n 20
+	find "$1" \( -type b -o -type c -o \( -type f \( -perm -4000 -o -perm -2000 \) \) \) -printf '%P\0' | head -c 65536 | tr '\n' '?' | tr -c '[:print:]\0' '?' | tr '\0' '\n' | head -n 20 | listed
 	die "$2: refused: remove them from the source, or clear the bits (chmod u-s,g-s), then run again"
 }
 
@@ -475,7 +492,7 @@ copy_directory() {
 			diff=$(differences "$1/" "$2/" "$6") || die "$5: rsync --dry-run --checksum failed"
 			if [ -n "$diff" ]; then
 				say "$5: the target is not empty and differs from the source; not copying into it, nor changing it:"
-				printf '%s\n' "$diff" | head -n 20
+				printf '%s\n' "$diff" | head -n 20 | listed
 				die "$5: refused: empty the target or move it aside, then run again"
 			fi
 		fi
@@ -498,7 +515,7 @@ copy_directory() {
 	attrs "$2" "$3" "$4" "$5"
 	diff=$(differences "$1/" "$2/" "$6") || die "$5: rsync --dry-run --checksum failed"
 	if [ -n "$diff" ]; then
-		printf '%s\n' "$diff" | head -n 20
+		printf '%s\n' "$diff" | head -n 20 | listed
 		die "$5: the copy differs from the source"
 	fi
 	say "$5: copied and verified"
@@ -536,7 +553,7 @@ copy_file() {
 		diff=$(differences "$1" "$2" '^\.f\.\.\.') || die "$5: rsync --dry-run --checksum failed"
 		if [ -n "$diff" ]; then
 			say "$5: the target exists and differs from the source; not copying over it:"
-			printf '%s\n' "$diff"
+			printf '%s\n' "$diff" | listed
 			die "$5: refused: move the target aside, then run again"
 		fi
 		[ "$checking" = 0 ] || return 0
@@ -551,7 +568,7 @@ copy_file() {
 	attrs "$2" "$3" "$4" "$5"
 	diff=$(differences "$1" "$2" '^\.f\.\.\.') || die "$5: rsync --dry-run --checksum failed"
 	if [ -n "$diff" ]; then
-		printf '%s\n' "$diff"
+		printf '%s\n' "$diff" | listed
 		die "$5: the copy differs from the source"
 	fi
 	say "$5: copied and verified"

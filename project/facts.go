@@ -40,7 +40,7 @@ func (p *Project) Written(s string) bool {
 		return false
 	}
 	for _, f := range p.raw.files {
-		if bytes.Contains(f.data, []byte(s)) {
+		if f.contains([]byte(s)) {
 			return true
 		}
 	}
@@ -299,6 +299,14 @@ type Input struct {
 // the others are read on the first call, bounded (MaxInputSize) and only
 // as regular files, and kept for the later ones. The error names a file
 // that could not be read.
+//
+// compose-go reads every one of these files again, by path: a digest is
+// of the bytes converted only if the file stayed one version throughout.
+// So a compose file must still be the version read before compose-go
+// read it, an env file the version found before anything read it, and a
+// service's env_file or label_file (named only once the project is
+// loaded) unchanged since Load began; else the error is an
+// *fsread.ChangedError naming the file.
 func (p *Project) Inputs() ([]Input, error) {
 	if p.inputs != nil {
 		return slices.Clone(p.inputs), nil
@@ -339,16 +347,30 @@ func (p *Project) Inputs() ([]Input, error) {
 			}
 		}
 	}
-	read := map[string][]byte{} // the compose files, read once already
+	// The compose files were read once already, before compose-go read
+	// them: each must still be that version, so that the bytes hashed are
+	// those converted. The other files compose-go read during the load.
+	read := map[string][]byte{}
 	for _, f := range p.raw.files {
+		// Standard input's file (-f -) is gone once read: its bytes are
+		// the ones given, written to a folder of the process's own.
+		if f.path != p.stdin {
+			if err := fsread.Same("compose file", f.path, f.id); err != nil {
+				return nil, err
+			}
+		}
 		read[f.path] = f.data
 	}
 	out := make([]Input, 0, len(paths))
 	for _, path := range paths {
 		data, ok := read[path]
 		if !ok {
+			var id fsread.ID
 			var err error
-			if data, err = fsread.File("input file", path, MaxInputSize); err != nil {
+			if data, id, err = fsread.FileID("input file", path, MaxInputSize); err != nil {
+				return nil, err
+			}
+			if err := checkVersion(path, id, p.seen, p.start); err != nil {
 				return nil, err
 			}
 			read[path] = data
@@ -419,6 +441,10 @@ type SourceEvidence struct {
 	// its path in the project after the links: "./data" for "./current"
 	// of "./current -> data". "" otherwise.
 	Resolved string
+	// Surveyed is, when Kind is not the checkout's but what the legacy
+	// host's survey found (convert --survey), where that came from:
+	// "survey HOST DATE". "" otherwise.
+	Surveyed string
 }
 
 // maxLinks is how many symbolic links Evidence follows for one source, as
@@ -675,13 +701,17 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 // and whether the -f files are exactly read in another order: later
 // files override earlier ones, so the merge differs. Nothing when the
 // files were not named with -f, are not the project's own, or are read.
-func (p *Project) FilesAgainst(read []string) (leftOut []string, reordered bool) {
+// With declared set, the files were chosen by the folder's own
+// declarations (compose_files:), which makes them the folder's project
+// whatever their names: a decoy.yaml they name leaves out the
+// compose.yaml docker compose reads.
+func (p *Project) FilesAgainst(read []string, declared bool) (leftOut []string, reordered bool) {
 	if p.FilesFrom != FilesFlag {
 		return nil, false
 	}
 	dir, _ := filepath.Abs(p.Dir)
 	given := make([]string, 0, len(p.ConfigFiles))
-	own := false
+	own := declared
 	for _, f := range p.ConfigFiles {
 		f, _ = filepath.Abs(f)
 		given = append(given, f)

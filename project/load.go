@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
@@ -60,6 +61,10 @@ type Options struct {
 	// ProjectDirectory, else the folder of the first other -f file, else
 	// WorkingDirectory, as docker compose takes it.
 	Stdin []byte
+	// beforeCompose, when not nil, runs after the compose files were read
+	// and before compose-go reads them: a test hook for a file replaced
+	// between the two reads.
+	beforeCompose func()
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -95,6 +100,11 @@ type Project struct {
 	// not for concurrent use).
 	inputs    []Input
 	inputData map[string][]byte
+	// start is when Load began, before it read anything; seen holds the
+	// version of each env file as found before compose-go read it (see
+	// Inputs).
+	start time.Time
+	seen  versions
 }
 
 // Rel returns p relative to the project directory, slash-separated, with
@@ -144,6 +154,7 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 
 func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Project, error) {
 	registerRawEnv()
+	start := time.Now()
 	in, err := resolveInputs(opts, stdin)
 	*inp = in
 	if err != nil {
@@ -154,7 +165,7 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, stdin: in.stdin}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen, stdin: in.stdin}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
@@ -164,11 +175,25 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, errors.New(l.raw.problem)
 	}
 	l.UnsetVariables = unsetVariables(l.raw)
+	for path, id := range l.raw.seen {
+		if _, ok := l.seen[path]; !ok {
+			l.seen[path] = id
+		}
+	}
+	if opts.beforeCompose != nil {
+		opts.beforeCompose()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // abandoned: compose-go's loading is not begun
+	}
 
 	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
 		return nil, err
 	}
 	p, err := po.LoadProject(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		// Errors are compose-go's own, with every cast (see castsFor).
 		if po, err = in.projectOptions(opts); err != nil {
@@ -571,6 +596,7 @@ type inputs struct {
 	environ   []string // the process environment and the first env files' values
 	envFiles  []string // the env files compose-go reads once the directory is known
 	read      []string // every env file read, both passes, in order
+	seen      versions // the env files' versions, as found before any read
 	roots     []string // where files the project refers to may lie
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
@@ -636,7 +662,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{envDisabled: disabled, stdin: stdin}
+	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin}
 	var err error
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
@@ -646,6 +672,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 				if err := CheckInputFile("env file", f); err != nil {
 					return nil, err
 				}
+				in.seen.add(f)
 			}
 			return explicit, nil
 		}
@@ -662,6 +689,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		if err := CheckContained("env file", dot, append([]string{dir}, opts.AllowDirs...)...); err != nil {
 			return nil, err
 		}
+		in.seen.add(dot)
 		return []string{dot}, nil
 	}
 	addRead := func(files []string) {

@@ -17,10 +17,13 @@ import (
 // to parse) and Options.Environ, is masked in its message (Mask),
 // and so is the raw text after KEY= of each such env file line: the form
 // compose-go quotes when the line does not parse.
-
-// minMasked is the shortest value masked in a load error: shorter ones
-// would mask unrelated words of the message.
-const minMasked = 4
+//
+// Masking touches values only. A value that could be a secret
+// (CouldBeSecret) is masked wherever it occurs; any other (a common word
+// such as postgres or host, a placeholder, a short value) only where it
+// stands alone (maskToken): masked inside other text it would corrupt
+// the message (compose.yaml read as ********.yaml, hostPort as
+// ********Port) and show by its place the very value it hides.
 
 // failedRead matches compose-go's message for an env file it could not
 // parse: "failed to read PATH: PROBLEM".
@@ -32,6 +35,8 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 	if err == nil {
 		return nil
 	}
+	// values maps each value to mask to whether it is masked wherever
+	// it occurs (true) or only where it stands alone.
 	values := map[string]bool{}
 	add := func(name, value string) {
 		if !LooksLikeSecret(name, value) {
@@ -40,11 +45,12 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 		// A message may quote a URL up to its @ only: its password is
 		// masked on its own too.
 		for _, v := range []string{value, strings.TrimSpace(value), URLPassword(value)} {
-			if len(v) >= minMasked {
-				values[v] = true
-				if q := strconv.Quote(v); len(q) > 2 {
-					values[q[1:len(q)-1]] = true // as %q writes it
-				}
+			if v == "" {
+				continue
+			}
+			anywhere := CouldBeSecret(v)
+			for _, w := range []string{v, quotedForm(v)} {
+				values[w] = values[w] || anywhere
 			}
 		}
 	}
@@ -101,7 +107,11 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 	msg := err.Error()
 	masked := msg
 	for _, v := range list {
-		masked = strings.ReplaceAll(masked, v, Mask(v))
+		if values[v] {
+			masked = strings.ReplaceAll(masked, v, Mask(v))
+		} else {
+			masked = maskToken(masked, v)
+		}
 	}
 	if masked == msg {
 		return err
@@ -159,4 +169,53 @@ func rawEnvValues(path string) [][2]string {
 		out = append(out, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
 	}
 	return out
+}
+
+// quotedForm returns v as %q writes it, without the quotes.
+func quotedForm(v string) string {
+	q := strconv.Quote(v)
+	return q[1 : len(q)-1]
+}
+
+// maskToken returns s with each occurrence of v that stands alone masked:
+// one not joined to a letter, digit, _ or - on either side, nor by a . or
+// / to a letter or digit (services.host.image, compose.yaml, ./host/data
+// keep their words).
+func maskToken(s, v string) string {
+	var b strings.Builder
+	for i := 0; ; {
+		j := strings.Index(s[i:], v)
+		if j < 0 {
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		start, end := i+j, i+j+len(v)
+		b.WriteString(s[i:start])
+		if alone(s, start, end) {
+			b.WriteString(Mask(v))
+		} else {
+			b.WriteString(v)
+		}
+		i = end
+	}
+}
+
+// alone reports whether s[start:end] stands alone in s (maskToken).
+func alone(s string, start, end int) bool {
+	word := func(c byte) bool {
+		return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	if start > 0 {
+		c := s[start-1]
+		if word(c) || (c == '.' || c == '/') && start > 1 && word(s[start-2]) {
+			return false
+		}
+	}
+	if end < len(s) {
+		c := s[end]
+		if word(c) || (c == '.' || c == '/') && end+1 < len(s) && word(s[end+1]) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,13 +2,15 @@ package project
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"index/suffixarray"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,6 +26,7 @@ type rawFile struct {
 	name     string // path relative to the project directory, for positions
 	root     *yaml.Node
 	data     []byte
+	id       fsread.ID // the version data is of (see Project.Inputs)
 	// env is the environment the file is interpolated with: the
 	// project's, and for an included file also its include's env files
 	// (compose-go's ApplyInclude); workDir is where its relative include
@@ -31,11 +34,29 @@ type rawFile struct {
 	// included project's directory.
 	env     map[string]string
 	workDir string
+	// depth is how many include or extends.file references lead to the
+	// file from a -f file (0 for one).
+	depth int
 	// services indexes the services: mapping by name (merge keys
 	// applied, as get reads it), built once: looking a service up is
 	// done for every service, and a scan each time is quadratic.
 	servicesOnce sync.Once
 	services     map[string]*yaml.Node
+	// text indexes data for substring search (Project.Written), built
+	// once: a search of the whole file for every service's image is
+	// quadratic.
+	textOnce sync.Once
+	text     *suffixarray.Index
+}
+
+// contains reports whether s appears in the file's bytes, as
+// bytes.Contains(f.data, s) does.
+func (f *rawFile) contains(s []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	f.textOnce.Do(func() { f.text = suffixarray.New(f.data) })
+	return len(f.text.Lookup(s, 1)) > 0
 }
 
 // service returns the definition of service name in f, or nil.
@@ -76,6 +97,9 @@ type rawIndex struct {
 	// roots are the directories a referenced file must lie in: the
 	// project directory, the -f files' folders, and the allowed ones.
 	roots []string
+	// seen holds the version of each include env file as found, before
+	// it was read (see Project.Inputs).
+	seen versions
 	// missing are the files an include: or extends.file names that do
 	// not exist, by absolute path, with where they are named: compose-go's
 	// error for one names no line.
@@ -97,7 +121,7 @@ func (ix *rawIndex) missed(p string, ref reference) {
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
 func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
-	ix := &rawIndex{roots: roots}
+	ix := &rawIndex{roots: roots, seen: versions{}}
 	seen := map[string]bool{}
 	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
 	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
@@ -110,14 +134,22 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		}
 		if ref != nil {
 			// A file the project refers to, not one named with -f.
-			if err := ix.checkReference(ref.what, p); err != nil {
+			err := ix.checkReference(ref.what, p)
+			if err == nil {
+				err = referenceLimits(ref, rel(p), len(seen))
+			}
+			if err != nil {
 				if ix.problem == "" {
 					ix.problem = fmt.Sprintf("%s:%d: %v", ref.file, ref.line, err)
 				}
 				return
 			}
 		}
-		data, err := os.ReadFile(p)
+		data, id, err := fsread.FileID("compose file", p, MaxInputSize)
+		var changed *fsread.ChangedError
+		if errors.As(err, &changed) && ix.problem == "" {
+			ix.problem = err.Error()
+		}
 		if err != nil {
 			return
 		}
@@ -129,7 +161,10 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			}
 			return
 		}
-		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, extended: extended, env: env, workDir: workDir}
+		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, id: id, extended: extended, env: env, workDir: workDir}
+		if ref != nil {
+			f.depth = ref.depth
+		}
 		if msg := shapeProblem(f); msg != "" {
 			if ix.problem == "" {
 				ix.problem = msg
@@ -159,22 +194,27 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
 			if n := get(get(svc, "extends"), "file"); scalar(n) != "" {
-				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line})
+				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line, f.depth + 1})
 			}
 		}
 	}
 	for _, p := range paths {
 		add(p, false, env, dir, nil)
 	}
+	if msg := ix.extendsProblem(); msg != "" && ix.problem == "" {
+		ix.problem = msg
+	}
 	return ix
 }
 
-// reference is where a compose file names another file: what it is, and
-// the file and line that name it.
+// reference is where a compose file names another file: what it is, the
+// file and line that name it, and the depth of the file named (one more
+// than the naming file's).
 type reference struct {
-	what string
-	file string
-	line int
+	what  string
+	file  string
+	line  int
+	depth int
 }
 
 // include is one entry of a file's include: list.
@@ -247,7 +287,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 	if len(envFiles) > 0 {
 		for _, e := range envFiles {
 			if !exists(e) {
-				ix.missed(e, reference{"include env_file", f.name, inc.line})
+				ix.missed(e, reference{what: "include env_file", file: f.name, line: inc.line})
 				return // compose-go reports it
 			}
 			if err := ix.checkReference("include env file", e); err != nil {
@@ -256,6 +296,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 				}
 				return
 			}
+			ix.seen.add(e) // before this read and compose-go's
 		}
 		vals, err := dotenv.GetEnvFromFile(f.env, envFiles)
 		if err != nil {
@@ -277,7 +318,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 		}
 	}
 	for _, p := range paths {
-		add(p, extended, env, dir, &reference{"include", f.name, inc.line})
+		add(p, extended, env, dir, &reference{"include", f.name, inc.line, f.depth + 1})
 	}
 }
 
@@ -608,4 +649,28 @@ func serviceShape(f *rawFile) string {
 		}
 	}
 	return ""
+}
+
+// base returns the definition service node n of file f extends, and the
+// file it is in (extends.file, or f), or nil when it extends none that
+// was read.
+func (ix *rawIndex) base(f *rawFile, n *yaml.Node) (*rawFile, *yaml.Node) {
+	name, file := "", f
+	switch ext := get(n, "extends"); {
+	case ext == nil:
+	case ext.Kind == yaml.ScalarNode:
+		name = ext.Value
+	default:
+		name = scalar(get(ext, "service"))
+		if p := scalar(get(ext, "file")); p != "" {
+			file = ix.file(resolveRef(filepath.Dir(f.path), f.subst(p)))
+		}
+	}
+	if name == "" || file == nil {
+		return nil, nil
+	}
+	if b := file.service(name); b != nil {
+		return file, b
+	}
+	return nil, nil
 }

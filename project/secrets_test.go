@@ -54,3 +54,22 @@ func TestCouldBeSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskToken: a value that could not be a secret is masked in a load
+// error only where it stands alone, never inside other text.
+func TestMaskToken(t *testing.T) {
+	for _, c := range []struct{ s, v, want string }{
+		{"Invalid hostPort: host", "host", "Invalid hostPort: ********"},
+		{"compose.yaml: Invalid hostPort: compose", "compose", "compose.yaml: Invalid hostPort: ********"},
+		{"services.postgres.image: postgres", "postgres", "services.postgres.image: ********"},
+		{`value "postgres" at line 3.`, "postgres", `value "********" at line 3.`},
+		{"postgres.", "postgres", "********."},
+		{"./postgres/data and postgres_data", "postgres", "./postgres/data and postgres_data"},
+		{"passwords, password-file, password", "password", "passwords, password-file, ********"},
+		{"", "x", ""},
+	} {
+		if got := maskToken(c.s, c.v); got != c.want {
+			t.Errorf("maskToken(%q, %q) = %q, want %q", c.s, c.v, got, c.want)
+		}
+	}
+}

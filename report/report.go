@@ -9,11 +9,10 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -125,26 +124,7 @@ func EncodeJSON(w io.Writer, v any) error {
 // its older workflow command). encoding/json already escapes the other
 // control characters, and no JSON line starts with "::". All of these
 // are found only inside JSON strings, where a \u escape means the same.
-func SafeJSON(doc []byte) []byte {
-	if !bytes.ContainsFunc(doc, func(r rune) bool { return r >= 0x7f && unsafeRune(r) }) && !bytes.Contains(doc, []byte("##[")) {
-		return doc
-	}
-	var b bytes.Buffer
-	for i := 0; i < len(doc); {
-		r, size := utf8.DecodeRune(doc[i:])
-		switch {
-		case r >= 0x7f && unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case bytes.HasPrefix(doc[i:], []byte("##[")):
-			b.WriteString(`##\u005b`)
-			size = 3
-		default:
-			b.Write(doc[i : i+size])
-		}
-		i += size
-	}
-	return b.Bytes()
-}
+func SafeJSON(doc []byte) []byte { return textsafe.JSON(doc) }
 
 // Body returns what d says, without its position, rule and severity:
 // `service "web": volume "./data": MESSAGE`.

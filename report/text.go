@@ -3,27 +3,284 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/internal/textsafe"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
-// WriteText writes every diagnostic of r on one line, as
-// Diagnostic.String formats it, followed by an indented "  fix: …" line
-// when it has a fix. Each line is made safe with Line.
-func WriteText(w io.Writer, r *Report) error {
+// TextOptions says how WriteTextWith writes a report.
+type TextOptions struct {
+	// ShowAcknowledged writes the findings about what the declarations
+	// acknowledge (rules.Diagnostic.Acknowledged) one by one; without it
+	// they are counted in one line at the end.
+	ShowAcknowledged bool
+}
+
+// WriteText writes r for people as WriteTextWith does with the zero
+// TextOptions.
+func WriteText(w io.Writer, r *Report) error { return WriteTextWith(w, r, TextOptions{}) }
+
+// WriteTextWith writes r for people, one cause per finding:
+//
+//   - findings of one rule with one Cause (rules.Diagnostic.Cause) are one
+//     finding, the cause once and then each source with its line;
+//   - findings that say the same thing of the same source and differ
+//     only in their service (one YAML line shared by several services)
+//     are one finding naming every service;
+//   - a rule's fix is written once, after its first finding;
+//   - acknowledged findings are counted in one last line, unless
+//     opts.ShowAcknowledged.
+//
+// Every line is made safe with Line. The JSON and SARIF writers keep
+// every finding as it is.
+func WriteTextWith(w io.Writer, r *Report, opts TextOptions) error {
 	var b strings.Builder
+	fixed := map[string]bool{}
+	acknowledged := 0
 	for _, m := range r.Modules {
+		var ds []rules.Diagnostic
 		for _, d := range m.Diagnostics {
-			b.WriteString(Line(d.String()))
-			b.WriteByte('\n')
-			if d.Fix != "" {
+			if d.Acknowledged && !opts.ShowAcknowledged {
+				acknowledged++
+				continue
+			}
+			ds = append(ds, d)
+		}
+		groups := groupFindings(ds)
+		names := nameOnce(groups)
+		for _, g := range groups {
+			for _, l := range g.lines(names) {
+				indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+				b.WriteString(indent + Line(l))
+				b.WriteByte('\n')
+			}
+			if d := g.members[0]; d.Fix != "" && !fixed[d.Rule+"\x00"+d.Fix] {
+				fixed[d.Rule+"\x00"+d.Fix] = true
 				fmt.Fprintf(&b, "  fix: %s\n", Line(d.Fix))
 			}
 		}
 	}
+	if acknowledged > 0 {
+		fmt.Fprintf(&b, "%d acknowledged: see --show-acknowledged\n", acknowledged)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// finding is one finding of a text report: the diagnostics of one cause.
+type finding struct {
+	members []rules.Diagnostic
+	// cause is set for findings grouped by their Cause.
+	cause bool
+}
+
+// causeAtLeast is how many findings of one cause are written as one:
+// fewer are written one by one, each with its own words.
+const causeAtLeast = 4
+
+// groupFindings groups ds into findings, in the order of their first
+// diagnostic.
+func groupFindings(ds []rules.Diagnostic) []*finding {
+	causes := map[string]int{}
+	for _, d := range ds {
+		if d.Cause != "" {
+			causes[d.Rule+"\x00"+d.Cause]++
+		}
+	}
+	var out []*finding
+	byKey := map[string]*finding{}
+	for _, d := range ds {
+		if d.Cause != "" && causes[d.Rule+"\x00"+d.Cause] < causeAtLeast {
+			d.Cause = ""
+		}
+		key := strings.Join([]string{d.Rule, string(d.Severity), d.File, d.Source, d.Target, d.Message}, "\x00")
+		if d.Cause != "" {
+			key = strings.Join([]string{d.Rule, string(d.Severity), "cause", d.Cause}, "\x00")
+		}
+		if d.Rule == "" {
+			key = "" // a failure to read input stands alone
+		}
+		if f, ok := byKey[key]; ok && key != "" {
+			f.members = append(f.members, d)
+			continue
+		}
+		f := &finding{members: []rules.Diagnostic{d}, cause: d.Cause != ""}
+		out = append(out, f)
+		byKey[key] = f
+	}
+	return out
+}
+
+// nameOnce decides which finding of groups names each source a finding
+// grouped by cause is about: the largest one (the first of those), so
+// that the others give only its line.
+func nameOnce(groups []*finding) map[string]*finding {
+	bySize := append([]*finding(nil), groups...)
+	sort.SliceStable(bySize, func(i, j int) bool { return bySize[i].sources() > bySize[j].sources() })
+	names := map[string]*finding{}
+	for _, g := range bySize {
+		if !g.cause || len(g.members) == 1 {
+			continue
+		}
+		for _, m := range g.members {
+			if _, ok := names[memberName(m)]; !ok {
+				names[memberName(m)] = g
+			}
+		}
+	}
+	return names
+}
+
+// sources returns how many sources f names, each once.
+func (f *finding) sources() int {
+	seen := map[string]bool{}
+	for _, m := range f.members {
+		seen[memberName(m)] = true
+	}
+	return len(seen)
+}
+
+// lines returns the text lines of f, before Line makes them safe; an
+// indented line keeps its indentation. names says which finding names
+// each source (nameOnce).
+func (f *finding) lines(names map[string]*finding) []string {
+	first := f.members[0]
+	if len(f.members) == 1 {
+		return []string{first.String()}
+	}
+	if !f.cause {
+		// One thing said of one source by several services.
+		d := first
+		d.Service = ""
+		var services []string
+		seen := map[string]bool{}
+		for _, m := range f.members {
+			if m.Service != "" && !seen[m.Service] {
+				seen[m.Service] = true
+				services = append(services, strconv.Quote(m.Service))
+			}
+		}
+		line := d.String()
+		if len(services) > 0 {
+			head := first.Rule + " " + string(first.Severity) + ": "
+			if i := strings.Index(line, head); i >= 0 {
+				line = line[:i+len(head)] + "services " + strings.Join(services, ", ") + ": " + line[i+len(head):]
+			}
+		}
+		if at := otherPositions(f.members); at != "" {
+			line += " (also at " + at + ")"
+		}
+		return []string{line}
+	}
+	// One cause: the cause once, then each source with its position.
+	file := first.File
+	for _, m := range f.members {
+		if m.File != file {
+			file = ""
+		}
+	}
+	head := first.Rule + " " + string(first.Severity) + ": " + first.Cause
+	if file != "" {
+		head = file + ": " + head
+	}
+	var items, elsewhere []string
+	seen := map[string]bool{}
+	for _, m := range f.members {
+		pos := memberPos(m, file == "")
+		item := memberName(m) + " (" + pos + ")"
+		if seen[item] {
+			continue
+		}
+		seen[item] = true
+		if g, ok := names[memberName(m)]; ok && g != f {
+			elsewhere = append(elsewhere, strings.TrimPrefix(pos, "line "))
+			continue
+		}
+		items = append(items, item)
+	}
+	out := []string{fmt.Sprintf("%s (%d):", head, len(items)+len(elsewhere))}
+	if len(elsewhere) > 0 {
+		word := "line"
+		if file == "" {
+			word = "at"
+		} else if len(elsewhere) > 1 {
+			word = "lines"
+		}
+		lead := "at "
+		if len(items) > 0 {
+			lead = "and at "
+		}
+		elsewhere[0] = lead + word + " " + elsewhere[0]
+		elsewhere[len(elsewhere)-1] += " (sources named in another finding)"
+		items = append(items, elsewhere...)
+	}
+	return append(out, wrap(items, "    ", 100)...)
+}
+
+// memberName names what a grouped finding is about: its volume source, or
+// its service and target.
+func memberName(d rules.Diagnostic) string {
+	switch {
+	case d.Source != "":
+		return d.Source
+	case d.Service != "" && d.Target != "":
+		return fmt.Sprintf("service %q %s", d.Service, d.Target)
+	case d.Service != "":
+		return fmt.Sprintf("service %q", d.Service)
+	}
+	return d.Message
+}
+
+// memberPos is d's line, with its file when withFile.
+func memberPos(d rules.Diagnostic, withFile bool) string {
+	if withFile {
+		return d.Pos().String()
+	}
+	return "line " + strconv.Itoa(d.Line)
+}
+
+// otherPositions lists the positions of members after the first that
+// differ from it: "compose.yaml:14, :20".
+func otherPositions(members []rules.Diagnostic) string {
+	first := members[0].Pos()
+	var out []string
+	seen := map[string]bool{first.String(): true}
+	for _, m := range members[1:] {
+		p := m.Pos().String()
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if m.File == first.File {
+			p = "line " + strconv.Itoa(m.Line)
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ", ")
+}
+
+// wrap joins items with ", " into lines of at most width bytes where
+// they fit, each starting with indent.
+func wrap(items []string, indent string, width int) []string {
+	var out []string
+	line := indent
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if line != indent && len(line)+1+len(it) > width {
+			out = append(out, line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += it
+	}
+	return append(out, line)
 }
 
 // Line makes s, text that may carry names and messages from a compose
@@ -60,6 +317,18 @@ func Lines(s string) []string {
 	return out
 }
 
+// Indent returns s with prefix before each of its lines that is not
+// empty.
+func Indent(s, prefix string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString(prefix + line)
+		}
+	}
+	return b.String()
+}
+
 // Block makes each line of s, a block of several lines such as a YAML
 // skeleton, safe as Line does, but keeps its lines and their indentation:
 // control characters other than the line breaks are shown escaped, and a
@@ -78,17 +347,8 @@ func Block(s string) string {
 	return strings.Join(lines, "")
 }
 
-// guard keeps a line without control characters from being read as a
-// GitHub Actions workflow command, which the runner looks for at the start
-// of a line, after white space ("::error …"), and in its older form
-// anywhere in it ("##[error]…").
-func guard(s string) string {
-	text := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(text, "::") {
-		s = s[:len(s)-len(text)] + `\x3a` + text[1:]
-	}
-	return strings.ReplaceAll(s, "##[", `##\x5b`)
-}
+// guard is textsafe.Guard.
+func guard(s string) string { return textsafe.Guard(s) }
 
 // Escape shows each control character of s escaped (\x1b, \u202e; \n,
 // \r and \t as such), and each byte that is not UTF-8 as \xNN. With

@@ -103,12 +103,13 @@ type Conversion struct {
 	// spacing or order edited, where Differences may see nothing. False
 	// for a manifest with no fingerprint, whose body cannot be told.
 	TextDiffers bool
-	// Unedited reports that the manifest's bytes are exactly what a
-	// conversion wrote (its body digest holds): differences then come
-	// from what changed since, not from a person. EarlierConversion is,
-	// for such a manifest, the older conversion version its fingerprint
-	// records (convert.ConversionVersion has moved on since), 0 otherwise.
-	Unedited          bool
+	// DigestHolds reports that the manifest's body digest holds: its
+	// bytes are what a conversion writes, or what anyone who recomputed
+	// the digest after an edit wrote; it says nothing of who wrote them.
+	// EarlierConversion is, for such a manifest, the older conversion
+	// version its fingerprint records (convert.ConversionVersion has moved
+	// on since), 0 otherwise.
+	DigestHolds       bool
 	EarlierConversion int
 }
 
@@ -213,10 +214,10 @@ func checkEditedAgainst(p *AgainstPass) {
 		prefix = fmt.Sprintf("converted with other settings than check was given (check converts with %s): ", c.Module.ConvertedWith)
 	case c != nil && c.VariablesChanged:
 		prefix = "converted with other values of the variables its fingerprint names than check's environment has (run check with the variables convert had): "
-	case c != nil && c.Unedited && c.EarlierConversion > 0:
-		prefix = fmt.Sprintf("converted by an earlier compose2manifest (conversion %d) and unedited since; this one converts the same sources otherwise (convert again): ", c.EarlierConversion)
-	case c != nil && c.Unedited:
-		prefix = "unedited since convert wrote it, but its unchanged sources convert otherwise now (the checkout or the image table changed; convert again): "
+	case c != nil && c.DigestHolds && c.EarlierConversion > 0:
+		prefix = fmt.Sprintf("its body digest holds and names an earlier compose2manifest (conversion %d), which may have written it (a digest anyone can recompute after an edit); this one converts the same sources otherwise (convert again): ", c.EarlierConversion)
+	case c != nil && c.DigestHolds:
+		prefix = "its body digest holds (a digest anyone can recompute after an edit), but its unchanged sources convert otherwise (the checkout or the image table changed since, or it was edited; convert again): "
 	}
 	reportDifferences(p, prefix)
 	c := p.Conversion
@@ -324,12 +325,36 @@ func EscalatedAgainst(d Diagnostic) bool {
 	return (d.Rule == uncarriedID || d.Rule == filesLeftOutID) && d.Severity != Error
 }
 
+// ReportedAgainst reports whether d, a finding of a conversion, is one
+// check --against reports again and so must convert to name: those it
+// escalates (EscalatedAgainst), and C2M019, a service left out by its
+// profiles, reported as the warning it is, as convert --batch reports it
+// (what the service mounts is declared nowhere).
+func ReportedAgainst(d Diagnostic) bool {
+	return EscalatedAgainst(d) || d.Rule == leftOutID
+}
+
+// checkLeftOutAgainst reports again the conversion's findings of
+// services left out by their profiles (C2M019), as warnings: so they
+// count under --warnings-as-errors.
+func checkLeftOutAgainst(p *AgainstPass) {
+	if p.Conversion == nil {
+		return
+	}
+	for _, d := range p.Conversion.Diagnostics {
+		if d.Rule == leftOutID {
+			p.Report(d)
+		}
+	}
+}
+
 // uncarriedID is the ID of the rule for compose fields not carried, whose
 // conversion findings checkUncarriedAgainst reports again, and
 // filesLeftOutID that of the rule for compose files -f leaves out.
 const (
 	uncarriedID    = "C2M007"
 	filesLeftOutID = "C2M025"
+	leftOutID      = "C2M019"
 )
 
 // checkAmbiguousAgainst reports a manifest whose module two or more

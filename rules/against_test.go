@@ -129,16 +129,16 @@ out/app.yaml:3: C2M018 error: edited by hand: container worker is in the convers
 		{
 			name: "unedited, earlier conversion",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app", Sources: unchanged(m),
-				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, Unedited: true, EarlierConversion: 20}},
-			want: `out/app.yaml:12: C2M018 error: converted by an earlier compose2manifest (conversion 20) and unedited since; this one converts the same sources otherwise (convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
+				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, DigestHolds: true, EarlierConversion: 20}},
+			want: `out/app.yaml:12: C2M018 error: its body digest holds and names an earlier compose2manifest (conversion 20), which may have written it (a digest anyone can recompute after an edit); this one converts the same sources otherwise (convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
   related app/compose2manifest.yaml:4: the conversion has it from here
 `,
 		},
 		{
 			name: "unedited",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app", Sources: unchanged(m),
-				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, Unedited: true}},
-			want: `out/app.yaml:12: C2M018 error: unedited since convert wrote it, but its unchanged sources convert otherwise now (the checkout or the image table changed; convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
+				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, DigestHolds: true}},
+			want: `out/app.yaml:12: C2M018 error: its body digest holds (a digest anyone can recompute after an edit), but its unchanged sources convert otherwise (the checkout or the image table changed since, or it was edited; convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
   related app/compose2manifest.yaml:4: the conversion has it from here
 `,
 		},

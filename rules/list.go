@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 )
@@ -365,11 +366,21 @@ that could be a secret spreads so. Not one:
   - at most three plain words of letters, 12 at most each (password,
     postgres, changePassword, not-set): a default nobody keeps;
   - contained in a name the project shows openly (its name, a service,
-    network, volume, config or secret name, an image or hostname);
+    network, volume, config or secret name, an image or hostname, a
+    variable's name or the credential name the skeleton makes of it);
   - carried in plaintext knowingly: acknowledge names a variable with
     that value (SERVICE.environment.VARIABLE), so it is in the manifest
     already (unless a credential delivers it too: then it is refused
     there, naming both places).
+A credential's value is nowhere else in plaintext: a variable holding
+the same secret (the same value, or written as the same project
+variable) is refused even when acknowledged, naming the credentials:
+item, and the way out is the same credential; the skeleton offers one
+credential per shared secret, named after the project variable or the
+role its variables' names share. A variable whose whole value is a
+known secret, whatever its name (mailcow's DBROOT, the value of
+MYSQL_ROOT_PASSWORD), is settled like a secret-looking variable: it is
+one more user of that credential.
 Such a value under a secret name is still a finding of its own, which
 credentials: or acknowledge: settles; it is never masked elsewhere. A
 config whose environment: is a secret-looking variable is refused too:
@@ -383,7 +394,10 @@ the mesh delivers it instead (the credential's file, or $$VARIABLE in a
 shell-form command, entrypoint or healthcheck of the service that has
 VARIABLE), is itself delivered under credentials: (another variable), or
 is settled by acknowledging the variable the value is of (then it is no
-secret kept); a config becomes a compose secret.`,
+secret kept); a config becomes a compose secret. A VARIABLE of other
+characters than letters, digits and _ is written in double quotes in
+both (sonarqube."sonar.jdbc.password",
+sonarqube.environment."sonar.jdbc.password").`,
 		},
 		{
 			ID:           "C2M016",
@@ -419,16 +433,16 @@ compose project name (-p, name:), and convert again.`,
 sources are unchanged, yet the result differs from the manifest. The
 manifest was edited by hand, and the next conversion would undo the edit
 without a word. An edit that changes no resource (a comment, spacing) is a
-warning. When the manifest is exactly as convert wrote it (its body digest
-holds), no person edited it: the message says so, and whether an earlier
-compose2manifest wrote it or the checkout changed since (a bind source
-that became a link, a folder gone). Plain check, which converts nothing,
-warns when a manifest that says convert generated it no longer has the
-bytes convert wrote (its body digest does not hold).
+warning. When the manifest's body digest holds, the message says so, and
+names the earlier compose2manifest its fingerprint records, or that the
+checkout may have changed since (a bind source that became a link, a
+folder gone); a digest holding shows only that the bytes match it, never
+that no person edited them, since anyone can recompute it after an edit.
+Plain check, which converts nothing, warns when a manifest that says
+convert generated it no longer matches its body digest.
 
 Make the change in the declarations (compose2manifest.yaml) or the
-compose file instead, and convert again; for an unedited manifest, convert
-again.`,
+compose file instead, and convert again.`,
 			CheckAgainst: checkEditedAgainst,
 		},
 		{
@@ -436,10 +450,15 @@ again.`,
 			Title:        "a service or job left out by its profiles is not in the manifest",
 			Severity:     Warning,
 			CheckProject: checkLeftOut,
+			CheckAgainst: checkLeftOutAgainst,
 			Doc: `The service has profiles: and none of them is enabled, so compose would
 not start it and the manifest has no container for it. It is reported so
 that a manifest never lacks a service without a word; the message names
 its profiles.
+
+check --against reports it too, as a warning (so --warnings-as-errors
+fails on it), as convert --batch does: a manifest whose conversion left a
+service out is converted again to name it.
 
 Convert with --profile NAME (or --profile '*') to bring the service in, or
 leave it out knowingly.`,
@@ -577,14 +596,21 @@ docker compose enables there by default (COMPOSE_PROFILES) bring in, and
 with --env-file replacing the env files it reads (.env, COMPOSE_ENV_FILES),
 which set the variables and may set COMPOSE_FILE and COMPOSE_PROFILES.
 
-Convert without -f (--profile, --env-file) to read the project as docker
-compose does. If the legacy host does run docker compose with exactly
-these, name them under compose_files: (profiles:, env_files:) in the
-declarations, which records the choice where a reviewer sees it, and the
-warning stops. The -f files are
-recorded in the manifest (converted_with: compose_files), and check
---against converts with them; it fails on this finding (an error there)
-until the declarations name the files.`,
+compose_files:, profiles: and env_files: in the declarations are judged
+as -f, --profile and --env-file are: the declarations are the pull
+request's to edit, and docker compose up, run in the folder, reads the
+folder's files whatever they say (compose_files: naming a decoy.yaml
+leaves out the compose.yaml docker compose reads).
+
+Convert without -f (--profile, --env-file), and without those keys, to
+read the project as docker compose does. If the legacy host does run
+docker compose with other files or profiles, make the folder say so where
+docker compose reads it too: COMPOSE_FILE (COMPOSE_PROFILES) in its .env,
+or remove the files it does not run; compose_files: may name more files
+after those docker compose reads. The -f files are recorded in the
+manifest (converted_with: compose_files), and check --against converts
+with them and with the declarations; it fails on this finding (an error
+there).`,
 		},
 	}
 }
@@ -1174,10 +1200,10 @@ func checkPlaintextSecret(p *Pass) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if v := c.Container.Environment[k]; LooksLikeSecret(k, v) {
-				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s.environment.%s", k, Mask(v), c.Container.Name, k)
+				d := Diag(c, "environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as a credential (credentials: in the declarations), or acknowledge %s", k, Mask(v), declare.AckVariable(declare.AckEnvironment, c.Container.Name, k))
 				if hasNote(c.Comment, AckPlaintextNote(k)) {
 					d = Diag(c, "environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", k, Mask(v))
-					d.Severity = Warning
+					d.Severity, d.Acknowledged = Warning, true
 				}
 				d.Service = c.Container.Name
 				p.Report(d)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
@@ -57,7 +56,7 @@ func checkUnsafeMode(p *Pass) {
 		}
 		if hasNote(r.Comment, AckModeNote(r.Mode)) {
 			d := Diag(r, "%s %s: mode %s is %s; acknowledged", r.Kind, r.Path, r.Mode, why)
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			p.Report(d)
 			continue
 		}
@@ -65,17 +64,13 @@ func checkUnsafeMode(p *Pass) {
 	}
 }
 
-// imageTable is the built-in image table, parsed once: the rules only
-// read it.
-var imageTable = sync.OnceValues(images.Load)
-
 // checkImageRequirement is C2M023: a declared path a container mounts
 // where the image table has a row with a required mode, whose declared
 // mode the software does not accept or whose owner is not the user the
 // image's process runs as. The row is found from the container's image
 // and the mount's target, not from the declaration's comment.
 func checkImageRequirement(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		// Cannot happen with the embedded table (images.TestLoadFresh);
 		// if it does, the rule says it checked nothing.
@@ -103,8 +98,20 @@ func checkImageRequirement(p *Pass) {
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
-			if row.Owner != "" && manifest.ValidOwner(r.Owner) && r.Owner != row.Owner && numericOwner(r.Owner) && !otherUser(c.Container.User, row.Owner) {
-				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, row.Owner, r.Owner)
+			runs := row.Owner
+			if c.Container.User == "" && runs != "" {
+				// The owner-changing variables the image documents
+				// (USER_UID, PUID) remap its user.
+				env := func(k string) (string, bool) { v, ok := c.Container.Environment[k]; return v, ok }
+				if owner, _, set, ok, err := table.RunAs(c.Container.Image, env); ok && err == nil {
+					runs = owner
+					where += " with " + strings.Join(set, ", ")
+				} else if ok {
+					runs = "" // not known: no owner held against it
+				}
+			}
+			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && numericOwner(r.Owner) && !otherUser(c.Container.User, runs) {
+				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, runs, r.Owner)
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
@@ -137,7 +144,7 @@ func otherUser(user, owner string) bool {
 // finds the rows itself from the container's image, as convert does from
 // the service's.
 func checkImageVolumeManifest(p *Pass) {
-	table, err := imageTable()
+	table, err := images.Default()
 	if err != nil {
 		p.Report(Diagnostic{Message: "the built-in image table does not load, so no image VOLUME was looked for: " + err.Error()})
 		return

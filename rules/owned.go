@@ -279,4 +279,8 @@ func Ownable(p, module string, roots []string) (why string, ok bool) {
 }
 
 // outside is what Ownable says of a path outside every allowed place.
-const outside = "outside the places a module may own"
+const outside = Outside
+
+// Outside is what Ownable says of a path outside every place a module
+// may own, which a roots: entry may make its own.
+const Outside = "outside the places a module may own"

@@ -57,6 +57,9 @@ type ProjectPass struct {
 	// FilesLeftOut those the files convert was given with -f leave out
 	// (project.Project.FilesAgainst); nil when convert was not given -f.
 	FilesRead, FilesLeftOut []string
+	// FilesBy says what chose the compose files converted: "-f", or
+	// "compose_files: in the declarations" (judged as -f is).
+	FilesBy string
 	// Unmatched are the declaration items that match nothing.
 	Unmatched []placement.Unmatched
 	// Secrets are the environment variables of the converted services
@@ -143,11 +146,20 @@ type EnvSecret struct {
 	// value known to be a secret: the value of Of ("environment
 	// POSTGRES_PASSWORD of service db", or a secret-looking variable of
 	// the project environment). The value is masked out of it and the
-	// module refused; no acknowledgement carries it.
+	// module refused; no acknowledgement carries it. Of without Field is
+	// a variable whose whole value is that secret: settled like a
+	// secret-looking variable (credentials: or acknowledge:).
 	Field, Of string
 	// Config, when set, is a config whose environment: is Variable, a
 	// secret-looking variable: refused, not carried.
 	Config string
+	// SameAs, when set for a literal value, is the credential that
+	// delivers the same secret to SameAsItem (SERVICE.VARIABLE, the
+	// credentials: item at SameAsPos): a credential's value is nowhere
+	// else in plaintext, so the variable is refused even when
+	// acknowledged, and the way out is the same credential.
+	SameAs, SameAsItem string
+	SameAsPos          manifest.Pos
 	// Pos is where to report Field or Config (the service, the config).
 	Pos manifest.Pos
 }
@@ -494,10 +506,12 @@ func checkMountOptions(p *ProjectPass) {
 			case noOpOption(o):
 			case p.Declarations.AcknowledgesOption(m.Service, m.Target, name):
 				d := mountDiag(m, "volume option %q acknowledged: not carried by the manifest (acknowledge %s.volumes.%s.%s)", o, m.Service, m.Target, name)
-				d.Severity = Warning
+				d.Severity, d.Acknowledged = Warning, true
 				p.Report(d)
 			case name != "":
-				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name))
+				d := mountDiag(m, "volume option %q cannot be carried by the manifest; remove it, or acknowledge %s.volumes.%s.%s to drop it knowingly", o, m.Service, m.Target, name)
+				d.Cause = fmt.Sprintf("volume option %q cannot be carried by the manifest; remove it from the compose file, or acknowledge *.volumes.*.%s to drop it knowingly from every mount", name, name)
+				p.Report(d)
 			default:
 				p.Report(mountDiag(m, "volume option %q cannot be carried by the manifest", o))
 			}
@@ -652,7 +666,14 @@ func checkNoLocation(p *ProjectPass) {
 	for i := range p.Placements {
 		pl := &p.Placements[i]
 		if pl.Unplaced != "" {
-			p.Report(placementDiag(pl, false, pl.Unplaced))
+			d := placementDiag(pl, false, pl.Unplaced)
+			switch pl.Needs {
+			case placement.NeedsHostProjectDirectory:
+				d.Cause = "relative bind sources have no location on the target host: set host_project_directory (or --host-project-directory), or declare their paths"
+			case placement.NeedsVolumeRoot:
+				d.Cause = "named and anonymous volumes have no location on the target host: set volume_root (or --volume-root), or declare their paths"
+			}
+			p.Report(d)
 		}
 		if pl.LinkOutside != "" {
 			p.Report(placementDiag(pl, true, pl.LinkOutside+"; declare it {kind: host} (a path the module uses wherever the link points), or give it a path of its own"))
@@ -680,7 +701,9 @@ func checkKindConflict(p *ProjectPass) {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
 		}
 		if pl.KindUnknown != "" {
-			p.Report(placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration"))
+			d := placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration")
+			d.Cause = "no kind declared, and nothing in the checkout tells a file from a directory, though the name or target looks like a file (docker would create a directory there): set kind: file or kind: directory on each declaration"
+			p.Report(d)
 		}
 	}
 }
@@ -735,12 +758,12 @@ func checkNotCarried(p *ProjectPass) {
 // acknowledge item SERVICE.environment.VAR would carry in plaintext, or
 // nil: the two are contradictory choices, and the credential wins.
 func deliveredToo(f *declare.File, item string) *declare.Credential {
-	svc, v, ok := strings.Cut(item, ".environment.")
-	if f == nil || !ok {
+	a, ok := declare.ParseAck(item)
+	if f == nil || !ok || a.Field != declare.AckEnvironment {
 		return nil
 	}
 	for i, cr := range f.Credentials {
-		if cr.Service == svc && cr.Variable == v {
+		if cr.Service == a.Service && cr.Variable == a.Variable {
 			return &f.Credentials[i]
 		}
 	}
@@ -909,7 +932,12 @@ func checkComposeSecret(p *ProjectPass) {
 		}
 		switch {
 		case sec.Config != "":
-			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), sec.Config, sec.Variable, sec.Config)
+			same := ""
+			if sec.SameAs != "" {
+				same = fmt.Sprintf(", the value credentials: %s delivers as credential %s%s", sec.SameAsItem, sec.SameAs, at(sec.SameAsPos))
+				d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
+			}
+			d.Message = fmt.Sprintf("config %s: environment %s=%s looks like a secret%s; a manifest never carries it in plaintext: make it a compose secret (secrets: {%s: {environment: %s}}) and give the service secrets: [%s] in place of the config", sec.Config, sec.Variable, Mask(""), same, sec.Config, sec.Variable, sec.Config)
 		case sec.Field != "" && strings.HasPrefix(sec.Field, "configs "):
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
 		case sec.Field != "":
@@ -917,22 +945,47 @@ func checkComposeSecret(p *ProjectPass) {
 		case sec.Credential != "" && sec.FileEnv != "":
 			continue
 		case sec.Credential != "" && sec.Acknowledged:
-			d.Severity = Warning
+			d.Severity, d.Acknowledged = Warning, true
 			d.Message = fmt.Sprintf("environment %s: credential %s is mounted at /run/secrets/%s and named by %s_FILE, acknowledged though the image table does not say image %s reads %s_FILE", sec.Variable, sec.Credential, sec.Credential, sec.Variable, sec.Image, sec.Variable)
 		case sec.Credential != "":
 			continue // AsEnvironment: the host sets the variable from the credential
+		case sec.SameAs != "":
+			ack := ""
+			if sec.Acknowledged {
+				ack = fmt.Sprintf(", and acknowledge %s does not carry it", declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
+			}
+			d.Message = fmt.Sprintf("environment %s=%s holds in plaintext the value credentials: %s delivers as credential %s%s; a credential's value is nowhere else in plaintext%s: deliver it as the same credential under credentials: (%s: %s)",
+				sec.Variable, Mask(""), sec.SameAsItem, sec.SameAs, at(sec.SameAsPos), ack, declare.CredentialKey(sec.Service, sec.Variable), sec.SameAs)
+			d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
 		case sec.Acknowledged:
-			d.Severity = Warning
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""))
+			d.Severity, d.Acknowledged = Warning, true
+			d.Message = fmt.Sprintf("environment %s=%s %s; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""), sec.what())
 		default:
 			via := "a credential"
 			if sec.FileEnv != "" {
 				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
-			d.Message = fmt.Sprintf("environment %s=%s is a literal value that looks like a secret; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s.%s: NAME), or acknowledge %s.environment.%s to carry it knowingly", sec.Variable, Mask(""), via, sec.Service, sec.Variable, sec.Service, sec.Variable)
+			d.Message = fmt.Sprintf("environment %s=%s %s; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), sec.what(), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
 		}
 		p.Report(d)
 	}
+}
+
+// what says why a variable's literal value is a secret: it looks like
+// one, or it is the whole value of another secret (Of).
+func (sec EnvSecret) what() string {
+	if sec.Of != "" {
+		return "holds the value of " + sec.Of + ", a secret"
+	}
+	return "is a literal value that looks like a secret"
+}
+
+// at returns " (FILE:LINE)" for a known position, "" for none.
+func at(pos manifest.Pos) string {
+	if pos.File == "" {
+		return ""
+	}
+	return " (" + pos.String() + ")"
 }
 
 // envPos returns where variable of service gets its value: the compose
@@ -971,6 +1024,10 @@ func checkFilesLeftOut(p *ProjectPass) {
 		return out
 	}
 	given, read := rel(l.ConfigFiles), rel(p.FilesRead)
+	by := p.FilesBy
+	if by == "" {
+		by = "-f"
+	}
 	report := func(format string, args ...any) {
 		// At the top of the first compose file: the finding is of the
 		// whole reading.
@@ -988,12 +1045,12 @@ func checkFilesLeftOut(p *ProjectPass) {
 			strings.Join(rel(p.DefaultEnvFiles), " and "))
 	}
 	if p.FilesReordered {
-		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (-f), and a later file overrides an earlier one, so what they mount may differ",
-			strings.Join(read, " then "), strings.Join(given, " then "))
+		report("compose files in another order: docker compose, run in the project directory without -f, merges %s; this conversion merges %s (%s), and a later file overrides an earlier one, so what they mount may differ",
+			strings.Join(read, " then "), strings.Join(given, " then "), by)
 	}
 	if len(p.FilesLeftOut) > 0 {
 		left := strings.Join(rel(p.FilesLeftOut), " and ")
-		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (-f), so what %s would add or change is not in the manifest",
-			left, strings.Join(read, " and "), strings.Join(given, " and "), left)
+		report("%s not read: docker compose, run in the project directory without -f, reads %s; this conversion reads %s (%s), so what %s would add or change is not in the manifest",
+			left, strings.Join(read, " and "), strings.Join(given, " and "), by, left)
 	}
 }

@@ -45,6 +45,17 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	// Fix says what to do about it.
 	Fix string `json:"fix,omitempty"`
+	// Cause, when set, names what the finding shares with others of its
+	// rule: findings with the same Rule and Cause have one cause and one
+	// way out (a setting unset, a volume option used on many mounts), and
+	// the text report writes them as one finding naming each source. ""
+	// for a finding of its own.
+	Cause string `json:"cause,omitempty"`
+	// Acknowledged reports a warning about something the declarations
+	// acknowledge (a plaintext value carried knowingly, a volume option
+	// dropped knowingly): advice already followed, which the text report
+	// counts in one line unless asked to show it.
+	Acknowledged bool `json:"acknowledged,omitempty"`
 	// Related are other places the finding involves (the declaration a
 	// conversion took a value from, the other module's path), each with
 	// what it is; empty for most findings.

@@ -87,7 +87,7 @@ echo
 fi
 
 go build -o "$tmp/compose2manifest" ./cmd/compose2manifest
-if want 4 || want 5; then go run ./internal/gen/c2mgen -projects "$GEN_PROJECTS" -o "$tmp/tree"; fi
+if want 4 || want 5; then go run -tags c2mtools ./internal/gen/c2mgen -projects "$GEN_PROJECTS" -o "$tmp/tree"; fi
 if want 4; then
 echo "== 4. peak RSS of the binary over $GEN_PROJECTS generated projects (target: <= 150 MB)"
 /usr/bin/time -v "$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out" 2>"$tmp/time.txt" >/dev/null || true
@@ -156,7 +156,7 @@ echo "== 6. a single convert vs compose2nix, whole process, paired A B A B ($PAI
 if [ -z "${COMPOSE2NIX:-}" ]; then
 	echo "skipped: set COMPOSE2NIX to a compose2nix binary (go install github.com/aksiksi/compose2nix@latest)"
 else
-	go build -o "$tmp/c2mfill" ./internal/skeletontest/c2mfill
+	go build -tags c2mtools -o "$tmp/c2mfill" ./internal/skeletontest/c2mfill
 	for p in sentry-self-hosted mailcow zammad; do
 		rm -rf "$tmp/single" && mkdir -p "$tmp/single" && cp -R "$C2M_CORPUS/$p" "$tmp/single/$p"
 		d="$tmp/single/$p"

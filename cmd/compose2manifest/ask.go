@@ -45,7 +45,7 @@ func runAsk(e *env, args []string) int {
 	})
 
 	if out.Report != nil {
-		report.WriteText(e.stderr, &report.Report{Modules: []report.Module{*out.Report}})
+		report.WriteTextWith(e.stderr, &report.Report{Modules: []report.Module{*out.Report}}, cf.text)
 	}
 	if out.Message != "" {
 		fmt.Fprintf(e.stderr, "compose2manifest: %s\n", report.Line(out.Message))

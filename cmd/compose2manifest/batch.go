@@ -20,11 +20,10 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
-	quiet          bool
-	jobs           int
-	excludes       []string
-	includeFiles   []string
-	projectTimeout time.Duration
+	quiet        bool
+	jobs         int
+	excludes     []string
+	includeFiles []string
 }
 
 // defaultProjectTimeout is --project-timeout's default: far more than the
@@ -38,15 +37,14 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
-	fs.DurationVar(&bf.projectTimeout, "project-timeout", defaultProjectTimeout, "with --batch: a project still converting after `DURATION` fails and the batch goes on (0: no limit)")
 	return bf
 }
 
-// perProjectFlags are convert's flags that name one project's files or
-// its place on the target host; in a batch each project's own folder and
-// declarations say these.
+// perProjectFlags are convert's flags that name one project's files, its
+// place on the target host or its legacy host's survey; in a batch each
+// project's own folder and declarations say these.
 func perProjectFlags() []string {
-	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory"}
+	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory", "survey"}
 }
 
 // runBatch converts every compose project under --batch ROOT into -o DIR.
@@ -70,7 +68,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	opts := cf.opts
-	opts.Environ = e.environ
+	opts.Environ, opts.Timeout = e.environ, 0 // the batch bounds each project (ProjectTimeout)
 	cfg := batch.Config{
 		Root:             cf.batch,
 		Excludes:         bf.excludes,
@@ -80,7 +78,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Force:            cf.force,
 		Jobs:             bf.jobs,
 		Convert:          opts,
-		ProjectTimeout:   bf.projectTimeout,
+		ProjectTimeout:   cf.opts.Timeout,
 		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           batch.Tunable(e.environ),
 	}
@@ -158,7 +156,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	// Every line made safe (report.Block): folder and file names are
 	// anyone's.
 	var text strings.Builder
-	rep.WriteText(&text, bf.quiet)
+	rep.WriteText(&text, bf.quiet, cf.text)
 	io.WriteString(e.stderr, report.Block(text.String()))
 	return code
 }

@@ -23,10 +23,12 @@ func runCheck(e *env, args []string) int {
 	fl := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
+	var text report.TextOptions
+	fl.BoolVar(&text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
-	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on (0: no limit)")
+	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on; without: a check still running after DURATION fails (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -53,7 +55,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
@@ -107,13 +109,13 @@ func runCheck(e *env, args []string) int {
 	switch *format {
 	case "text":
 		// Decode errors were printed above.
-		text := &report.Report{}
+		readable := &report.Report{}
 		for _, m := range rep.Modules {
 			if m.Status != report.Failed {
-				text.Modules = append(text.Modules, m)
+				readable.Modules = append(readable.Modules, m)
 			}
 		}
-		err = report.WriteText(e.stderr, text)
+		err = report.WriteTextWith(e.stderr, readable, text)
 	case "json":
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
@@ -123,6 +125,9 @@ func runCheck(e *env, args []string) int {
 		}
 	case "github":
 		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
+	}
+	if err == nil { // in every format: a CI log shows stderr
+		err = check.WriteNotConverted(e.stderr, res)
 	}
 	if err != nil {
 		errorf(e, "check: writing the report: %v", err)
@@ -148,9 +153,9 @@ func runCheck(e *env, args []string) int {
 			errorf(e, "check: %s not read; %s in the others", report.Plural(unread, "manifest"), report.FindingSum(errs, warns))
 		}
 		return exitUsage
-	case errs > 0 || (*warningsAsErrors && warns > 0):
+	case errs > 0 || (*warningsAsErrors && (warns > 0 || len(res.NotConverted) > 0)):
 		if *format == "text" {
-			errorf(e, "check: %s in %s", report.FindingCount(errs, warns), checked)
+			errorf(e, "check: %s in %s%s", report.FindingCount(errs, warns), checked, check.NotConvertedSum(res))
 			if errs == 0 {
 				hintf(e, "warnings count as errors because of --warnings-as-errors")
 			}
@@ -158,7 +163,7 @@ func runCheck(e *env, args []string) int {
 		return exitFindings
 	}
 	if *format == "text" {
-		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s\n", checked, report.FindingSum(errs, warns))
+		fmt.Fprintf(e.stderr, "compose2manifest: checked %s: %s%s\n", checked, report.FindingSum(errs, warns), check.NotConvertedSum(res))
 	}
 	return exitOK
 }

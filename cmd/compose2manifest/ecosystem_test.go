@@ -32,11 +32,14 @@ type action struct {
 
 // hook is one hook of .pre-commit-hooks.yaml.
 type hook struct {
-	ID       string `yaml:"id"`
-	Name     string `yaml:"name"`
-	Entry    string `yaml:"entry"`
-	Language string `yaml:"language"`
-	Files    string `yaml:"files"`
+	ID            string   `yaml:"id"`
+	Name          string   `yaml:"name"`
+	Entry         string   `yaml:"entry"`
+	Args          []string `yaml:"args"`
+	Language      string   `yaml:"language"`
+	Files         string   `yaml:"files"`
+	PassFilenames *bool    `yaml:"pass_filenames"`
+	AlwaysRun     bool     `yaml:"always_run"`
 }
 
 func readYAML(t *testing.T, file string, v any) []byte {
@@ -179,8 +182,8 @@ func TestPreCommitHooks(t *testing.T) {
 			}
 		}
 	}
-	if shown < 2 {
-		t.Errorf("README shows %d hooks, want both", shown)
+	if shown < len(hooks) {
+		t.Errorf("README shows %d hooks, want all %d", shown, len(hooks))
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to run the hooks with")
@@ -232,6 +235,52 @@ func TestPreCommitHooks(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.yaml")); len(entries) != 3 {
 		t.Errorf("the hooks wrote files: %v", entries)
 	}
+	testCurrentHook(t, byID["compose2manifest-current"])
+}
+
+// testCurrentHook: the current hook, run as pre-commit runs it (entry,
+// then args, no file names), passes while every manifest is current and
+// fails once a compose file changed without converting again, as
+// check --against does in CI.
+func testCurrentHook(t *testing.T, h hook) {
+	if h.ID == "" || h.PassFilenames == nil || *h.PassFilenames || !h.AlwaysRun {
+		t.Fatalf("hook compose2manifest-current: want it, with pass_filenames: false and always_run: true: %+v", h)
+	}
+	dir := t.TempDir()
+	compose := filepath.Join(dir, "app", "compose.yaml")
+	if err := os.MkdirAll(filepath.Dir(compose), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := run("compose2manifest", "convert", "--batch", ".", "-o", "manifests"); code != 0 {
+		t.Fatalf("convert --batch: exit %d\n%s", code, out)
+	}
+	hookRun := func() (int, string) {
+		return run("bash", append([]string{"-c", h.Entry + ` "$@"`, "--"}, h.Args...)...)
+	}
+	if code, out := hookRun(); code != 0 {
+		t.Errorf("current hook on current manifests: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.28\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := hookRun(); code != 1 {
+		t.Errorf("current hook after the compose file changed: exit %d, want 1\n%s", code, out)
+	}
 }
 
 // TestBackupRecipesInREADME: the README's backup recipes are the ones the
@@ -257,6 +306,74 @@ func TestBackupRecipesInREADME(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("backup_%s.txt has no recipe.sh", client)
+		}
+	}
+}
+
+// TestActionReconvert runs the action's check step with a stand-in for
+// compose2manifest on each event: it converts every project again
+// (--reconvert) wherever the manifests may be edited with their digests
+// recomputed, the merge queue's run of a pull request's files included
+// (merge_group, which it did not), and trusts fingerprints only on a push
+// or schedule run of the default branch.
+func TestActionReconvert(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	var a action
+	readYAML(t, "action.yml", &a)
+	run := ""
+	for _, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "--format github") {
+			run = s.Run
+		}
+	}
+	if run == "" {
+		t.Fatal("action.yml: no step runs check")
+	}
+	cases := []struct {
+		reconvert, event, ref, defaultBranch string
+		want                                 bool
+	}{
+		{"untrusted", "pull_request", "refs/pull/7/merge", "main", true},
+		{"untrusted", "pull_request_target", "refs/heads/main", "main", true},
+		{"untrusted", "merge_group", "refs/heads/gh-readonly-queue/main/pr-7-abc", "main", true},
+		{"untrusted", "push", "refs/heads/feature", "main", true},
+		{"untrusted", "push", "refs/tags/v1", "main", true},
+		{"untrusted", "workflow_dispatch", "refs/heads/main", "main", true},
+		{"untrusted", "workflow_run", "refs/heads/main", "main", true},
+		{"untrusted", "schedule", "refs/heads/main", "", true}, // default branch unknown
+		{"untrusted", "push", "refs/heads/main", "main", false},
+		{"untrusted", "schedule", "refs/heads/main", "main", false},
+		{"pull_request", "merge_group", "refs/heads/gh-readonly-queue/main/pr-7-abc", "main", true},
+		{"pull_request", "push", "refs/heads/main", "main", false},
+		{"true", "push", "refs/heads/main", "main", true},
+		{"false", "merge_group", "refs/heads/x", "main", false},
+	}
+	for _, c := range cases {
+		tmp := t.TempDir()
+		bin := filepath.Join(tmp, "c2m-bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := filepath.Join(tmp, "args")
+		if err := os.WriteFile(filepath.Join(bin, "compose2manifest"), []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" >"+args+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-c", run)
+		cmd.Dir = tmp
+		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "GITHUB_OUTPUT="+filepath.Join(tmp, "out"),
+			"C2M_MANIFESTS=manifests", "C2M_AGAINST=.", "C2M_ARGS=", "C2M_SARIF=false",
+			"C2M_RECONVERT="+c.reconvert, "C2M_EVENT="+c.event, "C2M_REF="+c.ref, "C2M_DEFAULT_BRANCH="+c.defaultBranch)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%+v: %v: %s", c, err, out)
+		}
+		data, err := os.ReadFile(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(data), "--reconvert\n"); got != c.want {
+			t.Errorf("reconvert %s on %s of %s (default branch %q): --reconvert %v, want %v; args:\n%s", c.reconvert, c.event, c.ref, c.defaultBranch, got, c.want, data)
 		}
 	}
 }

@@ -33,14 +33,14 @@ func TestMain(m *testing.M) {
 const captureDir = "C2M_TEST_CAPTURE"
 
 // capturingMain is main, for the stories. When captureDir is set, it also
-// keeps what the command prints with --format json (a report) or --format
-// sarif, and, for a check in another format, runs the same check once
+// keeps what the command prints with --format json (a report, or plan's
+// and inventory's JSON) or --format sarif, and, for a check in another format, runs the same check once
 // more with --format sarif first: so every check of every story gives a
 // SARIF log. TestScripts validates them all after each story.
 func capturingMain() {
 	dir := os.Getenv(captureDir)
 	args := os.Args[1:]
-	if dir == "" || len(args) == 0 || (args[0] != "check" && args[0] != "convert") {
+	if dir == "" || len(args) == 0 || (args[0] != "check" && args[0] != "convert" && args[0] != "plan" && args[0] != "inventory") {
 		main()
 		return
 	}
@@ -73,6 +73,9 @@ func capturingMain() {
 	}
 	if format == "json" || format == "sarif" {
 		ext := map[string]string{"json": "*.report.json", "sarif": "*.sarif"}[format]
+		if format == "json" && (args[0] == "plan" || args[0] == "inventory") {
+			ext = "*." + args[0] + ".json"
+		}
 		if f, err := os.CreateTemp(dir, ext); err == nil {
 			defer f.Close()
 			e.stdout = io.MultiWriter(e.stdout, f)
@@ -102,8 +105,8 @@ func TestScripts(t *testing.T) {
 	t.Cleanup(func() {
 		mu.Lock()
 		defer mu.Unlock()
-		t.Logf("validated %d SARIF logs and %d JSON reports", counts["sarif"], counts["report"])
-		if f := flag.Lookup("test.run"); !t.Failed() && f != nil && f.Value.String() == "" && (counts["sarif"] < 20 || counts["report"] < 5) {
+		t.Logf("validated %d SARIF logs, %d JSON reports, %d plans and %d inventories", counts["sarif"], counts["report"], counts["plan"], counts["inventory"])
+		if f := flag.Lookup("test.run"); !t.Failed() && f != nil && f.Value.String() == "" && (counts["sarif"] < 20 || counts["report"] < 5 || counts["plan"] < 3 || counts["inventory"] < 3) {
 			t.Errorf("validated only %v", counts)
 		}
 	})
@@ -127,10 +130,17 @@ func TestScripts(t *testing.T) {
 						continue // a usage error prints nothing
 					}
 					kind := "sarif"
-					if strings.HasSuffix(f, ".report.json") {
+					switch {
+					case strings.HasSuffix(f, ".report.json"):
 						kind = "report"
 						err = v.JSON("report", data)
-					} else {
+					case strings.HasSuffix(f, ".plan.json"):
+						kind = "plan"
+						err = v.JSON(kind, data)
+					case strings.HasSuffix(f, ".inventory.json"):
+						kind = "inventory"
+						err = v.JSON(kind, data)
+					default:
 						err = v.SARIF(data)
 					}
 					mu.Lock()

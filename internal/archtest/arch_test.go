@@ -117,6 +117,27 @@ func TestOnlyProjectReadsCompose(t *testing.T) {
 	}
 }
 
+// TestImageTableDecodedOnce: the embedded image table is decoded once per
+// process (images.Default) and shared; only package images and tests
+// call images.Load, which decodes it afresh.
+func TestImageTableDecodedOnce(t *testing.T) {
+	for name, f := range goFiles(t) {
+		if strings.HasPrefix(name, "images/") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, isIdent := sel.X.(*ast.Ident); isIdent && x.Name == "images" && sel.Sel.Name == "Load" {
+				t.Errorf("%s: images.Load decodes the table again: use images.Default", name)
+			}
+			return true
+		})
+	}
+}
+
 // TestCommandIsAFace: cmd/compose2manifest holds flags, formats, exit
 // codes, the terminal and signals; the work is in the packages. It stays
 // at most 1,100 lines of non-test Go.

@@ -9,9 +9,7 @@ import (
 // file, a .env, an env_file, declarations and a bind source that is a
 // file: each an input whose change must make a re-check or a batch
 // convert the project again. It converts with VolumeRoot /srv and no
-// warning. The bind file's mode, 0755, suits it as a directory too (a
-// directory without its owner's search bit is C2M021), so that the
-// project still converts when the file becomes one.
+// warning.
 var Recheck = map[string]string{
 	"proj/app/compose.yaml": `include:
   - inc/extra.yaml
@@ -34,7 +32,7 @@ volumes:
 	"proj/app/compose2manifest.yaml": `version: 1
 host_project_directory: /opt/app
 binds:
-  ./conf.ini: {owner: "0:0", mode: "0755", intent: config}
+  ./conf.ini: {owner: "0:0", mode: "0755", intent: config} # 0755: it stays valid when a test makes it a directory
 volumes:
   data: {owner: "1:1", mode: "0700", intent: state}
 directories:

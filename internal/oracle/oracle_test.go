@@ -389,7 +389,6 @@ func convertFilled(t *testing.T, file, dir string, env []string, stdin []byte) (
 		ConfigFiles:          []string{file},
 		ProjectDirectory:     dir,
 		WorkingDirectory:     dir,
-		Stdin:                stdin,
 		Profiles:             []string{"*"},
 		Environ:              env,
 		Strict:               true,
@@ -398,6 +397,7 @@ func convertFilled(t *testing.T, file, dir string, env []string, stdin []byte) (
 	}
 	if stdin != nil {
 		opts.ProjectDirectory = "" // the working directory, as docker compose takes it for -f -
+		opts.Stdin = bytes.NewReader(stdin)
 	}
 	res, err = convert.Convert(context.Background(), opts)
 	if res.Status != convert.Refused || len(res.Skeleton) == 0 {
@@ -420,6 +420,9 @@ func convertFilled(t *testing.T, file, dir string, env []string, stdin []byte) (
 		}
 	}
 	opts.Declarations = &convert.Declarations{Path: filepath.Join(t.TempDir(), convert.DeclarationsFile), Data: filled}
+	if stdin != nil {
+		opts.Stdin = bytes.NewReader(stdin) // read again, as the first conversion read it
+	}
 	res, err = convert.Convert(context.Background(), opts)
 	return res, relocated, err
 }

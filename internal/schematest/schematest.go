@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"path"
 	"strconv"
@@ -78,11 +79,18 @@ func (v *Validator) JSON(name string, data []byte) error {
 }
 
 // YAML validates a YAML document, as the JSON value it decodes to, against
-// the schema called name.
+// the schema called name. A stream of more than one document is refused,
+// as the readers refuse it: a JSON Schema describes one value, and the
+// schemas' descriptions say the file is one document.
 func (v *Validator) YAML(name string, data []byte) error {
 	var val any
-	if err := yaml.Unmarshal(data, &val); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&val); err != nil && err != io.EOF {
 		return err
+	}
+	var more any
+	if err := dec.Decode(&more); err != io.EOF {
+		return fmt.Errorf("a second YAML document (or a bad one after the first): the file must be one document")
 	}
 	j, err := json.Marshal(val)
 	if err != nil {

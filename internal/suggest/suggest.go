@@ -37,6 +37,15 @@ func Nearest(word string, candidates []string) string {
 	return best
 }
 
+// Hint returns "did you mean NEAREST? " for a hint that goes on, when a
+// candidate is near word (Nearest), else "".
+func Hint(word string, candidates []string) string {
+	if near := Nearest(word, candidates); near != "" {
+		return "did you mean " + near + "? "
+	}
+	return ""
+}
+
 // distance is the optimal string alignment distance between a and b:
 // Levenshtein's, with a transposition of two adjacent characters as one
 // edit.

@@ -1,9 +1,11 @@
+//go:build c2mtools
+
 // Command c2mfill reads a JSON report of a refused convert on stdin and
 // writes its module's declarations skeleton, filled with placeholders
 // (skeletontest.Fill), on stdout, so that a measurement can convert a
 // corpus project all the way to a manifest (see scripts/bench.sh):
 //
-//	compose2manifest convert --format json | go run ./internal/skeletontest/c2mfill >compose2manifest.yaml
+//	compose2manifest convert --format json | go run -tags c2mtools ./internal/skeletontest/c2mfill >compose2manifest.yaml
 package main
 
 import (

@@ -1,3 +1,5 @@
+//go:build c2mtools
+
 package main
 
 import (
