@@ -84,7 +84,13 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if err != nil {
 		return &Result{Status: Failed}, err
 	}
-	l, err = project.Load(ctx, opts.projectOptions())
+	popts := opts.projectOptions()
+	if slices.Contains(opts.ConfigFiles, project.StdinName) && opts.Stdin != nil {
+		if popts.Stdin, err = project.ReadStdin(opts.Stdin); err != nil {
+			return &Result{Status: Failed}, err
+		}
+	}
+	l, err = project.Load(ctx, popts)
 	if l != nil {
 		opts = st.reuse(opts, l.Dir)
 	}
@@ -512,6 +518,31 @@ type converter struct {
 	// imageVolumeFacts are the image VOLUME paths nothing settles
 	// (C2M024).
 	imageVolumeFacts []rules.ImageVolume
+	// shadowed are the file configs and secrets a volume of their
+	// service mounts over (unshadowed, unshadowedSecrets).
+	shadowed []rules.ShadowedFile
+}
+
+// unshadowed returns a service's own mounts and the mounts of its file
+// configs, less each config at a target one of its own mounts has too:
+// docker compose mounts the volume there and not the config
+// (fillBindMounts: a volume wins over a config or secret at its target),
+// and so does the manifest, which says so (rules.ShadowedFile, C2M005
+// warning). The config's file still counts for the declarations it
+// matches: a key for it is no typo.
+func (c *converter) unshadowed(own, configs []project.Mount) []project.Mount {
+	out := own
+	for _, cm := range configs {
+		i := slices.IndexFunc(own, func(m project.Mount) bool { return m.Target == cm.Target })
+		if i < 0 {
+			out = append(out, cm)
+			continue
+		}
+		c.match.lookup(declare.SectionBinds, cm.Key)
+		c.shadowed = append(c.shadowed, rules.ShadowedFile{What: "config", Service: cm.Service, Name: cm.Config, Target: cm.Target, File: cm.Source,
+			Volume: own[i].Display(), Pos: cm.Pos, VolumePos: own[i].Pos})
+	}
+	return out
 }
 
 // table returns the image table, the built-in one (images.Default,
@@ -561,7 +592,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 			return m
 		}
 		svc := p.Services[name]
-		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
+		ms := c.unshadowed(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget))
 		added, undeclared := c.imageVolumes(svc, ms)
 		ms = append(ms, added...)
 		imageAdded[name] = added
@@ -1559,7 +1590,7 @@ func absPaths(paths []string, wd string) []string {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
+		ImageVolumes: c.imageVolumeFacts, ShadowedFiles: c.shadowed, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

@@ -9,6 +9,7 @@ package convert
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/images"
@@ -43,6 +44,10 @@ type Options struct {
 	// AllowDirs (--allow-dir) are directories outside the project where
 	// files the project refers to may lie (project.Options.AllowDirs).
 	AllowDirs []string
+	// Stdin is where a ConfigFiles entry "-" reads the compose file from
+	// (standard input), once and bounded (project.ReadStdin); it is not
+	// read when no entry is "-".
+	Stdin io.Reader
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string

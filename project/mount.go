@@ -59,6 +59,9 @@ type Mount struct {
 	Local string
 	// Volume is the named volume's key in the top-level volumes:.
 	Volume string
+	// Config is, for the bind of a config's file: (ConfigMounts), the
+	// config's name; "" otherwise.
+	Config string
 	// Target is the path in the container, cleaned.
 	Target   string
 	ReadOnly bool

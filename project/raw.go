@@ -100,6 +100,20 @@ type rawIndex struct {
 	// seen holds the version of each include env file as found, before
 	// it was read (see Project.Inputs).
 	seen versions
+	// missing are the files an include: or extends.file names that do
+	// not exist, by absolute path, with where they are named: compose-go's
+	// error for one names no line.
+	missing map[string]reference
+}
+
+// missed records that ref names the file at p, which does not exist.
+func (ix *rawIndex) missed(p string, ref reference) {
+	if ix.missing == nil {
+		ix.missing = map[string]reference{}
+	}
+	if _, ok := ix.missing[p]; !ok {
+		ix.missing[p] = ref
+	}
 }
 
 // readRaw parses the compose files and, recursively, files named by
@@ -115,6 +129,9 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			return
 		}
 		seen[p] = true
+		if ref != nil && !exists(p) {
+			ix.missed(p, *ref)
+		}
 		if ref != nil {
 			// A file the project refers to, not one named with -f.
 			err := ix.checkReference(ref.what, p)
@@ -270,6 +287,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 	if len(envFiles) > 0 {
 		for _, e := range envFiles {
 			if !exists(e) {
+				ix.missed(e, reference{what: "include env_file", file: f.name, line: inc.line})
 				return // compose-go reports it
 			}
 			if err := ix.checkReference("include env file", e); err != nil {

@@ -71,7 +71,36 @@ type ProjectPass struct {
 	// covers and no declaration or acknowledgement settles, in service
 	// order.
 	ImageVolumes []ImageVolume
-	Report       func(Diagnostic)
+	// ShadowedFiles are the file configs and secrets a volume of their
+	// service mounts over, in service order.
+	ShadowedFiles []ShadowedFile
+	Report        func(Diagnostic)
+}
+
+// ShadowedFile is a config or secret with a file: whose target a volume
+// of the same service mounts too: docker compose mounts the volume and
+// not the config or secret, and so does the manifest (C2M005, a
+// warning).
+type ShadowedFile struct {
+	// What is "config" or "secret"; Name its name.
+	What, Service, Name, Target string
+	// File is its file as written; Volume the volume's source as the
+	// compose file writes it.
+	File, Volume string
+	// Pos is the service's configs: or secrets:, VolumePos the volume's
+	// entry.
+	Pos, VolumePos manifest.Pos
+}
+
+// checkShadowedFiles is C2M005's warning for a config or secret a volume
+// mounts over (ShadowedFile).
+func checkShadowedFiles(p *ProjectPass) {
+	for _, s := range p.ShadowedFiles {
+		d := Diagnostic{File: s.Pos.File, Line: s.Pos.Line, Service: s.Service, Target: s.Target, Severity: Warning,
+			Message: fmt.Sprintf("%s %q (%s) and volume %q are both mounted at %s: docker compose mounts the volume there and not the %s (a volume wins over a config or secret at its target), and so does the manifest; remove the %s, or give it another target", s.What, s.Name, s.File, s.Volume, s.Target, s.What, s.What)}
+		d.relate(s.VolumePos, "the volume mounted at "+s.Target)
+		p.Report(d)
+	}
 }
 
 // ImageVolume is a VOLUME path of a service's image that nothing mounts:
@@ -287,6 +316,7 @@ func checkProjectPaths(p *ProjectPass) {
 	checkSameData(p)
 	checkApartData(p)
 	checkExternalVolume(p)
+	checkShadowedFiles(p)
 }
 
 // checkExternalVolume is C2M005's warning in convert for a named volume

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -86,6 +85,7 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
+	cf.opts.Stdin = e.stdin // read only for -f -
 	convertProject := e.hooks.convert
 	if convertProject == nil {
 		convertProject = convert.Convert
@@ -139,21 +139,11 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "module %q refused: %s; nothing written", mod.Module, report.CountErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(indent(string(res.Skeleton))))
+			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(report.Indent(string(res.Skeleton), "    ")))
 			hintf(e, "%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
 		}
 	}
 	return code
-}
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line != "" {
-			b.WriteString("    " + line)
-		}
-	}
-	return b.String()
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml

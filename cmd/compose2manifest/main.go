@@ -12,6 +12,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
@@ -156,7 +157,7 @@ func dispatch(e *env, args []string) int {
 			}
 			if !slices.Contains(commands, rest[0]) {
 				errorf(e, "help: unknown command %q", rest[0])
-				hintf(e, "commands are %s", strings.Join(commands, ", "))
+				hintf(e, "%scommands are %s", suggest.Hint(rest[0], commands), strings.Join(commands, ", "))
 				return exitUsage
 			}
 			return run(e, []string{rest[0], "--help"})
@@ -165,7 +166,7 @@ func dispatch(e *env, args []string) int {
 		return exitOK
 	default:
 		errorf(e, "unknown command %q", cmd)
-		hintf(e, "commands are %s", strings.Join(commands, ", "))
+		hintf(e, "%scommands are %s", suggest.Hint(cmd, commands), strings.Join(commands, ", "))
 		return exitUsage
 	}
 }
