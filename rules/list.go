@@ -159,7 +159,7 @@ under roots: in the declarations.`,
 			Doc: `The container shape of a manifest cannot carry this compose field, so
 the converted service would run differently. It is never dropped
 silently: convert warns, naming the service, the field and the reason it
-is not carried (the table is in docs/reference.md, section Fields), and check
+is not carried (the table is in docs/fields.md), and check
 --against fails on it. A nested field is named by its path
 (deploy.placement); a field of a top-level volume, secret or config by
 its section and name (volume data: field labels). A job (top-level

@@ -56,18 +56,25 @@ func readYAML(t *testing.T, file string, v any) []byte {
 	return data
 }
 
-// readmeBlocks returns the fenced ```yaml blocks of the README.
+// readmeBlocks returns the fenced ```yaml blocks of the README and the docs pages.
 func readmeBlocks(t *testing.T) []string {
 	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reference, err := os.ReadFile("../../docs/reference.md")
-	if err != nil {
-		t.Fatal(err)
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) < 10 {
+		t.Fatalf("docs pages: %v, %v", pages, err)
 	}
-	data := append(readme, reference...)
+	data := readme
+	for _, p := range pages {
+		page, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, page...)
+	}
 	var out []string
 	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
 		out = append(out, m[1])
@@ -129,7 +136,7 @@ func TestAction(t *testing.T) {
 	if used == 0 {
 		t.Error("README shows no workflow that uses the action")
 	}
-	readme, _ := os.ReadFile("../../docs/reference.md")
+	readme, _ := os.ReadFile("../../docs/check.md")
 	_, after, _ := strings.Cut(string(readme), "### The GitHub Action")
 	after, _, _ = strings.Cut(after, "\n### ")
 	rows := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(after, -1)
@@ -286,7 +293,7 @@ func testCurrentHook(t *testing.T, h hook) {
 // TestBackupRecipesInREADME: the README's backup recipes are the ones the
 // backup_* stories run with the real clients, line for line.
 func TestBackupRecipesInREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/reference.md")
+	readme, err := os.ReadFile("../../docs/inventory.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/compose2manifest/compose2manifest/internal/manual"
 	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/spf13/pflag"
 )
@@ -35,6 +36,7 @@ func parseFlags(e *env, fs *pflag.FlagSet, u cmdUsage, args []string) (code int,
 			if flags := fs.FlagUsages(); flags != "" {
 				fmt.Fprintf(e.stdout, "\n%s", flags)
 			}
+			fmt.Fprintf(e.stdout, "\nmanual: docs/%s (%s)\n", manual.Page(u.name), manual.URL(u.name))
 			return exitOK, false
 		}
 		errorf(e, "%s: %v", u.name, err)

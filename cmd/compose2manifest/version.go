@@ -34,7 +34,7 @@ func runSchema(e *env, args []string) int {
 	u := cmdUsage{name: "schema", synopsis: "schema declarations|manifest|report", positional: true,
 		about: `Print a JSON Schema (draft 2020-12): declarations (compose2manifest.yaml),
 manifest (a module manifest) or report (what --format json prints). Editors
-validate YAML against them: see docs/reference.md, Schemas (yaml-language-server).
+validate YAML against them: see docs/install.md, Schemas (yaml-language-server).
 `}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
