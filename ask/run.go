@@ -96,22 +96,77 @@ func Run(ctx context.Context, cfg Config) Outcome {
 	return out
 }
 
-// run is Run's work.
+// run is Run's work: convert, build the plan of what to ask, then ask
+// on a terminal, or print the skeleton or the annotations off one.
 func (r *runner) run(ctx context.Context, cfg Config) Outcome {
+	if err := r.defaults(); err != nil {
+		return failed(fmt.Errorf("ask: %w", err))
+	}
+	res, supplied, out, ok := r.convertTwice(ctx)
+	if !ok {
+		return out
+	}
+	plan := r.newPlan(ctx, res, supplied)
+	if ctx.Err() != nil {
+		return r.interrupted()
+	}
+	// What else convert or check --against refuses that a declaration
+	// settles: fields not carried, images, plaintext secrets.
+	refusals := NewRefusals(res.Diagnostics)
+	ShareCredentials(refusals, plan.Suggestions.Secrets)
+	for _, d := range res.Diagnostics {
+		if rules.NoDeclarationSettles(d) {
+			r.unsettled = append(r.unsettled, report.Escape(d.String(), false))
+		}
+	}
+	// Every source declared, but parent directories are not: on a
+	// terminal, offer them.
+	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
+		return r.terminal(ctx, plan, refusals, res)
+	}
+	// Off a terminal, plaintext secrets alone still get the skeleton of
+	// their credentials (and the acknowledge: items beside them).
+	offTerminal := !cfg.Terminal && !cfg.GitHub && (len(plan.Suggestions.Secrets) > 0 || len(plan.Suggestions.Roots) > 0)
+	switch {
+	case len(plan.Items) == 0 && !offTerminal:
+		return nothingToAsk(plan.Module, res)
+	case cfg.GitHub:
+		rel := func(p manifest.Pos) string { return r.display(filepath.Join(res.ProjectDirectory, p.File)) }
+		if err := WriteGitHub(cfg.Stdout, plan, r.declName, rel); err != nil {
+			return failed(fmt.Errorf("ask: %w", err))
+		}
+		return Outcome{Status: Unanswered}
+	case !cfg.Terminal:
+		return r.printSkeleton(cfg, plan, res)
+	}
+	return r.terminal(ctx, plan, refusals, res)
+}
+
+// defaults fills in the image table and the working directory where the
+// options leave them out.
+func (r *runner) defaults() error {
 	if r.opts.Images == nil {
 		table, err := images.Default()
 		if err != nil {
-			return failed(fmt.Errorf("ask: %w", err))
+			return err
 		}
 		r.opts.Images = table
 	}
 	if r.opts.WorkingDirectory == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return failed(fmt.Errorf("ask: %w", err))
+			return err
 		}
 		r.opts.WorkingDirectory = wd
 	}
+	return nil
+}
+
+// convertTwice converts the project, and again strictly to tell the
+// values the declarations supply from those convert produces (supplied;
+// nil for a strict run). It reports false with the outcome when ask
+// cannot go on.
+func (r *runner) convertTwice(ctx context.Context) (res *convert.Result, supplied []convert.Missing, out Outcome, ok bool) {
 	o := r.opts
 	// The declarations file is the file ask writes: when it does not
 	// exist yet, or holds nothing (blank lines and comments), ask
@@ -127,7 +182,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 		res, err = r.convertBlank(ctx, o)
 	}
 	if ctx.Err() != nil {
-		return r.interrupted()
+		return nil, nil, r.interrupted(), false
 	}
 	if res == nil || res.Status == convert.Failed || err != nil {
 		out := Outcome{Status: Failed, Hints: []string{"ask needs a project convert can load; fix the errors above first"}}
@@ -137,26 +192,32 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 		if err != nil {
 			out.Err = fmt.Errorf("ask: %w", err)
 		}
-		return out
+		return nil, nil, out, false
 	}
-	// A strict run tells the values the declarations supply from those
-	// convert produces.
-	var supplied []convert.Missing
-	if !o.Strict {
-		so := o
-		so.Strict = true
-		sres, err := r.convertBlank(ctx, so)
-		if ctx.Err() != nil {
-			return r.interrupted()
-		}
-		if err != nil || sres == nil {
-			return failed(fmt.Errorf("ask: %w", err))
-		}
-		supplied = sres.Missing
-		if supplied == nil {
-			supplied = []convert.Missing{}
-		}
+	if o.Strict {
+		return res, nil, Outcome{}, true
 	}
+	so := o
+	so.Strict = true
+	sres, err := r.convertBlank(ctx, so)
+	if ctx.Err() != nil {
+		return nil, nil, r.interrupted(), false
+	}
+	if err != nil || sres == nil {
+		return nil, nil, failed(fmt.Errorf("ask: %w", err)), false
+	}
+	supplied = sres.Missing
+	if supplied == nil {
+		supplied = []convert.Missing{}
+	}
+	return res, supplied, Outcome{}, true
+}
+
+// newPlan builds the plan of what to ask from the conversion res: its
+// sources, where they land with the flags or the declarations, the
+// module's roots and the paths already declared.
+func (r *runner) newPlan(ctx context.Context, res *convert.Result, supplied []convert.Missing) *Plan {
+	o := r.opts
 	module := res.ProjectName
 	if m := resultModule(res); m != nil {
 		module = m.Module
@@ -165,9 +226,6 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	plan.Suggestions = res.Suggestions
 	if !o.Strict {
 		r.markVariableOwners(ctx, plan, res)
-		if ctx.Err() != nil {
-			return r.interrupted()
-		}
 	}
 	r.declPath = r.declarationsPath(res)
 	r.declName = r.display(r.declPath)
@@ -177,25 +235,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	plan.Flags = Settings{HostProjectDirectory: o.HostProjectDirectory, VolumeRoot: o.VolumeRoot, Layout: o.Layout}
 	if old, _, err := atomicfile.ReadLF(r.declPath); err == nil {
 		if f, err := declare.Parse(r.declName, old); err == nil {
-			// What the file sets already, the skeleton need not repeat.
-			if f.HostProjectDirectory != "" {
-				plan.Flags.HostProjectDirectory = ""
-			}
-			if f.VolumeRoot != "" {
-				plan.Flags.VolumeRoot = ""
-			}
-			if f.Layout != "" {
-				plan.Flags.Layout = ""
-			}
-			if plan.HostProjectDirectory == "" {
-				plan.HostProjectDirectory = f.HostProjectDirectory
-			}
-			if plan.VolumeRoot == "" {
-				plan.VolumeRoot = f.VolumeRoot
-			}
-			for _, rt := range f.Roots {
-				plan.Roots = append(plan.Roots, rt.Path)
-			}
+			plan.settingsFrom(f)
 		}
 	}
 	// The module's roots as convert recorded them (roots: of the sidecar
@@ -205,57 +245,59 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 			plan.Roots = append(plan.Roots, rt.Path)
 		}
 	}
-
 	// The paths declared already, where no answer may relocate a source.
 	plan.TakePaths(resultModule(res))
+	return plan
+}
 
-	// Every source declared, but parent directories are not: on a
-	// terminal, offer them.
-	// What else convert or check --against refuses that a declaration
-	// settles: fields not carried, images, plaintext secrets.
-	refusals := NewRefusals(res.Diagnostics)
-	ShareCredentials(refusals, plan.Suggestions.Secrets)
-	for _, d := range res.Diagnostics {
-		if rules.NoDeclarationSettles(d) {
-			r.unsettled = append(r.unsettled, report.Escape(d.String(), false))
-		}
+// settingsFrom takes the settings the declarations file f sets already:
+// the skeleton need not repeat them, and they say where sources land.
+func (p *Plan) settingsFrom(f *declare.File) {
+	if f.HostProjectDirectory != "" {
+		p.Flags.HostProjectDirectory = ""
 	}
-	if len(plan.Items) == 0 && cfg.Terminal && !cfg.GitHub && (len(res.UndeclaredAncestors) > 0 || len(refusals) > 0) {
-		return r.terminal(ctx, plan, refusals, res)
+	if f.VolumeRoot != "" {
+		p.Flags.VolumeRoot = ""
 	}
-	// Off a terminal, plaintext secrets alone still get the skeleton of
-	// their credentials (and the acknowledge: items beside them).
-	offTerminal := !cfg.Terminal && !cfg.GitHub && (len(plan.Suggestions.Secrets) > 0 || len(plan.Suggestions.Roots) > 0)
-	if len(plan.Items) == 0 && !offTerminal {
-		out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
-		if res.Status == convert.Refused {
-			out.Message = fmt.Sprintf("module %q: nothing to ask", module)
-			out.Hints = []string{fmt.Sprintf("convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", report.CountErrors(res.Diagnostics))}
-		}
-		return out
+	if f.Layout != "" {
+		p.Flags.Layout = ""
 	}
-	if cfg.GitHub {
-		rel := func(p manifest.Pos) string { return r.display(filepath.Join(res.ProjectDirectory, p.File)) }
-		if err := WriteGitHub(cfg.Stdout, plan, r.declName, rel); err != nil {
-			return failed(fmt.Errorf("ask: %w", err))
-		}
-		return Outcome{Status: Unanswered}
+	if p.HostProjectDirectory == "" {
+		p.HostProjectDirectory = f.HostProjectDirectory
 	}
-	if !cfg.Terminal {
-		plan.Directories = plan.PredictDirectories(resultModule(res))
-		if _, err := io.WriteString(cfg.Stdout, report.Block(string(declare.WithSchemaComment(Skeleton(plan), cfg.SchemaComment)))); err != nil {
-			return failed(fmt.Errorf("ask: %w", err))
-		}
-		out := Outcome{Status: Unanswered, Err: fmt.Errorf("module %q: %s, and this is not a terminal to ask on; nothing written", module, lacking(plan))}
-		if _, err := os.Stat(r.declPath); err == nil && !r.blank {
-			// Saving the skeleton as the file would wipe what it declares.
-			out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", r.declName, r.declName)}
-		} else {
-			out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", r.declName)}
-		}
-		return out
+	if p.VolumeRoot == "" {
+		p.VolumeRoot = f.VolumeRoot
 	}
-	return r.terminal(ctx, plan, refusals, res)
+	for _, rt := range f.Roots {
+		p.Roots = append(p.Roots, rt.Path)
+	}
+}
+
+// nothingToAsk is the outcome of a run with no source to ask about.
+func nothingToAsk(module string, res *convert.Result) Outcome {
+	out := Outcome{Status: Done, Message: fmt.Sprintf("module %q: nothing to ask: every volume source is declared", module)}
+	if res.Status == convert.Refused {
+		out.Message = fmt.Sprintf("module %q: nothing to ask", module)
+		out.Hints = []string{fmt.Sprintf("convert still refuses the module (%s) for reasons ask does not ask about; run convert to see them", report.CountErrors(res.Diagnostics))}
+	}
+	return out
+}
+
+// printSkeleton prints, off a terminal, the skeleton of what is missing,
+// and says how to go on without overwriting a declarations file.
+func (r *runner) printSkeleton(cfg Config, plan *Plan, res *convert.Result) Outcome {
+	plan.Directories = plan.PredictDirectories(resultModule(res))
+	if _, err := io.WriteString(cfg.Stdout, report.Block(string(declare.WithSchemaComment(Skeleton(plan), cfg.SchemaComment)))); err != nil {
+		return failed(fmt.Errorf("ask: %w", err))
+	}
+	out := Outcome{Status: Unanswered, Err: fmt.Errorf("module %q: %s, and this is not a terminal to ask on; nothing written", plan.Module, lacking(plan))}
+	if _, err := os.Stat(r.declPath); err == nil && !r.blank {
+		// Saving the skeleton as the file would wipe what it declares.
+		out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, which adds to %s (--write skips the final confirmation); or fill in the skeleton above and merge the skeleton's entries into %s: it already exists, and saving the skeleton over it would lose its declarations", r.declName, r.declName)}
+	} else {
+		out.Hints = []string{fmt.Sprintf("run compose2manifest ask on a terminal, or fill in the skeleton above and save it as %s", r.declName)}
+	}
+	return out
 }
 
 // runner holds what one Run knows.
