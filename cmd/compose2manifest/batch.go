@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ type batchFlags struct {
 	excludes       []string
 	includeFiles   []string
 	projectTimeout time.Duration
+	shard          string
 }
 
 // defaultProjectTimeout is --project-timeout's default: far more than the
@@ -39,6 +41,7 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
 	fs.DurationVar(&bf.projectTimeout, "project-timeout", defaultProjectTimeout, "with --batch: a project still converting after `DURATION` fails and the batch goes on (0: no limit)")
+	fs.StringVar(&bf.shard, "shard", "", "with --batch: convert only part `K/N` of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	return bf
 }
 
@@ -84,8 +87,9 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           batch.Tunable(e.environ),
 	}
-	if err := cfg.Check(); err != nil {
-		errorf(e, "convert: %v", err)
+	var err error
+	if cfg.Shard, err = batch.ParseShard(bf.shard); err != nil || cfg.Check() != nil {
+		errorf(e, "convert: %v", cmp.Or(err, cfg.Check()))
 		return exitUsage
 	}
 	var prog *batch.Progress
@@ -142,7 +146,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	}
 	code := batchExitCode(rep)
 	schemaComment := cf.schemaComment
-	if len(rep.Entries) == 0 {
+	if len(rep.Entries) == 0 && rep.OtherShards == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
 		hintf(e, "a project is a folder with compose.yaml, compose.yml, docker-compose.yaml or docker-compose.yml")
