@@ -111,6 +111,7 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 
+	ws := report.Workspace(e.dir, e.environ) // GitHub's file names are the repository's
 	switch *format {
 	case "text":
 		// Decode errors were printed above.
@@ -125,11 +126,11 @@ func runCheck(e *env, args []string) int {
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
 		var b bytes.Buffer
-		if err = report.WriteSARIF(&b, res.ReportWithErrors(), cfg.Rules, report.SARIFOptions{BaseDir: e.dir}); err == nil {
+		if err = report.WriteSARIF(&b, report.Rebase(res.ReportWithErrors(), e.dir, ws), cfg.Rules, report.SARIFOptions{BaseDir: ws}); err == nil {
 			_, err = e.stdout.Write(report.SafeJSON(b.Bytes()))
 		}
 	case "github":
-		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
+		err = report.WriteGitHub(e.stdout, report.Rebase(res.ReportWithErrors(), e.dir, ws))
 	}
 	if err == nil { // in every format: a CI log shows stderr
 		err = check.WriteNotConverted(e.stderr, res)
