@@ -3,6 +3,7 @@ package batch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -29,17 +30,32 @@ type Shard struct {
 
 // ParseShard parses "K/N" with 1 <= K <= N; "" is the zero Shard.
 func ParseShard(s string) (Shard, error) {
-	if s == "" {
-		return Shard{}, nil
+	var sh Shard
+	if err := sh.Set(s); err != nil {
+		return Shard{}, fmt.Errorf("--shard %q: %w", s, err)
 	}
-	ks, ns, ok := strings.Cut(s, "/")
+	return sh, nil
+}
+
+// Set sets s from "K/N" (1 <= K <= N; "" for the zero Shard), as the
+// flag --shard takes it (a pflag.Value, with String and Type).
+func (s *Shard) Set(v string) error {
+	if v == "" {
+		*s = Shard{}
+		return nil
+	}
+	ks, ns, ok := strings.Cut(v, "/")
 	k, kerr := strconv.Atoi(ks)
 	n, nerr := strconv.Atoi(ns)
 	if !ok || kerr != nil || nerr != nil || n < 1 || k < 1 || k > n {
-		return Shard{}, fmt.Errorf("--shard %q: want K/N with 1 <= K <= N, such as 2/8", s)
+		return errors.New("want K/N with 1 <= K <= N, such as 2/8")
 	}
-	return Shard{K: k, N: n}, nil
+	*s = Shard{K: k, N: n}
+	return nil
 }
+
+// Type names the flag's value in usage messages.
+func (s *Shard) Type() string { return "K/N" }
 
 // On reports whether s is a part, not the whole set.
 func (s Shard) On() bool { return s.N > 0 }

@@ -37,6 +37,12 @@ func TestParseShard(t *testing.T) {
 		if err == nil && got.String() != tc.in {
 			t.Errorf("ParseShard(%q).String() = %q", tc.in, got.String())
 		}
+		// As a flag's value (pflag.Value): the same, and a bad value
+		// leaves the flag as it was.
+		var sh Shard = Shard{K: 1, N: 3}
+		if err := sh.Set(tc.in); (err == nil) != tc.ok || (tc.ok && sh != tc.want) || (!tc.ok && sh != Shard{K: 1, N: 3}) {
+			t.Errorf("Set(%q): %v, %v", tc.in, sh, err)
+		}
 	}
 }
 

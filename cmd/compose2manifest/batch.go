@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +25,7 @@ type batchFlags struct {
 	excludes       []string
 	includeFiles   []string
 	projectTimeout time.Duration
-	shard          string
+	shard          batch.Shard
 }
 
 // defaultProjectTimeout is --project-timeout's default: far more than the
@@ -41,7 +40,7 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
 	fs.DurationVar(&bf.projectTimeout, "project-timeout", defaultProjectTimeout, "with --batch: a project still converting after `DURATION` fails and the batch goes on (0: no limit)")
-	fs.StringVar(&bf.shard, "shard", "", "with --batch: convert only part `K/N` of the projects under ROOT (1 <= K <= N; a stable split by path)")
+	fs.Var(&bf.shard, "shard", "with --batch: convert only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	return bf
 }
 
@@ -86,10 +85,10 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		ProjectTimeout:   bf.projectTimeout,
 		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           batch.Tunable(e.environ),
+		Shard:            bf.shard,
 	}
-	var err error
-	if cfg.Shard, err = batch.ParseShard(bf.shard); err != nil || cfg.Check() != nil {
-		errorf(e, "convert: %v", cmp.Or(err, cfg.Check()))
+	if err := cfg.Check(); err != nil {
+		errorf(e, "convert: %v", err)
 		return exitUsage
 	}
 	var prog *batch.Progress

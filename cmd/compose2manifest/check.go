@@ -28,7 +28,8 @@ func runCheck(e *env, args []string) int {
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
-	shard := fl.String("shard", "", "with --against: check only part `K/N` of the projects under ROOT (1 <= K <= N; a stable split by path)")
+	var shard batch.Shard
+	fl.Var(&shard, "shard", "with --against: check only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
@@ -56,13 +57,8 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || *shard != "" || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || shard.On() || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
-		return exitUsage
-	}
-	sh, err := batch.ParseShard(*shard)
-	if err != nil {
-		errorf(e, "check: %v", err)
 		return exitUsage
 	}
 	var prev *check.Previous
@@ -73,7 +69,7 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout, Shard: sh}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout, Shard: shard}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
@@ -111,6 +107,7 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 
+	var err error
 	ws := report.Workspace(e.dir, e.environ) // GitHub's file names are the repository's
 	switch *format {
 	case "text":
