@@ -347,6 +347,11 @@ func (it *Item) suggest(produced bool) {
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is " + localWhat(m), Evidence: true, Produced: produced}
 	case known.Kind == declare.KindFile:
 		it.Kind = Suggestion{Value: string(declare.KindFile), From: m.Source + " is a regular file in the project", Evidence: true, Produced: produced}
+	case m.Moves != "" && known.Owner != "" && known.Mode != "" && known.Intent != "" && !m.WellKnownHost:
+		// A source that must move, whose values evidence gave: the
+		// container keeps its data there, so it moves with them, rather
+		// than being used in place as a host path.
+		it.Kind = Suggestion{Value: string(declare.KindDirectory), From: "owner, mode and intent were produced from evidence: the container keeps its " + string(known.Intent) + " there, so " + m.Moves, Evidence: true}
 	case hostKind(m).Value != "":
 		it.Kind = hostKind(m)
 	case it.Row != nil && it.Row.Kind == "file":
@@ -525,6 +530,11 @@ func (it *Item) landing(module, hostDir, volumeRoot string) (string, bool) {
 		return it.Supplied.Path, true
 	case m.NeedsPath:
 		return "", false
+	case m.Moves != "" && m.NotOwnable == "":
+		// A source that must move, under layout fhs (without it,
+		// NeedsPath or NotOwnable): its entry alone places it by its
+		// intent, never where it is today.
+		return "", true
 	case m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "/"):
 		return m.Key, true
 	case m.Section == declare.SectionBinds:

@@ -192,8 +192,11 @@ func (s *Session) showSource(it *Item) {
 	if have := describe(it.Supplied); have != "" {
 		s.printf("  already declared: %s\n", have)
 	}
-	if i := strings.Index(m.Reason, "no owner produced: "); i >= 0 {
-		s.printf("  %s\n", m.Reason[i:])
+	if m.NoOwner != "" {
+		s.printf("  no owner produced: %s\n", m.NoOwner)
+	}
+	if m.OutOfVersion != "" {
+		s.printf("  %s\n", m.OutOfVersion)
 	}
 }
 

@@ -431,3 +431,38 @@ func TestSessionKindAgainstRowAndSlash(t *testing.T) {
 		t.Errorf("kinds %q, %q; want directory", a.Entries[0].Final.Kind, a.Entries[1].Final.Kind)
 	}
 }
+
+// TestSessionMustMove: a source that must move under layout fhs, its
+// values produced, is offered them; Enter at the path leaves it to the
+// layout, never keeping the place the module may not own.
+func TestSessionMustMove(t *testing.T) {
+	it := Item{Missing: convert.Missing{
+		Section: declare.SectionBinds, Key: "/usr/share/appdata/vpn", Source: "/usr/share/appdata/vpn",
+		Mounts:    []convert.Mount{{Service: "vpn", Image: "lscr.io/linuxserver/wireguard:latest", Target: "/config", Pos: manifest.Pos{File: "compose.yaml", Line: 9}}},
+		Known:     declare.Entry{Key: "/usr/share/appdata/vpn", Owner: "1000:100", Mode: "0750", Intent: "state"},
+		Moves:     "the module may not own it there (under /usr), so its data moves",
+		OwnerFrom: `service "vpn" environment PUID=1000, PGID=100 (image lscr.io/linuxserver/* runs as them: table.yaml:1)`,
+	}}
+	it.suggest(true)
+	if it.OnlyLocation() {
+		t.Fatal("a source that must move is offered as only lacking its location")
+	}
+	a, out, err := run(t, &Plan{Module: "vpn", Items: []Item{it}}, "\n\n\n\n\n\n-\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Enter keeps where the settings place it") || strings.Contains(out, "Enter keeps /usr") {
+		t.Errorf("path question:\n%s", out)
+	}
+	if !strings.Contains(out, `environment PUID=1000, PGID=100`) {
+		t.Errorf("the owner's evidence is not named:\n%s", out)
+	}
+	// What is written is what convert does not produce: nothing but the
+	// entry itself, which layout fhs places; the values it produces.
+	if got := a.Entries[0].Entry; got.Path != "" || got.Kind != declare.KindNone || got.Owner != "" {
+		t.Errorf("Entry = %+v", got)
+	}
+	if got := a.Entries[0].Final; got.Path != "" || got.Owner != "1000:100" || got.Mode != "0750" || got.Intent != "state" {
+		t.Errorf("Final = %+v", got)
+	}
+}

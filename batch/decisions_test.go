@@ -173,6 +173,13 @@ func TestCorpusDecisions(t *testing.T) {
 		if serr != nil {
 			t.Errorf("%s: the skeleton is not YAML: %v", rel, serr)
 		}
+		if res.Candidate != nil {
+			// convert counts the skeleton's "" on its nodes: the same
+			// decisions, counted another way.
+			if d := convert.Decisions(res.Candidate.Module, res.Missing, res.Suggestions); d != fields+acks {
+				t.Errorf("%s: convert.Decisions says %d, the skeleton has %d empty values", rel, d, fields+acks)
+			}
+		}
 		sources, produced := countSources(res)
 		mu.Lock()
 		for _, m := range res.Missing {

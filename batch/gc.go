@@ -1,8 +1,12 @@
 package batch
 
 import (
+	"math"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
+	"sync"
 )
 
 // GCPercent, MemoryLimitBase and MemoryLimitPerProject tune the garbage
@@ -46,4 +50,77 @@ func Tunable(environ []string) bool {
 		}
 	}
 	return true
+}
+
+// GuardGCPercent is the collector's target once GuardGC finds the live
+// heap at half the soft limit or more.
+const GuardGCPercent = 50
+
+// GuardGC watches the live heap after each collection until the returned
+// function is called, which puts back the collector's settings. A soft
+// limit the live heap nears makes the collector run without pause, at up
+// to half the CPU: one project of 8,000 services keeps up to 360 MB live,
+// and under the 90 MB of TuneGC(0) its conversion took 38 s of CPU
+// instead of 12. So once the live heap reaches half the limit, GuardGC
+// lifts the limit and has the collector pace itself by GuardGCPercent
+// instead (a heap of one and a half times the live one). A limit set by
+// another since (TuneGC, check) is watched in turn.
+func GuardGC() (stop func()) {
+	g := &gcGuard{limit: debug.SetMemoryLimit(-1)}
+	g.arm()
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.stopped = true
+		if g.lifted && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+			debug.SetMemoryLimit(g.limit)
+			debug.SetGCPercent(g.percent)
+		}
+	}
+}
+
+// gcGuard is GuardGC's state: the limit it watches, and once lifted
+// (lifted), the GC percent it replaced.
+type gcGuard struct {
+	mu      sync.Mutex
+	limit   int64
+	percent int
+	lifted  bool
+	stopped bool
+}
+
+// arm has the runtime call g.collected after the next collection: a
+// finalizer runs once the object it is set on is found unreachable.
+func (g *gcGuard) arm() {
+	sentinel := new([32]byte)
+	runtime.SetFinalizer(sentinel, func(*[32]byte) { g.collected() })
+}
+
+// collected lifts the limit when the live heap the last collection found
+// is half of it or more, and arms the guard again.
+func (g *gcGuard) collected() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return
+	}
+	if cur := debug.SetMemoryLimit(-1); g.lifted && cur != math.MaxInt64 || !g.lifted && cur != g.limit {
+		g.limit, g.lifted = cur, false // set by another since
+	}
+	if !g.lifted && g.limit != math.MaxInt64 && liveHeap() >= g.limit/2 {
+		g.percent = debug.SetGCPercent(GuardGCPercent)
+		debug.SetMemoryLimit(math.MaxInt64)
+		g.lifted = true
+	}
+	g.arm()
+}
+
+// liveHeap returns the heap the last collection found live, or 0.
+func liveHeap() int64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(min(sample[0].Value.Uint64(), math.MaxInt64))
 }

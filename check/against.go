@@ -100,7 +100,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	a.wd = wd
 	list := cfg.rules()
 	a.shard = cfg.Shard
-	res := readEach(cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool) {
+	res := readEach(ctx, cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool) {
 		if ctx.Err() != nil {
 			return nil, true
 		}

@@ -9,6 +9,7 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +25,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -58,7 +60,8 @@ type Config struct {
 	// converting after it is reported as failed to convert (its
 	// conversion abandoned) and the check goes on; 0 means no limit.
 	// compose-go cannot be interrupted, and a project under ROOT is the
-	// pull request's to make as slow as it likes.
+	// pull request's to make as slow as it likes. It bounds Manifests as
+	// a whole (see TimeoutError).
 	ProjectTimeout time.Duration
 	// Cache is the folder where Against keeps each manifest file it read,
 	// decoded without its containers, and the module rules' findings,
@@ -193,14 +196,42 @@ func (r *Result) Count() (errors, warnings int) {
 // all that decoded (rules.RunSet), each finding in its manifest's module.
 // A path that names no manifest is in Result.Errors; a manifest that does
 // not decode is a failed module; the others are still checked.
+//
+// Still running after cfg.ProjectTimeout (when more than 0), it returns a
+// Result whose errors are, for each path, a *PathError of a
+// *TimeoutError, and the work left stops at the next manifest.
 func Manifests(cfg Config, paths []string) *Result {
-	res := read(cfg, paths)
-	res.finish(cfg)
+	res, err := bound.Run(context.Background(), cfg.ProjectTimeout, func(ctx context.Context) *Result {
+		res := read(ctx, cfg, paths)
+		if ctx.Err() != nil {
+			return nil // cut short
+		}
+		res.finish(cfg)
+		return res
+	})
+	if err != nil || res == nil {
+		res = &Result{Report: &report.Report{Modules: []report.Module{}}}
+		for _, p := range paths {
+			res.Errors = append(res.Errors, &PathError{Path: p, Err: &TimeoutError{Timeout: cfg.ProjectTimeout}})
+		}
+	}
 	return res
 }
 
-// read is Manifests without the final ordering and statuses.
-func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil, nil) }
+// TimeoutError is the error of a check of manifests still running after
+// Config.ProjectTimeout: it was abandoned.
+type TimeoutError struct {
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("not checked within %s (--project-timeout): abandoned", e.Timeout)
+}
+
+// read is Manifests without the bound, the final ordering and statuses.
+func read(ctx context.Context, cfg Config, paths []string) *Result {
+	return readEach(ctx, cfg, paths, nil, nil)
+}
 
 // readEach is read, calling each, when not nil, for every manifest that
 // decoded, as soon as it is checked alone: what it returns is added to the
@@ -211,7 +242,10 @@ func read(cfg Config, paths []string) *Result { return readEach(cfg, paths, nil,
 // ch, when not nil, is the cache each manifest is looked up in first.
 // A manifest for which each returns false is left out of the Result, as
 // if not given (another shard's).
-func readEach(cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool)) *Result {
+//
+// Once ctx is done, no manifest more is read (what is left is not
+// reported: the caller drops the Result).
+func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool)) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
@@ -226,6 +260,9 @@ func readEach(cfg Config, paths []string, ch *cache, each func(file string, m *m
 	}
 	done := make([]one, len(files))
 	parallel(len(files), cfg.Jobs, func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
 		file := files[i]
 		mod := report.Module{Module: file, File: file}
 		abs, _ := filepath.Abs(resolve(cfg.Dir, file))

@@ -371,3 +371,26 @@ func TestManifestsManyDecodeErrors(t *testing.T) {
 		t.Errorf("%d diagnostics, the last %q", len(ds), ds[len(ds)-1].Message)
 	}
 }
+
+// TestManifestsTimeout: plain check past Config.ProjectTimeout fails with
+// a *TimeoutError for each path given, and reads no manifest; within it
+// the check is the same as without a bound.
+func TestManifestsTimeout(t *testing.T) {
+	dir := t.TempDir()
+	data := "version: 1\nmodule: good\nresources: []\n"
+	if err := os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := check.Manifests(check.Config{Dir: dir, ProjectTimeout: time.Nanosecond}, []string{"good.yaml", "."})
+	var te *check.TimeoutError
+	if len(res.Errors) != 2 || !errors.As(res.Errors[0], &te) || te.Timeout != time.Nanosecond || len(res.Report.Modules) != 0 || !res.Unreadable() {
+		t.Fatalf("past the bound: errors %v, %d modules; want a timeout for each path and none", res.Errors, len(res.Report.Modules))
+	}
+	if want := "good.yaml: not checked within 1ns (--project-timeout): abandoned"; res.Errors[0].Error() != want {
+		t.Errorf("error %q, want %q", res.Errors[0], want)
+	}
+	res = check.Manifests(check.Config{Dir: dir, ProjectTimeout: time.Hour}, []string{"good.yaml"})
+	if len(res.Errors) != 0 || len(res.Report.Modules) != 1 || res.Report.Modules[0].Module != "good" {
+		t.Errorf("within the bound: errors %v, modules %+v", res.Errors, res.Report.Modules)
+	}
+}

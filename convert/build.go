@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,6 +17,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -37,7 +37,34 @@ const ExtensionKey = "x-compose2manifest"
 // schema error, a bad declarations file); the Result then has Status
 // Failed and may still carry diagnostics explaining it, such as unset
 // variables (C2M014).
-func Convert(ctx context.Context, opts Options) (res *Result, err error) {
+//
+// With Options.Timeout, the conversion runs within it (see TimeoutError);
+// when ctx is done, Convert stops at the next point it checks it and
+// returns ctx's error.
+func Convert(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Timeout < 0 {
+		return &Result{Status: Failed}, fmt.Errorf("--project-timeout %s: want 0 (no limit) or more", opts.Timeout)
+	}
+	type outcome struct {
+		res *Result
+		err error
+	}
+	o, err := bound.Run(ctx, opts.Timeout, func(ctx context.Context) outcome {
+		res, err := convert(ctx, opts)
+		return outcome{res, err}
+	})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil,
+		opts.Timeout > 0 && errors.Is(o.err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return &Result{Status: Failed}, &TimeoutError{Timeout: opts.Timeout}
+	case err != nil:
+		return &Result{Status: Failed}, err
+	}
+	return o.res, o.err
+}
+
+// convert is Convert without its bound.
+func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
 	given := opts // before the declarations fill anything in: converted_with
@@ -57,7 +84,13 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if err != nil {
 		return &Result{Status: Failed}, err
 	}
-	l, err = project.Load(ctx, opts.projectOptions())
+	popts := opts.projectOptions()
+	if slices.Contains(opts.ConfigFiles, project.StdinName) && opts.Stdin != nil {
+		if popts.Stdin, err = project.ReadStdin(opts.Stdin); err != nil {
+			return &Result{Status: Failed}, err
+		}
+	}
+	l, err = project.Load(ctx, popts)
 	if l != nil {
 		opts = st.reuse(opts, l.Dir)
 	}
@@ -83,6 +116,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 				res.FolderVolumes = append(res.FolderVolumes, l.Compose.Name+"_"+key)
 			}
 		}
+	}
+	if err := readSurvey(&opts, res); err != nil {
+		res.Status = Failed
+		return res, err
 	}
 	if len(l.Compose.Services) == 0 {
 		res.Status, res.KnownModule = Failed, knownModule(l, opts)
@@ -137,7 +174,11 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 
-	m := c.build()
+	m := c.build(ctx)
+	if err := ctx.Err(); err != nil {
+		res.Status = Failed
+		return res, err
+	}
 	if c.imagesErr != nil {
 		res.Status = Failed
 		return res, c.imagesErr
@@ -160,6 +201,7 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 	res.Missing = c.missingList()
+	res.Sources = c.sourceList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
@@ -174,6 +216,10 @@ func Convert(ctx context.Context, opts Options) (res *Result, err error) {
 	if res.Status == Refused {
 		res.Candidate = m
 		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		res.Status, res.Candidate = Failed, nil
+		return res, err
 	}
 	res.Module = m
 	res.Manifest, err = manifest.Encode(m)
@@ -397,6 +443,8 @@ func sources(l *project.Project, declFiles []inputFile) ([]manifest.Source, erro
 // converter holds the state of one conversion.
 type converter struct {
 	l *project.Project
+	// rows are the image table rows each placement matches (imageRow).
+	rows map[*placement.Placement]rowMatch
 	// filesRead are the compose files docker compose reads without -f,
 	// and filesLeftOut those the -f files given leave out (C2M025);
 	// profilesLeftOut the
@@ -470,6 +518,31 @@ type converter struct {
 	// imageVolumeFacts are the image VOLUME paths nothing settles
 	// (C2M024).
 	imageVolumeFacts []rules.ImageVolume
+	// shadowed are the file configs and secrets a volume of their
+	// service mounts over (unshadowed, unshadowedSecrets).
+	shadowed []rules.ShadowedFile
+}
+
+// unshadowed returns a service's own mounts and the mounts of its file
+// configs, less each config at a target one of its own mounts has too:
+// docker compose mounts the volume there and not the config
+// (fillBindMounts: a volume wins over a config or secret at its target),
+// and so does the manifest, which says so (rules.ShadowedFile, C2M005
+// warning). The config's file still counts for the declarations it
+// matches: a key for it is no typo.
+func (c *converter) unshadowed(own, configs []project.Mount) []project.Mount {
+	out := own
+	for _, cm := range configs {
+		i := slices.IndexFunc(own, func(m project.Mount) bool { return m.Target == cm.Target })
+		if i < 0 {
+			out = append(out, cm)
+			continue
+		}
+		c.match.lookup(declare.SectionBinds, cm.Key)
+		c.shadowed = append(c.shadowed, rules.ShadowedFile{What: "config", Service: cm.Service, Name: cm.Config, Target: cm.Target, File: cm.Source,
+			Volume: own[i].Display(), Pos: cm.Pos, VolumePos: own[i].Pos})
+	}
+	return out
 }
 
 // table returns the image table, the built-in one (images.Default,
@@ -491,12 +564,17 @@ type missing struct {
 	src    *placement.Placement
 	entry  declare.Entry // values known so far
 	reason string
+	// noOwner says why evidence gave no owner, outOfVersion why the
+	// image table gave no row for the image's version; "" otherwise.
+	noOwner, outOfVersion string
 	// imageVolume is set for an image VOLUME nothing mounts (C2M024).
 	imageVolume bool
 }
 
-// build converts the loaded project into a module.
-func (c *converter) build() *manifest.Module {
+// build converts the loaded project into a module. Once ctx is done it
+// stops at the next service or placement and returns what it has, which
+// the caller drops.
+func (c *converter) build(ctx context.Context) *manifest.Module {
 	p := c.l.Compose
 	m := &manifest.Module{Version: manifest.Version, Module: c.module}
 
@@ -510,8 +588,11 @@ func (c *converter) build() *manifest.Module {
 	users := map[string]string{}
 	imageAdded := map[string][]project.Mount{}
 	for _, name := range names {
+		if ctx.Err() != nil {
+			return m
+		}
 		svc := p.Services[name]
-		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
+		ms := c.unshadowed(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget))
 		added, undeclared := c.imageVolumes(svc, ms)
 		ms = append(ms, added...)
 		imageAdded[name] = added
@@ -584,6 +665,9 @@ func (c *converter) build() *manifest.Module {
 		c.placements = append(c.placements, s)
 	}
 	for _, s := range c.placements {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.declare(s, users); r != nil {
 			m.Resources = append(m.Resources, *r)
 			hostPaths[s.Section+"\x00"+s.Key] = r.Path
@@ -616,6 +700,9 @@ func (c *converter) build() *manifest.Module {
 	// are built first, since the credentials: they use come before them.
 	var containers []manifest.Resource
 	for _, name := range startOrder(p) {
+		if ctx.Err() != nil {
+			return m
+		}
 		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
 			containers = append(containers, *r)
 		}
@@ -634,34 +721,75 @@ func (c *converter) build() *manifest.Module {
 
 // declare returns the resource declaring s on the target host, or nil when
 // it cannot be placed or has no declaration; either way it reports why.
+// It decides in stages, each filling its part of one sourceFacts: what is
+// supplied and what the checkout (or the legacy host's survey) shows,
+// where the source lands, its kind, then its owner, mode and intent.
 func (c *converter) declare(s *placement.Placement, users map[string]string) *manifest.Resource {
+	f := c.newFacts(s)
+	if !c.locate(f, users) {
+		return nil
+	}
+	c.decideKind(f)
+	if f.r.Kind == manifest.KindHost {
+		if f.e != nil {
+			f.r.Note = f.e.Note
+		}
+		f.r.Comment = strings.Join(f.provenance, "; ")
+		return f.r
+	}
+	return c.decideOwnership(f, users)
+}
+
+// sourceFacts are what convert knows of one placement while it decides
+// it, each fact filled once by the stage that learns it.
+type sourceFacts struct {
+	s *placement.Placement
+	// e is the supplied declaration, nil when there is none.
+	e *declare.Entry
+	// r is the resource being built.
+	r *manifest.Resource
+	// ev is what the checkout, or the legacy host's survey, shows of a
+	// bind source (project.Evidence, the one file evidence ask takes too).
+	ev project.SourceEvidence
+	// provenance says where each value came from, for the comment.
+	provenance []string
+	// legacy is where the data lives under Docker today, "" for a bind
+	// in place.
+	legacy string
+}
+
+// newFacts starts the facts of s: the resource at its first mount (at
+// its declaration when there is one) and what the checkout shows.
+func (c *converter) newFacts(s *placement.Placement) *sourceFacts {
 	first := s.First()
-	e := s.Entry
-	r := &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
-		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}
-	if e != nil {
-		r.Pos = e.Pos
+	f := &sourceFacts{s: s, e: s.Entry, r: &manifest.Resource{Kind: manifest.KindDirectory, Pos: first.Pos,
+		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}}
+	if f.e != nil {
+		f.r.Pos = f.e.Pos
+		f.provenance = append(f.provenance, "supplied: "+f.e.Pos.File)
 	}
-	var provenance []string
-	if e != nil {
-		provenance = append(provenance, "supplied: "+e.Pos.File)
-	}
-	// What the checkout shows of a relative bind source (project.Evidence,
-	// the one file evidence ask takes too).
-	var ev project.SourceEvidence
 	if s.Section == declare.SectionBinds {
-		ev = c.evidence(s.Key)
+		f.ev = c.surveyEvidence(s, c.evidence(s.Key))
 	}
-	noKind := e == nil || e.Kind == declare.KindNone
 	// A link out of the project names, on the target host, a place the
 	// checkout does not show: only kind host or a path of its own settle
 	// where the source is.
-	if ev.Outside != "" && (e == nil || (e.Kind != declare.KindHost && e.Path == "")) {
-		s.LinkOutside = ev.Outside
+	if f.ev.Outside != "" && (f.e == nil || (f.e.Kind != declare.KindHost && f.e.Path == "")) {
+		s.LinkOutside = f.ev.Outside
 	}
+	return f
+}
 
-	// Where it lands on the target host.
+// noKind reports whether no kind is supplied.
+func (f *sourceFacts) noKind() bool { return f.e == nil || f.e.Kind == declare.KindNone }
+
+// locate decides where the source lands on the target host. It reports
+// false when it has no location (C2M013: the skeleton still offers what
+// is known of it) or an invalid one.
+func (c *converter) locate(f *sourceFacts, users map[string]string) bool {
+	s, r := f.s, f.r
 	hostPath, legacy, placeErr := c.place(s)
+	f.legacy = legacy
 	r.Origin.Legacy = legacy
 	if legacy == "" && hostPath != "" && s.Section == declare.SectionBinds && !path.IsAbs(s.Key) && !strings.HasPrefix(s.Key, "~") {
 		// Under host_project_directory as written: its data is in the
@@ -672,172 +800,209 @@ func (c *converter) declare(s *placement.Placement, users map[string]string) *ma
 	s.HostPath, s.Legacy = hostPath, legacy
 	if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "~") {
 		s.Real = declare.NormalizeBind(s.Key)
-		if ev.Resolved != "" && ev.Outside == "" {
-			s.Real, r.Origin.Resolved = ev.Resolved, ev.Resolved
+		if f.ev.Resolved != "" && f.ev.Outside == "" {
+			s.Real, r.Origin.Resolved = f.ev.Resolved, f.ev.Resolved
 		}
 	}
-	if placeErr != "" {
+	if placeErr != nil {
 		s.Unplaced = placeErr
-		// The skeleton still offers what is known of the source.
-		if e != nil {
-			r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
-			switch e.Kind {
-			case declare.KindFile:
-				r.Kind = manifest.KindFile
-			case declare.KindHost:
-				// Declared as used, never owned: only its location is
-				// missing, and nothing may turn it into an owned path.
-				r.Kind = manifest.KindHost
-				r.Owner, r.Mode, r.Intent = "", "", ""
-			}
-		}
-		if noKind && !c.opts.Strict && ev.Kind == declare.KindFile {
-			r.Kind = manifest.KindFile
-		}
-		if noKind {
-			s.KindUnknown = c.kindUnknown(s, ev)
-		}
-		conflict := ""
-		if !c.opts.Strict && r.Kind != manifest.KindHost {
-			var ignored []string
-			conflict = c.produce(s, r, e, users, &ignored)
-		}
-		reason := placeErr
-		if conflict != "" {
-			reason += "; no owner produced: " + conflict
-		}
-		c.addMissingResource(s, r, reason)
-		return nil
+		c.offerUnplaced(f, users, rules.UnplacedMessage(placeErr))
+		return false
 	}
 	if !manifest.ValidPath(hostPath) {
-		s.Unplaced = fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", first.Source, hostPath)
-		return nil
+		s.Unplaced = &placement.Unplaced{Why: placement.WhyInvalidPath, What: s.First().Source, At: hostPath}
+		return false
 	}
 	r.Path = hostPath
+	return true
+}
 
-	// Kind: supplied, or produced from evidence.
-	evidence := ev.Kind
+// offerUnplaced offers, for a source without a location, what is known of
+// it: supplied, or produced from evidence, for the skeleton and ask.
+func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, placeErr string) {
+	s, e, r := f.s, f.e, f.r
+	if e != nil {
+		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
+		switch e.Kind {
+		case declare.KindFile:
+			r.Kind = manifest.KindFile
+		case declare.KindHost:
+			// Declared as used, never owned: only its location is
+			// missing, and nothing may turn it into an owned path.
+			r.Kind = manifest.KindHost
+			r.Owner, r.Mode, r.Intent = "", "", ""
+		}
+	}
+	if f.noKind() && !c.opts.Strict && f.ev.Kind == declare.KindFile {
+		r.Kind = manifest.KindFile
+	}
+	if f.noKind() {
+		s.KindUnknown = c.kindUnknown(s, f.ev)
+	}
+	conflict := ""
+	if !c.opts.Strict && r.Kind != manifest.KindHost {
+		var ignored []string
+		conflict = c.produce(s, r, e, users, &ignored)
+		c.surveyValues(s, r, &ignored)
+	}
+	reason := placeErr
+	if conflict != "" {
+		reason += "; no owner produced: " + conflict
+	}
+	c.addMissingResource(s, r, reason).noOwner = conflict
+}
+
+// decideKind sets the resource's kind: supplied (and held against the
+// evidence, C2M004), or produced from evidence, directory by default.
+func (c *converter) decideKind(f *sourceFacts) {
+	s, e, ev := f.s, f.e, f.ev
 	kind := declare.KindNone
 	if e != nil {
 		kind = e.Kind
 	}
 	switch {
 	case kind != declare.KindNone:
-		switch {
-		case kind == declare.KindHost:
-		case evidence != declare.KindNone && evidence != kind:
-			s.KindConflict = fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
-		case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
-			s.KindConflict = fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
-		default:
-			if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
-				s.KindConflict = fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
-			}
-		}
+		s.KindConflict = c.kindConflict(f, kind)
 	case e == nil && !c.opts.Strict && s.Section == declare.SectionBinds && strings.HasPrefix(s.Key, "/") && project.WellKnownHost(s.Key):
 		kind = declare.KindHost
-		provenance = append(provenance, "produced: well-known host path")
-	case evidence == declare.KindFile && !c.opts.Strict:
+		f.provenance = append(f.provenance, "produced: well-known host path")
+	case ev.Kind == declare.KindFile && !c.opts.Strict:
 		kind = declare.KindFile
 		if e != nil {
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+			f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(ev))
 		}
 	default:
 		kind = declare.KindDirectory
-		switch why := c.kindUnknown(s, ev); {
-		case why != "":
-			s.KindUnknown = why
-		case evidence == declare.KindDirectory && ev.Link != "" && !c.opts.Strict:
-			provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
-		case ev.Absent && !c.rowKind(s) && outsideProject(s.Key):
-			// Evidence is taken inside the project only.
-			provenance = append(provenance, "kind directory: "+first.Source+" lies outside the project, which is not looked into")
-		case ev.Absent && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" absent from the checkout")
-		case ev.Outside != "" && !c.rowKind(s):
-			provenance = append(provenance, "kind directory: "+first.Source+" a link out of the checkout")
-		}
+		c.directoryKind(f)
 	}
-	r.Kind = manifest.Kind(kind)
-	if legacy != "" {
-		provenance = append(provenance, "legacy: "+legacy)
+	f.r.Kind = manifest.Kind(kind)
+	if f.legacy != "" {
+		f.provenance = append(f.provenance, "legacy: "+f.legacy)
 	}
-	if r.Kind == manifest.KindHost {
-		if e != nil {
-			r.Note = e.Note
-		}
-		r.Comment = strings.Join(provenance, "; ")
-		return r
-	}
+}
 
-	// Owner, mode, intent: supplied, or produced from evidence.
+// kindConflict says what contradicts a supplied kind (C2M004): the
+// checkout, a trailing slash, or the image table; "" when nothing does.
+func (c *converter) kindConflict(f *sourceFacts, kind declare.Kind) string {
+	s, ev, first := f.s, f.ev, f.s.First()
+	switch {
+	case kind == declare.KindHost:
+	case ev.Kind != declare.KindNone && ev.Kind != kind:
+		return fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
+	case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
+		return fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
+	default:
+		if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
+			return fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
+		}
+	}
+	return ""
+}
+
+// directoryKind records why a source without a supplied kind is a
+// directory, or that nothing tells (C2M004, KindUnknown).
+func (c *converter) directoryKind(f *sourceFacts) {
+	s, ev, first := f.s, f.ev, f.s.First()
+	why := c.kindUnknown(s, ev)
+	note := ""
+	switch {
+	case why != nil:
+		s.KindUnknown = why
+	case ev.Kind == declare.KindDirectory && (ev.Link != "" || ev.Surveyed != "") && !c.opts.Strict:
+		note = "kind produced: " + evidenceWhat(ev)
+	case c.rowKind(s):
+	case ev.Absent && outsideProject(s.Key):
+		// Evidence is taken inside the project only.
+		note = "kind directory: " + first.Source + " lies outside the project, which is not looked into"
+	case ev.Absent:
+		note = "kind directory: " + first.Source + " absent from the checkout"
+	case ev.Outside != "":
+		note = "kind directory: " + first.Source + " a link out of the checkout"
+	}
+	if note != "" {
+		f.provenance = append(f.provenance, note)
+	}
+}
+
+// decideOwnership sets owner, mode and intent, supplied or produced from
+// evidence, and returns the resource; nil when evidence does not give all
+// three for a source nothing declares (C2M001), or the module may not own
+// it where it is.
+func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *manifest.Resource {
+	s, e, r := f.s, f.e, f.r
 	if e != nil {
 		r.Owner, r.Mode, r.Intent, r.Note = e.Owner, e.Mode, manifest.Intent(e.Intent), e.Note
 	}
 	conflict := ""
 	if !c.opts.Strict {
-		conflict = c.produce(s, r, e, users, &provenance)
+		conflict = c.produce(s, r, e, users, &f.provenance)
+		c.surveyValues(s, r, &f.provenance)
 	}
-	if e == nil && r.Owner != "" && r.Mode != "" && r.Intent != "" {
+	complete := r.Owner != "" && r.Mode != "" && r.Intent != ""
+	switch {
+	case e == nil && complete:
 		if why := c.mustMove(s); why != "" {
 			// Produced whole, but the module may not own the source
 			// where it is: the skeleton and ask offer the produced
 			// values, and a person chooses where the data goes (a path
 			// of its own, or layout fhs's place) or kind: host.
-			s.Undeclared = why
-			c.addMissingResource(s, r, why)
+			s.Undeclared = &placement.Undeclared{NotOwnable: why, Source: s.First().Source, Layout: c.layout == declare.LayoutFHS}
+			c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
 			return nil
 		}
-	}
-	if e == nil {
+	case e == nil:
 		// Without a supplied declaration, evidence alone must give all
 		// three values.
-		if r.Owner == "" || r.Mode == "" || r.Intent == "" {
-			msg := "no declaration"
-			var have []string
-			if r.Owner != "" {
-				have = append(have, "owner "+r.Owner)
-			}
-			if r.Mode != "" {
-				have = append(have, "mode "+r.Mode)
-			}
-			if r.Intent != "" {
-				have = append(have, "intent "+string(r.Intent))
-			}
-			if len(have) > 0 {
-				msg += " (produced " + strings.Join(have, ", ") + "; still missing " + missingFields(r) + ")"
-			}
-			if conflict != "" {
-				msg += "; no owner produced: " + conflict
-			}
-			if why := c.outOfVersion(s); why != "" {
-				msg += "; " + why
-			}
-			s.Undeclared = msg
-			c.addMissingResource(s, r, msg)
-			return nil
-		}
-	} else if r.Owner == "" || r.Mode == "" || r.Intent == "" {
+		s.Undeclared = undeclared(r, conflict, c.outOfVersion(s))
+		m := c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
+		m.noOwner, m.outOfVersion = s.Undeclared.NoOwner, s.Undeclared.OutOfVersion
+		return nil
+	case !complete:
 		reason := "incomplete declaration"
 		if conflict != "" {
 			reason += "; no owner produced: " + conflict
 		}
-		c.addMissingResource(s, r, reason)
-	} else if s.KindUnknown != "" || s.LinkOutside != "" {
-		// Complete (supplied, or produced from evidence) but for its kind
-		// or its location: the skeleton and ask still offer it.
-		c.addMissingResource(s, r, cmp.Or(s.KindUnknown, s.LinkOutside))
+		c.addMissingResource(s, r, reason).noOwner = conflict
+	}
+	if e != nil && complete && (s.KindUnknown != nil || s.LinkOutside != "") {
+		// Supplied complete but for its kind or its location: the
+		// skeleton and ask still offer it.
+		why := s.LinkOutside
+		if s.KindUnknown != nil {
+			why = rules.KindUnknownMessage(s.KindUnknown)
+		}
+		c.addMissingResource(s, r, why)
 	}
 	if e != nil && e.AcknowledgeMode && r.Mode != "" {
-		provenance = append(provenance, rules.AckModeNote(r.Mode))
+		f.provenance = append(f.provenance, rules.AckModeNote(r.Mode))
 	}
-	if e == nil && r.Kind == manifest.KindFile && evidence == declare.KindFile {
-		provenance = append(provenance, "kind produced: "+evidenceWhat(ev))
+	if e == nil && r.Kind == manifest.KindFile && f.ev.Kind == declare.KindFile {
+		f.provenance = append(f.provenance, "kind produced: "+evidenceWhat(f.ev))
 	} else if e == nil && r.Kind == manifest.KindFile {
-		provenance = append(provenance, "kind produced: a regular file in the project")
+		f.provenance = append(f.provenance, "kind produced: a regular file in the project")
 	}
-	r.Comment = strings.Join(provenance, "; ")
+	r.Comment = strings.Join(f.provenance, "; ")
 	return r
+}
+
+// undeclared records what a source nothing declares still lacks
+// (C2M001): the values evidence produced and those missing, why no owner
+// was produced, and an image tag outside the table's versions.
+func undeclared(r *manifest.Resource, conflict, outOfVersion string) *placement.Undeclared {
+	u := &placement.Undeclared{NoOwner: conflict, OutOfVersion: outOfVersion}
+	if r.Owner != "" {
+		u.Produced = append(u.Produced, "owner "+r.Owner)
+	}
+	if r.Mode != "" {
+		u.Produced = append(u.Produced, "mode "+r.Mode)
+	}
+	if r.Intent != "" {
+		u.Produced = append(u.Produced, "intent "+string(r.Intent))
+	}
+	if len(u.Produced) > 0 {
+		u.Missing = missingFields(r)
+	}
+	return u
 }
 
 // produce fills the values r lacks from evidence: owner from the services'
@@ -951,11 +1116,7 @@ func (c *converter) mustMove(s *placement.Placement) string {
 	if ok {
 		return ""
 	}
-	fix := "give it a path of its own with the produced values"
-	if c.layout == declare.LayoutFHS {
-		fix = "accept the produced values, which layout fhs places by their intent"
-	}
-	return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", s.First().Source, why, fix)
+	return why
 }
 
 // envOwner returns the owner the services mounting s run their image's
@@ -1023,8 +1184,29 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 }
 
 // imageRow returns the image table row that the mounts of s match, or why
-// two rows disagree.
+// two rows disagree: looked up once per placement and kept (c.rows).
 func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) {
+	if got, ok := c.rows[s]; ok {
+		return got.row, got.ok, got.conflict
+	}
+	row, ok, conflict := c.matchRow(s)
+	if c.rows == nil {
+		c.rows = map[*placement.Placement]rowMatch{}
+	}
+	c.rows[s] = rowMatch{row, ok, conflict}
+	return row, ok, conflict
+}
+
+// rowMatch is the image table row a placement's mounts match, looked up
+// once (imageRow) and kept.
+type rowMatch struct {
+	row      images.Row
+	ok       bool
+	conflict string
+}
+
+// matchRow is imageRow's lookup.
+func (c *converter) matchRow(s *placement.Placement) (images.Row, bool, string) {
 	var found images.Row
 	ok := false
 	for _, m := range s.Mounts {
@@ -1048,10 +1230,6 @@ func (c *converter) imageRow(s *placement.Placement) (images.Row, bool, string) 
 	return found, ok, ""
 }
 
-// outOfVersionText starts outOfVersion's reason; the skeleton's comment
-// repeats the reason from it on.
-const outOfVersionText = "the image table knows "
-
 // outOfVersion says why the image table gave s no evidence when a row
 // for a mount's image and target exists but only up to a major version
 // the image's tag does not name, or "".
@@ -1063,7 +1241,7 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
-			return fmt.Sprintf(outOfVersionText+"%s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
+			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
 		}
 	}
 	return ""
@@ -1101,6 +1279,9 @@ func evidenceWord(k declare.Kind) string {
 // provenance comment or a conflict: "a regular file in the project", "a
 // link in the project to a directory".
 func evidenceWhat(ev project.SourceEvidence) string {
+	if ev.Surveyed != "" {
+		return "a " + evidenceWord(ev.Kind) + " on the legacy host (" + ev.Surveyed + ")"
+	}
 	if ev.Link != "" {
 		return "a link in the project to a " + evidenceWord(ev.Kind) + " (" + ev.Link + ")"
 	}
@@ -1115,14 +1296,14 @@ func evidenceWhat(ev project.SourceEvidence) string {
 // (a trailing slash, the image table's kind); and the source's or a
 // target's last element looks like a file name (project.LooksLikeFile),
 // where docker would create a directory and break a file mount.
-func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) string {
+func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) *placement.KindUnknown {
 	first := s.First()
 	elsewhere := strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")
 	if strings.HasPrefix(s.Key, "/") && c.notOwnedThere(s) {
-		return "" // kind host or a path of its own first: C2M006 says
+		return nil // kind host or a path of its own first: C2M006 says
 	}
 	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "" || elsewhere) || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
-		return ""
+		return nil
 	}
 	name := ""
 	switch {
@@ -1137,18 +1318,18 @@ func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidenc
 		}
 	}
 	if name == "" {
-		return ""
+		return nil
 	}
-	where := "is not in the checkout"
+	shown := placement.ShownAbsent
 	switch {
 	case ev.Outside != "":
-		where = "leads out of the checkout"
+		shown = placement.ShownLinkOut
 	case strings.HasPrefix(s.Key, "/"):
-		where = "is a path on the target host, which the checkout does not show"
+		shown = placement.ShownHostPath
 	case strings.HasPrefix(s.Key, "~"):
-		where = "is in a home directory on the legacy host, which the checkout does not show"
+		shown = placement.ShownHome
 	}
-	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", first.Source, where, name)
+	return &placement.KindUnknown{Source: first.Source, Shown: shown, Looks: name}
 }
 
 // notOwnedThere reports whether the absolute bind source of s is a path
@@ -1199,7 +1380,7 @@ func missingFields(r *manifest.Resource) string {
 // place returns the host path of s on the target host and, for a named
 // volume or a relocated bind, where its data lives under Docker today; or
 // the reason it has no location (C2M013).
-func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem string) {
+func (c *converter) place(s *placement.Placement) (hostPath, legacy string, problem *placement.Unplaced) {
 	first := s.First()
 	var declared string
 	if s.Entry != nil {
@@ -1223,29 +1404,27 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 			// Inside a bind given a path of its own: it moves with it,
 			// as docker mounts them as one tree.
 			rel, _ := declare.BindWithin(holder.Key, written)
-			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, ""
+			return path.Join(holder.Entry.Path, rel), "bind " + s.Key, nil
 		}
 		switch {
 		case declared != "":
-			return declared, "bind " + s.Key, ""
+			return declared, "bind " + s.Key, nil
 		case strings.HasPrefix(written, "~"):
-			return "", "", fmt.Sprintf("bind source %s is relative to the legacy host's home (~), which the converter cannot know: declare its path", first.Source)
+			return "", "", &placement.Unplaced{Why: placement.WhyHome, What: first.Source}
 		case strings.HasPrefix(written, "/"):
-			return written, "", ""
+			return written, "", nil
 		case c.hostDir == "":
-			s.Needs = placement.NeedsHostProjectDirectory
-			return "", "", fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", first.Source)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoHostProjectDirectory, What: first.Source}
 		default:
-			return path.Join(c.hostDir, written), "", ""
+			return path.Join(c.hostDir, written), "", nil
 		}
 	case declare.SectionVolumes:
 		legacy = "Docker volume " + c.dockerVolumeName(first.Volume)
 		switch {
 		case declared != "":
-			return declared, legacy, ""
+			return declared, legacy, nil
 		case c.volumeRoot == "":
-			s.Needs = placement.NeedsVolumeRoot
-			return "", "", fmt.Sprintf("named volume %q has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Volume)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoVolumeRoot, What: fmt.Sprintf("named volume %q", first.Volume)}
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.Volume), fmt.Sprintf("named volume %q", first.Volume), legacy)
 		}
@@ -1253,10 +1432,9 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 		legacy = "anonymous Docker volume of service " + first.AnonymousService()
 		switch {
 		case declared != "":
-			return declared, legacy, ""
+			return declared, legacy, nil
 		case c.volumeRoot == "":
-			s.Needs = placement.NeedsVolumeRoot
-			return "", "", fmt.Sprintf("anonymous volume at %s has no location on the target host: set volume_root (or --volume-root), or declare its path", first.Target)
+			return "", "", &placement.Unplaced{Why: placement.WhyNoVolumeRoot, What: "anonymous volume at " + first.Target}
 		default:
 			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
 		}
@@ -1266,11 +1444,11 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy, problem str
 // underRoot returns p when it lies below VOLUME_ROOT/MODULE, or why not:
 // a volume or service named "." or ".." would otherwise land on the volume
 // root itself or in another module's folder.
-func (c *converter) underRoot(p, what, legacy string) (string, string, string) {
-	if !manifest.IsAncestor(path.Join(c.volumeRoot, c.module), p) {
-		return "", "", fmt.Sprintf("%s would land at %s, outside %s: declare its path", what, p, path.Join(c.volumeRoot, c.module))
+func (c *converter) underRoot(p, what, legacy string) (string, string, *placement.Unplaced) {
+	if root := path.Join(c.volumeRoot, c.module); !manifest.IsAncestor(root, p) {
+		return "", "", &placement.Unplaced{Why: placement.WhyOutsideRoot, What: what, At: p, Root: root}
 	}
-	return p, legacy, ""
+	return p, legacy, nil
 }
 
 // targetName turns a container path into one path element:
@@ -1288,7 +1466,7 @@ func (c *converter) dockerVolumeName(key string) string {
 	return c.l.Compose.Name + "_" + key
 }
 
-func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resource, reason string) {
+func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resource, reason string) *missing {
 	e := declare.Entry{Key: s.Key, Owner: r.Owner, Mode: r.Mode, Intent: string(r.Intent), Note: r.Note}
 	if s.Entry != nil {
 		e.Key, e.Path = s.Entry.Key, s.Entry.Path
@@ -1299,7 +1477,9 @@ func (c *converter) addMissingResource(s *placement.Placement, r *manifest.Resou
 	case manifest.KindHost:
 		e.Kind = declare.KindHost
 	}
-	c.missing = append(c.missing, &missing{src: s, entry: e, reason: reason})
+	m := &missing{src: s, entry: e, reason: reason}
+	c.missing = append(c.missing, m)
+	return m
 }
 
 // sortDiagnostics orders diagnostics by file, line, rule and message, and
@@ -1410,7 +1590,7 @@ func absPaths(paths []string, wd string) []string {
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
 	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
-		ImageVolumes: c.imageVolumeFacts, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
+		ImageVolumes: c.imageVolumeFacts, ShadowedFiles: c.shadowed, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {
 		p.Placements = append(p.Placements, *s)

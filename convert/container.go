@@ -110,7 +110,7 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	for _, d := range svc.Devices {
 		ct.Devices = append(ct.Devices, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
 	}
-	ct.Secrets = mergeSecretRefs(secretRefs(svc), ct.Secrets)
+	ct.Secrets = mergeSecretRefs(c.unshadowedSecrets(svc, mounts), ct.Secrets)
 	ct.Configs = c.inlineConfigs(svc)
 	if h := svc.HealthCheck; h != nil {
 		ct.Healthcheck = &manifest.Healthcheck{Test: h.Test, Retries: h.Retries, Disable: h.Disable,

@@ -8,10 +8,15 @@
 package convert
 
 import (
+	"fmt"
+	"io"
+	"time"
+
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // Options says which compose project to convert and how. Names follow
@@ -39,6 +44,10 @@ type Options struct {
 	// AllowDirs (--allow-dir) are directories outside the project where
 	// files the project refers to may lie (project.Options.AllowDirs).
 	AllowDirs []string
+	// Stdin is where a ConfigFiles entry "-" reads the compose file from
+	// (standard input), once and bounded (project.ReadStdin); it is not
+	// read when no entry is "-".
+	Stdin io.Reader
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string
@@ -59,11 +68,34 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// Survey is what the legacy host's survey found (compose2manifest
+	// survey's script): where nothing was supplied, it settles a bind
+	// source's kind, and gives owner and mode, said "survey HOST DATE".
+	// Nil means SurveyFile (--survey), relative to WorkingDirectory, or
+	// none when that is "".
+	Survey     *survey.Survey
+	SurveyFile string
 	// Images is the table of well-known images that owner, mode and intent
 	// may be produced from; nil means the built-in table, parsed once per
 	// process and only when a conversion first needs a row of it
 	// (images.Default).
 	Images *images.Table
+	// Timeout (--project-timeout), when more than zero, bounds the
+	// conversion: still running after it, Convert returns a *TimeoutError
+	// and abandons the work, which stops at the next point it checks its
+	// context (between stages, at each service). Convert --batch and
+	// check --against bound each project themselves.
+	Timeout time.Duration
+}
+
+// TimeoutError is the error of a conversion still running after
+// Options.Timeout: it was abandoned.
+type TimeoutError struct {
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("not converted within %s (--project-timeout): abandoned", e.Timeout)
 }
 
 // Declarations are a declarations file given in memory, such as one ask
@@ -115,6 +147,10 @@ type Result struct {
 	// Missing lists the sources whose declaration is missing or
 	// incomplete, with what is known of each (for ask).
 	Missing []Missing
+	// Sources are every source the project mounts that a declaration
+	// names, declared or not, in the order found (compose2manifest
+	// survey records each on the legacy host).
+	Sources []Source
 	// Suggestions are what the skeleton offers besides Missing: plaintext
 	// secrets, fields not carried, module roots of layout fhs.
 	Suggestions Suggestions

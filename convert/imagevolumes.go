@@ -59,15 +59,7 @@ func (c *converter) imagePos(service string) manifest.Pos {
 
 // declaresAnonymous reports whether anonymous: has an entry for key.
 func (c *converter) declaresAnonymous(key string) bool {
-	if c.decl == nil {
-		return false
-	}
-	for _, e := range c.decl.Anonymous {
-		if c.match.normalize(declare.SectionAnonymous, e.Key) == key {
-			return true
-		}
-	}
-	return false
+	return c.match.find(declare.SectionAnonymous, key) != nil
 }
 
 // disposable reports whether acknowledge names service.volumes.target.disposable,

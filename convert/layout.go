@@ -42,7 +42,7 @@ func ModuleRoot(i manifest.Intent, module string) string {
 // ./data) lands inside the outermost one's place, as docker mounts them
 // as one tree. The module root must be declared under directories:, and
 // no two sources may land on one path.
-func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, problem string) {
+func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy string, problem *placement.Unplaced) {
 	first := s.First()
 	switch s.Section {
 	case declare.SectionBinds:
@@ -58,16 +58,16 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 		if holder.Entry != nil && holder.Entry.Path != "" {
 			hp, root = holder.Entry.Path, ""
 		} else {
-			var hproblem string
+			var hproblem *placement.Unplaced
 			root, hp, _, hproblem = c.fhsTarget(holder)
-			if hproblem != "" {
-				return "", "", fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", describeSource(s), holder.Key, hproblem)
+			if hproblem != nil {
+				return "", "", &placement.Unplaced{Why: placement.WhyInsideUnplaced, What: describeSource(s), Holder: holder.Key, HolderWhy: hproblem}
 			}
 		}
 		rel, _ := declare.BindWithin(holder.Key, s.Key)
-		p, problem = path.Join(hp, rel), ""
+		p, problem = path.Join(hp, rel), nil
 	}
-	if problem != "" {
+	if problem != nil {
 		return "", "", problem
 	}
 	if c.laidOut == nil {
@@ -78,19 +78,19 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy, pro
 			c.collided = map[*placement.Placement]bool{}
 		}
 		c.collided[s] = true
-		return "", "", fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", describeSource(s), p, other)
+		return "", "", &placement.Unplaced{Why: placement.WhyCollision, What: describeSource(s), At: p, Other: other}
 	}
 	c.laidOut[p] = describeSource(s)
 	if root != "" && !c.rootDeclared(root) {
 		c.missingRoot(root, intent, p)
-		return "", "", fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", describeSource(s), p, root, root)
+		return "", "", &placement.Unplaced{Why: placement.WhyRootUndeclared, What: describeSource(s), At: p, Root: root}
 	}
-	return p, legacy, ""
+	return p, legacy, nil
 }
 
 // fhsTarget returns where layout fhs names s's place by its own intent
 // and name: its module root, the path, the intent; or why it cannot.
-func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent manifest.Intent, problem string) {
+func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent manifest.Intent, problem *placement.Unplaced) {
 	if s.Entry != nil {
 		intent = manifest.Intent(s.Entry.Intent)
 	}
@@ -100,14 +100,14 @@ func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent ma
 		}
 	}
 	if !intent.Valid() {
-		return "", "", "", fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", describeSource(s))
+		return "", "", "", &placement.Unplaced{Why: placement.WhyNoIntent, What: describeSource(s)}
 	}
 	name := layoutName(s)
 	if name == "" || name == "." || name == ".." {
-		return "", "", "", fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", describeSource(s))
+		return "", "", "", &placement.Unplaced{Why: placement.WhyNoName, What: describeSource(s)}
 	}
 	root = ModuleRoot(intent, c.module)
-	return root, path.Join(root, name), intent, ""
+	return root, path.Join(root, name), intent, nil
 }
 
 // missingRoot records that layout fhs placed p in root, which no

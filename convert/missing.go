@@ -93,6 +93,10 @@ type Missing struct {
 	// host path a module uses and does not own (project.WellKnownHost:
 	// /etc/localtime, the docker socket, /proc...).
 	WellKnownHost bool
+	// NoOwner says why evidence gave no owner (two image table rows
+	// disagree, a user: the table cannot map); OutOfVersion why the image
+	// table has no row for the image's version. "" otherwise.
+	NoOwner, OutOfVersion string
 	// Reason says what is missing, for people.
 	Reason string
 }
@@ -118,16 +122,18 @@ func (c *converter) missingList() []Missing {
 		}
 		first := m.src.First()
 		x := Missing{
-			Section:     m.src.Section,
-			Key:         m.src.Key,
-			Source:      first.Display(),
-			Kind:        first.Kind,
-			Supplied:    m.src.Entry != nil,
-			Known:       m.entry,
-			Reason:      m.reason,
-			NeedsKind:   m.src.KindUnknown != "",
-			LinkOutside: m.src.LinkOutside,
-			NeedsEntry:  m.imageVolume,
+			Section:      m.src.Section,
+			Key:          m.src.Key,
+			Source:       first.Display(),
+			Kind:         first.Kind,
+			Supplied:     m.src.Entry != nil,
+			Known:        m.entry,
+			Reason:       m.reason,
+			NoOwner:      m.noOwner,
+			OutOfVersion: m.outOfVersion,
+			NeedsKind:    m.src.KindUnknown != nil,
+			LinkOutside:  m.src.LinkOutside,
+			NeedsEntry:   m.imageVolume,
 		}
 		if m.src.Entry != nil {
 			x.Key = m.src.Entry.Key

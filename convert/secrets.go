@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -36,19 +37,62 @@ func secretRefs(svc types.ServiceConfig) []manifest.FileRef {
 	return out
 }
 
+// unshadowedSecrets returns secretRefs(svc) less each secret with a
+// file: at a target one of the service's mounts has too: docker compose
+// mounts the volume there and not the secret (fillBindMounts), and so
+// does the manifest, which says so (rules.ShadowedFile, C2M005 warning).
+// A secret from environment: is copied into the container, not mounted,
+// and stays.
+func (c *converter) unshadowedSecrets(svc types.ServiceConfig, mounts []project.Mount) []manifest.FileRef {
+	var out []manifest.FileRef
+	for i, ref := range secretRefs(svc) {
+		sec := c.l.Compose.Secrets[ref.Source]
+		j := slices.IndexFunc(mounts, func(m project.Mount) bool { return m.Target == path.Clean(ref.Target) })
+		if j < 0 || sec.File == "" || svc.Secrets[i].Source != ref.Source {
+			out = append(out, ref)
+			continue
+		}
+		pos := manifest.Pos{}
+		if defs := c.l.ServiceDefs(svc.Name); len(defs) > 0 {
+			pos = defs[len(defs)-1].Pos("secrets")
+		}
+		c.shadowed = append(c.shadowed, rules.ShadowedFile{What: "secret", Service: svc.Name, Name: ref.Source, Target: ref.Target,
+			File: cmp.Or(c.l.TopLevelValue("secrets", ref.Source, "file"), c.l.Rel(sec.File)), Volume: mounts[j].Display(), Pos: pos, VolumePos: mounts[j].Pos})
+	}
+	return out
+}
+
+// shadowedSecret reports whether unshadowedSecrets left the secret out
+// of the service's container.
+func (c *converter) shadowedSecret(service, name string) bool {
+	return slices.ContainsFunc(c.shadowed, func(s rules.ShadowedFile) bool {
+		return s.What == "secret" && s.Service == service && s.Name == name
+	})
+}
+
+// secretTarget returns where docker compose puts a secret in the
+// container: its target, /run/secrets/NAME by default, and a relative
+// target below /run/secrets (buildContainerSecretMounts).
 func secretTarget(s types.ServiceSecretConfig) string {
 	switch {
 	case s.Target == "":
 		return "/run/secrets/" + s.Source
 	case !strings.HasPrefix(s.Target, "/"):
-		return "/run/secrets/" + s.Target
+		return path.Join("/run/secrets", s.Target)
 	}
 	return s.Target
 }
 
+// configTarget returns where docker compose puts a config in the
+// container: its target, /NAME by default, and a relative target below /
+// (buildContainerConfigMounts for a file:, and the copy of a content: or
+// environment: config, which lands at the target from /).
 func configTarget(s types.ServiceConfigObjConfig) string {
-	if s.Target == "" {
+	switch {
+	case s.Target == "":
 		return "/" + s.Source
+	case !strings.HasPrefix(s.Target, "/"):
+		return path.Join("/", s.Target)
 	}
 	return s.Target
 }
@@ -122,6 +166,9 @@ func (c *converter) credentials(names []string) []manifest.Resource {
 	targets := map[string][]string{}
 	for _, name := range names {
 		for _, s := range c.l.Compose.Services[name].Secrets {
+			if c.shadowedSecret(name, s.Source) {
+				continue // a volume is mounted there instead
+			}
 			t := secretTarget(s)
 			if !slices.Contains(targets[s.Source], t) {
 				targets[s.Source] = append(targets[s.Source], t)

@@ -405,10 +405,11 @@ func (m *Missing) where() string {
 	if m.Legacy != "" {
 		where += "; legacy Docker volume " + m.Legacy
 	}
-	if i := strings.Index(m.Reason, "no owner produced"); i >= 0 {
-		where += "; " + m.Reason[i:]
-	} else if i := strings.Index(m.Reason, outOfVersionText); i >= 0 {
-		where += "; " + m.Reason[i:]
+	if m.NoOwner != "" {
+		where += "; no owner produced: " + m.NoOwner
+	}
+	if m.OutOfVersion != "" {
+		where += "; " + m.OutOfVersion
 	}
 	switch {
 	case m.NeedsKind && (strings.HasPrefix(m.Key, "/") || strings.HasPrefix(m.Key, "~")):

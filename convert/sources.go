@@ -53,10 +53,19 @@ func groupSources(mounts []project.Mount) []*placement.Placement {
 
 // matcher finds supplied declarations for sources, matching keys after
 // interpolation and normalisation, and remembers which keys were used.
+// Each declaration key is interpolated and normalised once, when the
+// first lookup builds the index: a lookup is one map access, not a pass
+// over every key (8,000 declared services took 56 s that way).
 type matcher struct {
 	decl *declare.File
 	env  map[string]string
 	used map[*declare.Entry]bool
+	// index maps a section and a normalised key to the first entry of
+	// that section whose key normalises to it; built on first use.
+	index map[string]map[string]*declare.Entry
+	// normal maps a section and a declaration key, as written, to its
+	// normalised form; filled with the index.
+	normal map[string]map[string]string
 }
 
 func (mt *matcher) subst(s string) string {
@@ -95,24 +104,67 @@ func (mt *matcher) entries(section string) []declare.Entry {
 	return nil
 }
 
+// sourceSections returns the declaration sections whose keys name sources.
+func sourceSections() [3]string {
+	return [...]string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous}
+}
+
+// build fills the index and the normalised keys, once.
+func (mt *matcher) build() {
+	if mt.index != nil {
+		return
+	}
+	mt.index = map[string]map[string]*declare.Entry{}
+	mt.normal = map[string]map[string]string{}
+	for _, section := range sourceSections() {
+		es := mt.entries(section)
+		idx, normal := make(map[string]*declare.Entry, len(es)), make(map[string]string, len(es))
+		for i := range es {
+			k, ok := normal[es[i].Key]
+			if !ok {
+				k = mt.normalize(section, es[i].Key)
+				normal[es[i].Key] = k
+			}
+			if _, dup := idx[k]; !dup {
+				idx[k] = &es[i]
+			}
+		}
+		mt.index[section], mt.normal[section] = idx, normal
+	}
+}
+
+// find returns the first supplied entry of section whose normalised key
+// is key, or nil, without marking it used.
+func (mt *matcher) find(section, key string) *declare.Entry {
+	mt.build()
+	return mt.index[section][key]
+}
+
+// normalized returns the normalised form of a declaration key of section
+// as written, computed once per key.
+func (mt *matcher) normalized(section, key string) string {
+	mt.build()
+	if k, ok := mt.normal[section][key]; ok {
+		return k
+	}
+	return mt.normalize(section, key)
+}
+
 // lookup returns the supplied entry for key in section, or nil, and marks
 // it used.
 func (mt *matcher) lookup(section, key string) *declare.Entry {
-	es := mt.entries(section)
-	for i := range es {
-		if mt.normalize(section, es[i].Key) == key {
-			mt.used[&es[i]] = true
-			return &es[i]
-		}
+	e := mt.find(section, key)
+	if e != nil {
+		mt.used[e] = true
 	}
-	return nil
+	return e
 }
 
 // unused returns every supplied entry that matched no source of the
 // project, across all profiles.
 func (mt *matcher) unused() []placement.Unmatched {
 	var out []placement.Unmatched
-	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
+	for _, section := range sourceSections() {
 		es := mt.entries(section)
 		for i := range es {
 			if mt.used[&es[i]] {
@@ -129,7 +181,7 @@ func (mt *matcher) unused() []placement.Unmatched {
 // declaration, and the report says so instead of "matches nothing".
 func (c *converter) tmpfsKeys(us []placement.Unmatched) []placement.Unmatched {
 	for i, u := range us {
-		if u.What == placement.UnmatchedKey && u.Section == declare.SectionVolumes && c.l.TmpfsVolume(c.match.normalize(u.Section, u.Item)) {
+		if u.What == placement.UnmatchedKey && u.Section == declare.SectionVolumes && c.l.TmpfsVolume(c.match.normalized(u.Section, u.Item)) {
 			us[i].What = placement.UnmatchedTmpfs
 		}
 	}
@@ -177,7 +229,7 @@ func (c *converter) uncarriedKeys(us []placement.Unmatched) []placement.Unmatche
 		if u.What != placement.UnmatchedKey {
 			continue
 		}
-		if who := mounters[u.Section+"\x00"+c.match.normalize(u.Section, u.Item)]; len(who) > 0 {
+		if who := mounters[u.Section+"\x00"+c.match.normalized(u.Section, u.Item)]; len(who) > 0 {
 			us[i].What, us[i].Mounters = placement.UnmatchedUncarried, who
 		}
 	}

@@ -104,16 +104,16 @@ func TestPlace(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _, problem := c.place(tc.s)
-			if got != tc.want || (problem != "") != tc.bad {
-				t.Errorf("place = %q, %q; want %q, problem %v", got, problem, tc.want, tc.bad)
+			if got != tc.want || (problem != nil) != tc.bad {
+				t.Errorf("place = %q, %+v; want %q, problem %v", got, problem, tc.want, tc.bad)
 			}
 		})
 	}
 	c.hostDir, c.volumeRoot = "", ""
-	if _, _, problem := c.place(bind("./data", nil)); problem == "" {
+	if _, _, problem := c.place(bind("./data", nil)); problem == nil || problem.Why != placement.WhyNoHostProjectDirectory {
 		t.Error("a relative bind without host_project_directory was placed")
 	}
-	if _, _, problem := c.place(&placement.Placement{Section: declare.SectionAnonymous, Key: "a:/x", Mounts: []project.Mount{{Service: "a", Target: "/x"}}}); problem == "" {
+	if _, _, problem := c.place(&placement.Placement{Section: declare.SectionAnonymous, Key: "a:/x", Mounts: []project.Mount{{Service: "a", Target: "/x"}}}); problem == nil || problem.Why != placement.WhyNoVolumeRoot {
 		t.Error("an anonymous volume without volume_root was placed")
 	}
 }

@@ -276,6 +276,7 @@ func TestMatch(t *testing.T) {
 		{"nginx:alpine-slim", "/etc/nginx/nginx.conf", true, "", "", manifest.IntentConfig, "file"},
 		{"nginx:1.27", "/etc/nginx/nginx.conf", true, "", "", manifest.IntentConfig, "file"},
 		{"ghcr.io/zammad/zammad:7.1.1-0035", "/opt/zammad/storage", true, "1000:1000", "0750", manifest.IntentState, "directory"},
+		{"syncthing/syncthing", "/var/syncthing", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22", "/data", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22-rootless", "/etc/gitea", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22-rootless", "/data", false, "", "", "", ""},
@@ -396,6 +397,7 @@ func TestImageRows(t *testing.T) {
 		{"influxdb:2.7", []string{"/var/lib/influxdb2", "/etc/influxdb2"}},
 		{"influxdb:1.8", []string{"/var/lib/influxdb"}},
 		{"itzg/minecraft-server", []string{"/data"}},
+		{"syncthing/syncthing:1.27", []string{"/var/syncthing"}},
 		{"paperlessngx/paperless-ngx:2.11", []string{"/usr/src/paperless/data", "/usr/src/paperless/media", "/usr/src/paperless/consume", "/usr/src/paperless/export"}},
 	} {
 		var got []string
@@ -466,6 +468,7 @@ func TestRunAs(t *testing.T) {
 		{"ghcr.io/linuxserver/sonarr:4", map[string]string{"PUID": "abc"}, "", true, true},
 		{"ghcr.io/paperless-ngx/paperless-ngx:2", map[string]string{"USERMAP_UID": "1002", "USERMAP_GID": "100"}, "1002:100", true, false},
 		{"itzg/minecraft-server:java21", map[string]string{"UID": "0"}, "0:1000", true, false},
+		{"syncthing/syncthing:1.27", map[string]string{"PUID": "1026", "PGID": "100"}, "1026:100", true, false},
 		{"postgres:16", map[string]string{"PUID": "1000"}, "", false, false},
 		{"lscr.io/linuxserver/a/b", map[string]string{"PUID": "1000"}, "", false, false},
 	} {

@@ -39,42 +39,123 @@ type Placement struct {
 	// data"); "" for any other source and for one under ~.
 	Real string
 	// Unplaced says why it has no location on the target host (C2M013),
-	// "" when it has one.
-	Unplaced string
-	// Needs names the setting whose absence leaves it without a location
-	// (NeedsHostProjectDirectory, NeedsVolumeRoot): one cause shared by
-	// every source it places. "" when it has a location, or another
-	// reason keeps it from one.
-	Needs string
+	// nil when it has one. The rules word it (rules.UnplacedMessage).
+	Unplaced *Unplaced
 	// KindConflict says what contradicts the declared kind (C2M004): a
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
 	KindConflict string
-	// KindUnknown says, when no kind is declared and nothing tells a file
-	// from a directory although the source looks like a file, why (C2M004):
-	// a relative bind source the checkout has nothing at, whose name or
-	// target has a file name's extension (project.LooksLikeFile), where
-	// docker would create a directory. "" otherwise.
-	KindUnknown string
+	// KindUnknown is, when no kind is declared and nothing tells a file
+	// from a directory although the source looks like a file, why
+	// (C2M004): a bind source the checkout shows nothing of, whose name
+	// or target has a file name's extension (project.LooksLikeFile), where
+	// docker would create a directory. nil otherwise.
+	KindUnknown *KindUnknown
 	// LinkOutside says, for a bind source that is (or runs through) a
 	// symbolic link in the checkout that is absolute or leads out of the
 	// project, which link and where (C2M013): on the target host it names
 	// a place the checkout does not show. "" when the source is no such
 	// link, or is declared kind: host or given a path.
 	LinkOutside string
-	// Undeclared says, when nothing was supplied for it and evidence did
-	// not give owner, mode and intent, what is missing (C2M001); "" when
-	// it is declared.
-	Undeclared string
+	// Undeclared is, when nothing was supplied for it and evidence did
+	// not give owner, mode and intent, or gave them for a place the
+	// module may not own, what is missing (C2M001); nil when it is
+	// declared.
+	Undeclared *Undeclared
 }
 
-// Settings a Placement Needs.
+// Undeclared is what a source nothing declares still lacks: a fact for
+// the rules to word (C2M001).
+type Undeclared struct {
+	// Produced are the values evidence gave ("owner 1000:1000"), Missing
+	// the fields still missing ("mode, intent").
+	Produced []string
+	Missing  string
+	// NoOwner says why evidence gave no owner; OutOfVersion why the image
+	// table has no row for the image's version; "" otherwise.
+	NoOwner, OutOfVersion string
+	// NotOwnable, when set, is why the module may not own the source
+	// where it is (rules.Ownable), all three values produced: its data
+	// must move. Source is the source as written; Layout reports that
+	// layout fhs places what is accepted.
+	NotOwnable, Source string
+	Layout             bool
+}
+
+// KindUnknown is why nothing tells whether a bind source is a file or a
+// directory: a fact for the rules to word (C2M004).
+type KindUnknown struct {
+	// Source is the source as the compose file writes it.
+	Source string
+	// Shown is what the checkout shows of it.
+	Shown Shown
+	// Looks names what looks like a file: "its name app.conf", "its
+	// target /etc/app/config.yml".
+	Looks string
+}
+
+// Shown is what the checkout shows of a bind source it cannot tell.
+type Shown string
+
+// What the checkout shows of a source.
 const (
-	// NeedsHostProjectDirectory: a relative bind source, with
-	// host_project_directory unset.
-	NeedsHostProjectDirectory = "host_project_directory"
-	// NeedsVolumeRoot: a named or anonymous volume, with volume_root unset.
-	NeedsVolumeRoot = "volume_root"
+	// ShownAbsent: nothing there.
+	ShownAbsent Shown = "absent"
+	// ShownLinkOut: a link out of the project.
+	ShownLinkOut Shown = "link out"
+	// ShownHostPath: an absolute path, on the target host.
+	ShownHostPath Shown = "host path"
+	// ShownHome: a path in a home directory on the legacy host (~).
+	ShownHome Shown = "home"
+)
+
+// Unplaced is why a source has no location on the target host: a fact
+// for the rules to judge and word (C2M013), never prose.
+type Unplaced struct {
+	// Why is the cause.
+	Why Why
+	// What describes the source: "bind ./data", "named volume \"db\"".
+	What string
+	// At is where it would land; Root the folder it would lie outside of
+	// (WhyOutsideRoot) or the module root with no declaration
+	// (WhyRootUndeclared); Other what lands at At too (WhyCollision).
+	At, Root, Other string
+	// Holder is, for WhyInsideUnplaced, the key of the bind it lies in,
+	// and HolderWhy why that one has no place.
+	Holder    string
+	HolderWhy *Unplaced
+}
+
+// Why is the cause of an Unplaced.
+type Why string
+
+// The causes of Unplaced.
+const (
+	// WhyHome: a bind source under ~, the legacy host's home.
+	WhyHome Why = "home"
+	// WhyNoHostProjectDirectory: a relative bind source, with
+	// host_project_directory unset. One cause shared by every such source.
+	WhyNoHostProjectDirectory Why = "host_project_directory"
+	// WhyNoVolumeRoot: a named or anonymous volume, with volume_root
+	// unset. One cause shared by every such volume.
+	WhyNoVolumeRoot Why = "volume_root"
+	// WhyOutsideRoot: it would land at At, outside Root (VOLUME_ROOT/MODULE).
+	WhyOutsideRoot Why = "outside"
+	// WhyNoIntent: layout fhs places by intent, and it has none.
+	WhyNoIntent Why = "no intent"
+	// WhyNoName: layout fhs cannot name it from its source.
+	WhyNoName Why = "no name"
+	// WhyCollision: layout fhs would land it at At, where Other lands.
+	WhyCollision Why = "collision"
+	// WhyRootUndeclared: layout fhs places it at At in its module root
+	// Root, which has no declaration.
+	WhyRootUndeclared Why = "root undeclared"
+	// WhyInsideUnplaced: it lies inside bind Holder, which layout fhs
+	// cannot place (HolderWhy).
+	WhyInsideUnplaced Why = "inside"
+	// WhyInvalidPath: it would land at At, which is no absolute, clean
+	// host path of printable characters.
+	WhyInvalidPath Why = "invalid path"
 )
 
 // First returns the mount it is reported at.

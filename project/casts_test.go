@@ -21,7 +21,7 @@ import (
 // compose-go has, and those it applied.
 func loadFull(t *testing.T, opts Options) (p *types.Project, table map[tree.Path]interpolation.Cast, used map[tree.Path]bool, err error) {
 	t.Helper()
-	in, err := resolveInputs(opts)
+	in, err := resolveInputs(opts, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (p *Project) Written(s string) bool {
 		return false
 	}
 	for _, f := range p.raw.files {
-		if bytes.Contains(f.data, []byte(s)) {
+		if f.contains([]byte(s)) {
 			return true
 		}
 	}
@@ -352,8 +352,12 @@ func (p *Project) Inputs() ([]Input, error) {
 	// those converted. The other files compose-go read during the load.
 	read := map[string][]byte{}
 	for _, f := range p.raw.files {
-		if err := fsread.Same("compose file", f.path, f.id); err != nil {
-			return nil, err
+		// Standard input's file (-f -) is gone once read: its bytes are
+		// the ones given, written to a folder of the process's own.
+		if f.path != p.stdin {
+			if err := fsread.Same("compose file", f.path, f.id); err != nil {
+				return nil, err
+			}
 		}
 		read[f.path] = f.data
 	}
@@ -404,7 +408,7 @@ func (p *Project) ConfigMounts(svc types.ServiceConfig, configTarget func(types.
 		if f := p.TopLevelValue("configs", ref.Source, "file"); f != "" {
 			raw.source, have = f, true
 		}
-		m := Mount{Service: svc.Name, Kind: BindDirectory, Target: path.Clean(configTarget(ref)), ReadOnly: true, Pos: defPos}
+		m := Mount{Service: svc.Name, Kind: BindDirectory, Target: path.Clean(configTarget(ref)), ReadOnly: true, Pos: defPos, Config: ref.Source}
 		m.Source, m.Key, m.Local = p.bindSource(cfg.File, raw, have)
 		out = append(out, m)
 	}
@@ -437,6 +441,10 @@ type SourceEvidence struct {
 	// its path in the project after the links: "./data" for "./current"
 	// of "./current -> data". "" otherwise.
 	Resolved string
+	// Surveyed is, when Kind is not the checkout's but what the legacy
+	// host's survey found (convert --survey), where that came from:
+	// "survey HOST DATE". "" otherwise.
+	Surveyed string
 }
 
 // maxLinks is how many symbolic links Evidence follows for one source, as
@@ -669,7 +677,7 @@ func ReadWithoutFlags(dir string, environ []string) WithoutFlags {
 	if err != nil {
 		return WithoutFlags{}
 	}
-	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ})
+	in, err := resolveInputs(Options{WorkingDirectory: dir, Environ: environ}, "")
 	if err != nil {
 		return WithoutFlags{}
 	}

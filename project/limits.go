@@ -24,7 +24,67 @@ const (
 	// length (64 KiB take seconds, 256 KiB most of a minute); real ones
 	// are under a kilobyte.
 	MaxShellCommand = 8 << 10
+	// MaxReferenceDepth is the longest chain of compose files each named
+	// by the one before (include, extends.file) from a -f file, and
+	// MaxFiles the most compose files a project may read: compose-go
+	// loads each included file as a project of its own and merges it, in
+	// time that grows with the square of the chain (a chain of 1,000
+	// files took over a minute, docker compose's own reading as long);
+	// real projects include or extend a few files, one or two deep.
+	MaxReferenceDepth = 16
+	MaxFiles          = 256
+	// MaxExtendsDepth is the longest chain of services each extending the
+	// next, across files or in one: the merged definitions of each
+	// service are read along its chain (a chain of 1,000 services took
+	// 10 s); real ones are one or two deep.
+	MaxExtendsDepth = 16
 )
+
+// referenceLimits returns why file name, which ref names and which is the
+// files-th the project reads, is past MaxReferenceDepth or MaxFiles; nil
+// when it is not.
+func referenceLimits(ref *reference, name string, files int) error {
+	switch {
+	case ref.depth > MaxReferenceDepth:
+		return fmt.Errorf("%s %s: a chain of more than %d compose files, each named by the one before with include or extends.file; refused before loading", ref.what, name, MaxReferenceDepth)
+	case files > MaxFiles:
+		return fmt.Errorf("%s %s: the project reads more than %d compose files (with include and extends.file); refused before loading", ref.what, name, MaxFiles)
+	}
+	return nil
+}
+
+// extendsProblem returns where a service starts a chain of extends longer
+// than MaxExtendsDepth, "" when none does. A cycle compose-go reports
+// itself.
+func (ix *rawIndex) extendsProblem() string {
+	depth := map[*yaml.Node]int{}
+	onPath := map[*yaml.Node]bool{}
+	var chain func(f *rawFile, n *yaml.Node) int
+	chain = func(f *rawFile, n *yaml.Node) int {
+		if d, ok := depth[n]; ok {
+			return d
+		}
+		if onPath[n] {
+			return 0
+		}
+		onPath[n] = true
+		d := 0
+		if bf, bn := ix.base(f, n); bn != nil {
+			d = 1 + chain(bf, bn)
+		}
+		delete(onPath, n)
+		depth[n] = d
+		return d
+	}
+	for _, f := range ix.files {
+		for _, p := range pairs(get(f.root, "services")) {
+			if d := chain(f, resolve(p[1])); d > MaxExtendsDepth {
+				return fmt.Sprintf("%s:%d: service %q: a chain of %d services each extending the next, more than the %d a compose file needs; refused before loading", f.name, p[0].Line, p[0].Value, d+1, MaxExtendsDepth)
+			}
+		}
+	}
+	return ""
+}
 
 // measure returns how deep n nests and how many nodes it holds with
 // aliases expanded (each alias as the size of what it names), stopping

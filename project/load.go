@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +55,12 @@ type Options struct {
 	// a link) may lie; by default only the project directory and the
 	// folders of the compose files named with -f.
 	AllowDirs []string
+	// Stdin is the compose file a ConfigFiles entry "-" names, as read
+	// from standard input (ReadStdin: the caller reads it, bounded); a
+	// "-" without it is an error. The project directory is then
+	// ProjectDirectory, else the folder of the first other -f file, else
+	// WorkingDirectory, as docker compose takes it.
+	Stdin []byte
 	// beforeCompose, when not nil, runs after the compose files were read
 	// and before compose-go reads them: a test hook for a file replaced
 	// between the two reads.
@@ -86,6 +93,9 @@ type Project struct {
 	// no default, in file order.
 	UnsetVariables []VariableUse
 	raw            *rawIndex
+	// stdin is the path the compose file from standard input was read
+	// from (named "-"), "" when there is none.
+	stdin string
 	// inputs and inputData are what Inputs read, once (a Project is
 	// not for concurrent use).
 	inputs    []Input
@@ -101,7 +111,12 @@ type Project struct {
 // ".." for a file outside it (a manifest names its sources relative to
 // the project, never by this machine's absolute paths); p itself when
 // there is no relative path (another volume).
-func (p *Project) Rel(path string) string { return RelTo(p.Dir, path) }
+func (p *Project) Rel(path string) string {
+	if path == p.stdin && path != "" {
+		return StdinName
+	}
+	return RelTo(p.Dir, path)
+}
 
 // RelTo returns p relative to dir, slash-separated, or p itself (slash
 // separated) when there is no relative path.
@@ -127,15 +142,20 @@ func RelTo(dir, p string) string {
 // No error's message holds the value of a secret-looking variable (see
 // maskError).
 func Load(ctx context.Context, opts Options) (*Project, error) {
+	stdin, remove, err := stdinFile(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer remove() // read once, by load: the Project keeps its bytes
 	var in *inputs
-	l, err := load(ctx, opts, &in)
-	return l, maskError(err, opts, in, l)
+	l, err := load(ctx, opts, stdin, &in)
+	return l, maskError(stdinNamed(err, stdin), opts, in, l)
 }
 
-func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
+func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Project, error) {
 	registerRawEnv()
 	start := time.Now()
-	in, err := resolveInputs(opts)
+	in, err := resolveInputs(opts, stdin)
 	*inp = in
 	if err != nil {
 		return nil, err
@@ -145,7 +165,7 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen, stdin: in.stdin}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
@@ -163,11 +183,17 @@ func load(ctx context.Context, opts Options, inp **inputs) (*Project, error) {
 	if opts.beforeCompose != nil {
 		opts.beforeCompose()
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // abandoned: compose-go's loading is not begun
+	}
 
 	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
 		return nil, err
 	}
 	p, err := po.LoadProject(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		// Errors are compose-go's own, with every cast (see castsFor).
 		if po, err = in.projectOptions(opts); err != nil {
@@ -574,6 +600,9 @@ type inputs struct {
 	roots     []string // where files the project refers to may lie
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
+	// stdin is the file the compose file from standard input was written
+	// to (stdinFile), "" when there is none.
+	stdin string
 }
 
 // composeEnvFiles is the variable docker compose takes its --env-file
@@ -597,8 +626,9 @@ const (
 // for --env-file) and COMPOSE_DISABLE_ENV_FILE are read from opts.Environ;
 // COMPOSE_FILE and COMPOSE_PATH_SEPARATOR from it and from the first env
 // file; relative COMPOSE_FILE entries resolve against the working
-// directory. Every file named is checked with CheckInputFile.
-func resolveInputs(opts Options) (*inputs, error) {
+// directory. Every file named is checked with CheckInputFile. stdin is
+// the file -f - was written to (stdinFile), "" when there is none.
+func resolveInputs(opts Options, stdin string) (*inputs, error) {
 	wd := opts.WorkingDirectory
 	if wd == "" {
 		var err error
@@ -632,7 +662,8 @@ func resolveInputs(opts Options) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{envDisabled: disabled, seen: versions{}}
+	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin}
+	var err error
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
 	envFilesIn := func(dir string) ([]string, error) {
@@ -673,10 +704,7 @@ func resolveInputs(opts Options) (*inputs, error) {
 	// first -f file's folder, else the current one.
 	first := abs(opts.ProjectDirectory)
 	if opts.ProjectDirectory == "" {
-		first = wd
-		if len(opts.ConfigFiles) > 0 {
-			first = filepath.Dir(abs(opts.ConfigFiles[0]))
-		}
+		first = cmp.Or(firstFileDir(opts.ConfigFiles, abs), wd)
 	}
 	firstFiles, err := envFilesIn(first)
 	if err != nil {
@@ -696,6 +724,9 @@ func resolveInputs(opts Options) (*inputs, error) {
 	}
 
 	for _, f := range opts.ConfigFiles {
+		if f == StdinName {
+			f = in.stdin
+		}
 		in.files = append(in.files, abs(f))
 	}
 	in.filesFrom = FilesFlag
@@ -745,10 +776,13 @@ func resolveInputs(opts Options) (*inputs, error) {
 	in.dir = abs(opts.ProjectDirectory)
 	if opts.ProjectDirectory == "" {
 		in.dir = filepath.Dir(in.files[0])
+		if in.stdin != "" {
+			in.dir = cmp.Or(firstFileDir(opts.ConfigFiles, abs), wd)
+		}
 	}
 	in.roots = append(in.roots, in.dir)
 	for _, f := range in.files {
-		if d := filepath.Dir(f); !slices.Contains(in.roots, d) {
+		if d := filepath.Dir(f); f != in.stdin && !slices.Contains(in.roots, d) {
 			in.roots = append(in.roots, d)
 		}
 	}
@@ -866,6 +900,9 @@ func namedError(err error, files []string, rel func(string) string) error {
 	var names []string
 	for _, f := range files {
 		names = append(names, rel(f))
+		if strings.Contains("\n"+msg, "\n"+rel(f)+":") {
+			return err // a line names it already ("-:4: …" from standard input)
+		}
 	}
 	if len(names) == 0 {
 		return err

@@ -13,6 +13,10 @@ import (
 // label_file that does not exist: the kind and the absolute path.
 var missingFileRE = regexp.MustCompile(`^(env|label) file (\S+) not found: `)
 
+// noFileRE matches the error of a file compose-go opens that does not
+// exist (an include, its env_file, an extends.file): the absolute path.
+var noFileRE = regexp.MustCompile(`^(?:open|stat) (\S+): no such file or directory`)
+
 // composePathRE matches a key path of compose-go's errors
 // (services.app.volumes.[0], volumes.data.driver_opts).
 var composePathRE = regexp.MustCompile(`\b(?:services|volumes|networks|secrets|configs|models|include)\.[A-Za-z0-9_.\[\]-]*[A-Za-z0-9_\]]`)
@@ -33,9 +37,18 @@ func (l *Project) locate(err error) error {
 	}
 	if m := missingFileRE.FindStringSubmatch(msg); m != nil {
 		if pos, service, ok := l.fileRefPos(m[1]+"_file", m[2]); ok {
-			return &stableErr{msg: fmt.Sprintf("%s: service %q: %s (docker compose refuses a missing %s_file unless its entry says required: false)", pos, service, msg, m[1]), err: err}
+			msg = fmt.Sprintf("%s: service %q: %s", pos, service, msg)
+			if m[1] == "env" {
+				msg += " (docker compose refuses a missing env_file unless its entry says required: false)"
+			}
+			return &stableErr{msg: msg, err: err}
 		}
 		return err
+	}
+	if m := noFileRE.FindStringSubmatch(msg); m != nil {
+		if ref, ok := l.raw.missing[m[1]]; ok {
+			return &stableErr{msg: fmt.Sprintf("%s:%d: %s: %s", ref.file, ref.line, ref.what, msg), err: err}
+		}
 	}
 	for _, p := range composePathRE.FindAllString(msg, -1) {
 		if pos, ok := l.pathPos(p); ok {

@@ -59,6 +59,9 @@ type Mount struct {
 	Local string
 	// Volume is the named volume's key in the top-level volumes:.
 	Volume string
+	// Config is, for the bind of a config's file: (ConfigMounts), the
+	// config's name; "" otherwise.
+	Config string
 	// Target is the path in the container, cleaned.
 	Target   string
 	ReadOnly bool
@@ -156,21 +159,8 @@ func (l *Project) serviceDefs(service string) []rawService {
 			return
 		}
 		seen[d.node] = true
-		base, file := "", d.file
-		switch ext := get(d.node, "extends"); {
-		case ext == nil:
-		case ext.Kind == yaml.ScalarNode:
-			base = ext.Value
-		default:
-			base = scalar(get(ext, "service"))
-			if f := scalar(get(ext, "file")); f != "" {
-				file = l.raw.file(resolveRef(filepath.Dir(d.file.path), d.file.subst(f)))
-			}
-		}
-		if base != "" && file != nil {
-			if n := get(get(file.root, "services"), base); n != nil {
-				add(rawService{file: file, node: n})
-			}
+		if file, n := l.raw.base(d.file, d.node); n != nil {
+			add(rawService{file: file, node: n})
 		}
 		out = append(out, d)
 	}

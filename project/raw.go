@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"index/suffixarray"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -33,11 +34,29 @@ type rawFile struct {
 	// included project's directory.
 	env     map[string]string
 	workDir string
+	// depth is how many include or extends.file references lead to the
+	// file from a -f file (0 for one).
+	depth int
 	// services indexes the services: mapping by name (merge keys
 	// applied, as get reads it), built once: looking a service up is
 	// done for every service, and a scan each time is quadratic.
 	servicesOnce sync.Once
 	services     map[string]*yaml.Node
+	// text indexes data for substring search (Project.Written), built
+	// once: a search of the whole file for every service's image is
+	// quadratic.
+	textOnce sync.Once
+	text     *suffixarray.Index
+}
+
+// contains reports whether s appears in the file's bytes, as
+// bytes.Contains(f.data, s) does.
+func (f *rawFile) contains(s []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	f.textOnce.Do(func() { f.text = suffixarray.New(f.data) })
+	return len(f.text.Lookup(s, 1)) > 0
 }
 
 // service returns the definition of service name in f, or nil.
@@ -81,6 +100,20 @@ type rawIndex struct {
 	// seen holds the version of each include env file as found, before
 	// it was read (see Project.Inputs).
 	seen versions
+	// missing are the files an include: or extends.file names that do
+	// not exist, by absolute path, with where they are named: compose-go's
+	// error for one names no line.
+	missing map[string]reference
+}
+
+// missed records that ref names the file at p, which does not exist.
+func (ix *rawIndex) missed(p string, ref reference) {
+	if ix.missing == nil {
+		ix.missing = map[string]reference{}
+	}
+	if _, ok := ix.missing[p]; !ok {
+		ix.missing[p] = ref
+	}
 }
 
 // readRaw parses the compose files and, recursively, files named by
@@ -96,9 +129,16 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			return
 		}
 		seen[p] = true
+		if ref != nil && !exists(p) {
+			ix.missed(p, *ref)
+		}
 		if ref != nil {
 			// A file the project refers to, not one named with -f.
-			if err := ix.checkReference(ref.what, p); err != nil {
+			err := ix.checkReference(ref.what, p)
+			if err == nil {
+				err = referenceLimits(ref, rel(p), len(seen))
+			}
+			if err != nil {
 				if ix.problem == "" {
 					ix.problem = fmt.Sprintf("%s:%d: %v", ref.file, ref.line, err)
 				}
@@ -122,6 +162,9 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			return
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, id: id, extended: extended, env: env, workDir: workDir}
+		if ref != nil {
+			f.depth = ref.depth
+		}
 		if msg := shapeProblem(f); msg != "" {
 			if ix.problem == "" {
 				ix.problem = msg
@@ -151,22 +194,27 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		services := get(f.root, "services")
 		for _, svc := range mapValues(services) {
 			if n := get(get(svc, "extends"), "file"); scalar(n) != "" {
-				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line})
+				add(resolveRef(filepath.Dir(p), f.subst(n.Value)), true, f.env, f.workDir, &reference{"extends.file", f.name, n.Line, f.depth + 1})
 			}
 		}
 	}
 	for _, p := range paths {
 		add(p, false, env, dir, nil)
 	}
+	if msg := ix.extendsProblem(); msg != "" && ix.problem == "" {
+		ix.problem = msg
+	}
 	return ix
 }
 
-// reference is where a compose file names another file: what it is, and
-// the file and line that name it.
+// reference is where a compose file names another file: what it is, the
+// file and line that name it, and the depth of the file named (one more
+// than the naming file's).
 type reference struct {
-	what string
-	file string
-	line int
+	what  string
+	file  string
+	line  int
+	depth int
 }
 
 // include is one entry of a file's include: list.
@@ -239,6 +287,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 	if len(envFiles) > 0 {
 		for _, e := range envFiles {
 			if !exists(e) {
+				ix.missed(e, reference{what: "include env_file", file: f.name, line: inc.line})
 				return // compose-go reports it
 			}
 			if err := ix.checkReference("include env file", e); err != nil {
@@ -269,7 +318,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 		}
 	}
 	for _, p := range paths {
-		add(p, extended, env, dir, &reference{"include", f.name, inc.line})
+		add(p, extended, env, dir, &reference{"include", f.name, inc.line, f.depth + 1})
 	}
 }
 
@@ -600,4 +649,28 @@ func serviceShape(f *rawFile) string {
 		}
 	}
 	return ""
+}
+
+// base returns the definition service node n of file f extends, and the
+// file it is in (extends.file, or f), or nil when it extends none that
+// was read.
+func (ix *rawIndex) base(f *rawFile, n *yaml.Node) (*rawFile, *yaml.Node) {
+	name, file := "", f
+	switch ext := get(n, "extends"); {
+	case ext == nil:
+	case ext.Kind == yaml.ScalarNode:
+		name = ext.Value
+	default:
+		name = scalar(get(ext, "service"))
+		if p := scalar(get(ext, "file")); p != "" {
+			file = ix.file(resolveRef(filepath.Dir(f.path), f.subst(p)))
+		}
+	}
+	if name == "" || file == nil {
+		return nil, nil
+	}
+	if b := file.service(name); b != nil {
+		return file, b
+	}
+	return nil, nil
 }

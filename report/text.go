@@ -317,6 +317,18 @@ func Lines(s string) []string {
 	return out
 }
 
+// Indent returns s with prefix before each of its lines that is not
+// empty.
+func Indent(s, prefix string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString(prefix + line)
+		}
+	}
+	return b.String()
+}
+
 // Block makes each line of s, a block of several lines such as a YAML
 // skeleton, safe as Line does, but keeps its lines and their indentation:
 // control characters other than the line breaks are shown escaped, and a

@@ -95,7 +95,10 @@ Two declarations of it disagree or are redundant; two modules owning it
 would each remove or chown what the other keeps. A module's containers
 and its credentials are known by name: two containers, or two
 credentials, with one name would replace each other. A container with two
-mounts at one target is one docker refuses to create. In convert, two
+mounts at one target is one docker refuses to create. (A config or secret
+with a file: at the target of a volume of its service is not that:
+docker compose mounts the volume there and not the file, and so does
+convert, with a warning.) In convert, two
 named volumes that name: makes one Docker volume would be two host paths
 of what docker mounts as one, and so would a bind inside another bind (or
 the same directory through a symbolic link in the checkout) that does not

@@ -71,7 +71,36 @@ type ProjectPass struct {
 	// covers and no declaration or acknowledgement settles, in service
 	// order.
 	ImageVolumes []ImageVolume
-	Report       func(Diagnostic)
+	// ShadowedFiles are the file configs and secrets a volume of their
+	// service mounts over, in service order.
+	ShadowedFiles []ShadowedFile
+	Report        func(Diagnostic)
+}
+
+// ShadowedFile is a config or secret with a file: whose target a volume
+// of the same service mounts too: docker compose mounts the volume and
+// not the config or secret, and so does the manifest (C2M005, a
+// warning).
+type ShadowedFile struct {
+	// What is "config" or "secret"; Name its name.
+	What, Service, Name, Target string
+	// File is its file as written; Volume the volume's source as the
+	// compose file writes it.
+	File, Volume string
+	// Pos is the service's configs: or secrets:, VolumePos the volume's
+	// entry.
+	Pos, VolumePos manifest.Pos
+}
+
+// checkShadowedFiles is C2M005's warning for a config or secret a volume
+// mounts over (ShadowedFile).
+func checkShadowedFiles(p *ProjectPass) {
+	for _, s := range p.ShadowedFiles {
+		d := Diagnostic{File: s.Pos.File, Line: s.Pos.Line, Service: s.Service, Target: s.Target, Severity: Warning,
+			Message: fmt.Sprintf("%s %q (%s) and volume %q are both mounted at %s: docker compose mounts the volume there and not the %s (a volume wins over a config or secret at its target), and so does the manifest; remove the %s, or give it another target", s.What, s.Name, s.File, s.Volume, s.Target, s.What, s.What)}
+		d.relate(s.VolumePos, "the volume mounted at "+s.Target)
+		p.Report(d)
+	}
 }
 
 // ImageVolume is a VOLUME path of a service's image that nothing mounts:
@@ -287,6 +316,7 @@ func checkProjectPaths(p *ProjectPass) {
 	checkSameData(p)
 	checkApartData(p)
 	checkExternalVolume(p)
+	checkShadowedFiles(p)
 }
 
 // checkExternalVolume is C2M005's warning in convert for a named volume
@@ -635,12 +665,12 @@ func checkNoLocation(p *ProjectPass) {
 	checkUnreadBind(p)
 	for i := range p.Placements {
 		pl := &p.Placements[i]
-		if pl.Unplaced != "" {
-			d := placementDiag(pl, false, pl.Unplaced)
-			switch pl.Needs {
-			case placement.NeedsHostProjectDirectory:
+		if pl.Unplaced != nil {
+			d := placementDiag(pl, false, UnplacedMessage(pl.Unplaced))
+			switch pl.Unplaced.Why {
+			case placement.WhyNoHostProjectDirectory:
 				d.Cause = "relative bind sources have no location on the target host: set host_project_directory (or --host-project-directory), or declare their paths"
-			case placement.NeedsVolumeRoot:
+			case placement.WhyNoVolumeRoot:
 				d.Cause = "named and anonymous volumes have no location on the target host: set volume_root (or --volume-root), or declare their paths"
 			}
 			p.Report(d)
@@ -651,12 +681,78 @@ func checkNoLocation(p *ProjectPass) {
 	}
 }
 
+// UndeclaredMessage words what a source nothing declares still lacks
+// (C2M001), from the facts convert found.
+func UndeclaredMessage(u *placement.Undeclared) string {
+	if u.NotOwnable != "" {
+		fix := "give it a path of its own with the produced values"
+		if u.Layout {
+			fix = "accept the produced values, which layout fhs places by their intent"
+		}
+		return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, so its data must move: %s, or declare it kind: host", u.Source, u.NotOwnable, fix)
+	}
+	msg := "no declaration"
+	if len(u.Produced) > 0 {
+		msg += " (produced " + strings.Join(u.Produced, ", ") + "; still missing " + u.Missing + ")"
+	}
+	if u.NoOwner != "" {
+		msg += "; no owner produced: " + u.NoOwner
+	}
+	if u.OutOfVersion != "" {
+		msg += "; " + u.OutOfVersion
+	}
+	return msg
+}
+
+// KindUnknownMessage words why nothing tells whether a bind source is a
+// file or a directory (C2M004), from the facts convert found.
+func KindUnknownMessage(k *placement.KindUnknown) string {
+	where := "is not in the checkout"
+	switch k.Shown {
+	case placement.ShownLinkOut:
+		where = "leads out of the checkout"
+	case placement.ShownHostPath:
+		where = "is a path on the target host, which the checkout does not show"
+	case placement.ShownHome:
+		where = "is in a home directory on the legacy host, which the checkout does not show"
+	}
+	return fmt.Sprintf("no kind declared, and %s %s, so nothing tells a file from a directory; %s looks like a file, but docker would create a directory there", k.Source, where, k.Looks)
+}
+
+// UnplacedMessage words why a source has no location on the target host
+// (C2M013), from the facts convert found.
+func UnplacedMessage(u *placement.Unplaced) string {
+	switch u.Why {
+	case placement.WhyHome:
+		return fmt.Sprintf("bind source %s is relative to the legacy host's home (~), which the converter cannot know: declare its path", u.What)
+	case placement.WhyNoHostProjectDirectory:
+		return fmt.Sprintf("relative bind source %s has no location on the target host: set host_project_directory (or --host-project-directory), or declare its path", u.What)
+	case placement.WhyNoVolumeRoot:
+		return fmt.Sprintf("%s has no location on the target host: set volume_root (or --volume-root), or declare its path", u.What)
+	case placement.WhyOutsideRoot:
+		return fmt.Sprintf("%s would land at %s, outside %s: declare its path", u.What, u.At, u.Root)
+	case placement.WhyNoIntent:
+		return fmt.Sprintf("layout fhs places %s by its intent, and it has none: declare its intent (or its path)", u.What)
+	case placement.WhyNoName:
+		return fmt.Sprintf("layout fhs cannot name %s from its source: declare its path", u.What)
+	case placement.WhyCollision:
+		return fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", u.What, u.At, u.Other)
+	case placement.WhyRootUndeclared:
+		return fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", u.What, u.At, u.Root, u.Root)
+	case placement.WhyInsideUnplaced:
+		return fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", u.What, u.Holder, UnplacedMessage(u.HolderWhy))
+	case placement.WhyInvalidPath:
+		return fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", u.What, u.At)
+	}
+	return fmt.Sprintf("%s has no location on the target host (%s)", u.What, u.Why)
+}
+
 // checkUndeclared is C2M001 in convert: a source nothing declares, and for
 // which evidence did not give owner, mode and intent.
 func checkUndeclared(p *ProjectPass) {
 	for i := range p.Placements {
-		if pl := &p.Placements[i]; pl.Undeclared != "" {
-			p.Report(placementDiag(pl, false, pl.Undeclared))
+		if pl := &p.Placements[i]; pl.Undeclared != nil {
+			p.Report(placementDiag(pl, false, UndeclaredMessage(pl.Undeclared)))
 		}
 	}
 }
@@ -670,8 +766,8 @@ func checkKindConflict(p *ProjectPass) {
 		if pl.KindConflict != "" {
 			p.Report(placementDiag(pl, true, pl.KindConflict))
 		}
-		if pl.KindUnknown != "" {
-			d := placementDiag(pl, true, pl.KindUnknown+"; set kind: file or kind: directory on its declaration")
+		if pl.KindUnknown != nil {
+			d := placementDiag(pl, true, KindUnknownMessage(pl.KindUnknown)+"; set kind: file or kind: directory on its declaration")
 			d.Cause = "no kind declared, and nothing in the checkout tells a file from a directory, though the name or target looks like a file (docker would create a directory there): set kind: file or kind: directory on each declaration"
 			p.Report(d)
 		}

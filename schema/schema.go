@@ -1,6 +1,7 @@
 // Package schema holds the JSON Schemas (draft 2020-12) of what
 // compose2manifest reads and writes: the declarations file, the module
-// manifest, the JSON reports, and the JSON of plan and inventory. They are embedded, printed by
+// manifest, the JSON reports, and the JSON of plan and inventory and the
+// legacy-host survey. They are embedded, printed by
 // "compose2manifest schema NAME", and the tests validate every such file
 // under testdata against them. A YAML document is validated as the JSON
 // value it decodes to.
@@ -11,12 +12,12 @@ import (
 	"fmt"
 )
 
-//go:embed declarations.json manifest.json report.json plan.json inventory.json
+//go:embed declarations.json manifest.json report.json plan.json inventory.json survey.json
 var files embed.FS
 
 // Names lists the schemas, as "compose2manifest schema NAME" takes them.
 func Names() []string {
-	return []string{"declarations", "manifest", "report", "plan", "inventory"}
+	return []string{"declarations", "manifest", "report", "plan", "inventory", "survey"}
 }
 
 // Get returns the schema called name (one of Names).
@@ -26,7 +27,7 @@ func Get(name string) ([]byte, error) {
 			return files.ReadFile(n + ".json")
 		}
 	}
-	return nil, fmt.Errorf("no schema %q; want declarations, manifest, report, plan or inventory", name)
+	return nil, fmt.Errorf("no schema %q; want declarations, manifest, report, plan, inventory or survey", name)
 }
 
 // URL is where the schema called name will be served once the repository

@@ -20,12 +20,11 @@ import (
 
 // batchFlags are the flags only convert --batch uses.
 type batchFlags struct {
-	quiet          bool
-	jobs           int
-	excludes       []string
-	includeFiles   []string
-	projectTimeout time.Duration
-	shard          batch.Shard
+	quiet        bool
+	jobs         int
+	excludes     []string
+	includeFiles []string
+	shard        batch.Shard
 }
 
 // defaultProjectTimeout is --project-timeout's default: far more than the
@@ -39,16 +38,15 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
-	fs.DurationVar(&bf.projectTimeout, "project-timeout", defaultProjectTimeout, "with --batch: a project still converting after `DURATION` fails and the batch goes on (0: no limit)")
 	fs.Var(&bf.shard, "shard", "with --batch: convert only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	return bf
 }
 
-// perProjectFlags are convert's flags that name one project's files or
-// its place on the target host; in a batch each project's own folder and
-// declarations say these.
+// perProjectFlags are convert's flags that name one project's files, its
+// place on the target host or its legacy host's survey; in a batch each
+// project's own folder and declarations say these.
 func perProjectFlags() []string {
-	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory"}
+	return []string{"file", "project-directory", "env-file", "project-name", "declarations", "host-project-directory", "survey"}
 }
 
 // runBatch converts every compose project under --batch ROOT into -o DIR.
@@ -72,7 +70,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	opts := cf.opts
-	opts.Environ = e.environ
+	opts.Environ, opts.Timeout = e.environ, 0 // the batch bounds each project (ProjectTimeout)
 	cfg := batch.Config{
 		Root:             cf.batch,
 		Excludes:         bf.excludes,
@@ -82,7 +80,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		Force:            cf.force,
 		Jobs:             bf.jobs,
 		Convert:          opts,
-		ProjectTimeout:   bf.projectTimeout,
+		ProjectTimeout:   cf.opts.Timeout,
 		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           batch.Tunable(e.environ),
 		Shard:            bf.shard,
@@ -144,7 +142,6 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	code := batchExitCode(rep)
-	schemaComment := cf.schemaComment
 	if len(rep.Entries) == 0 && rep.OtherShards == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
@@ -152,7 +149,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		code = exitUsage
 	}
 	if cf.format == "json" {
-		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), cf.schemaComment); err != nil {
 			errorf(e, "%v", err)
 			return exitUsage
 		}
@@ -172,9 +169,8 @@ const interruptGrace = 5 * time.Second
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything, and returns code.
 func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) int {
-	schemaComment := ""
 	if format == "json" {
-		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), ""); err != nil {
 			errorf(e, "%v", err)
 		}
 		return code

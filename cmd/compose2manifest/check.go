@@ -30,7 +30,7 @@ func runCheck(e *env, args []string) int {
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
 	var shard batch.Shard
 	fl.Var(&shard, "shard", "with --against: check only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
-	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on (0: no limit)")
+	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on; without: a check still running after DURATION fails (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
 	fl.StringVar(&conv.HostProjectDirectory, "host-project-directory", "", "with --against: convert's --host-project-directory `DIR`")
@@ -57,7 +57,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || shard.On() || fl.Changed("project-timeout") || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -45,8 +44,10 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
 	fs.StringVar(&cf.opts.Layout, "layout", "", "`LAYOUT` of declarations without a path: fhs places each by its intent (/var/lib/MODULE, /srv/MODULE, /etc/MODULE, …)")
 	fs.BoolVar(&cf.opts.Strict, "strict", false, "only supplied declarations count: produce nothing from evidence")
+	fs.StringVar(&cf.opts.SurveyFile, "survey", "", "the legacy host's survey `FILE` (what compose2manifest survey's script printed): it settles kind, owner and mode nothing supplied")
 	fs.StringArrayVar(&cf.opts.AllowDirs, "allow-dir", nil, "`DIR` outside the project where files it refers to (env_file, include, …) may lie (repeatable)")
 	fs.BoolVar(&cf.text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
+	fs.DurationVar(&cf.opts.Timeout, "project-timeout", defaultProjectTimeout, "a conversion still running after `DURATION` fails (with --batch: that project's, and the batch goes on) (0: no limit)")
 	fs.StringVar(&cf.schemaComment, "schema-comment", "", "start the declarations skeleton (and the file ask writes) with # yaml-language-server: $schema=`PATH`")
 	return fs, cf
 }
@@ -76,7 +77,7 @@ func runConvert(e *env, args []string) int {
 	if cf.batch != "" {
 		return runBatch(e, fs, cf, bf)
 	}
-	for _, name := range []string{"jobs", "exclude", "quiet", "project-timeout"} {
+	for _, name := range []string{"jobs", "exclude", "quiet"} {
 		if fs.Changed(name) {
 			errorf(e, "convert: --%s goes with --batch ROOT", name)
 			return exitUsage
@@ -84,6 +85,7 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
+	cf.opts.Stdin = e.stdin // read only for -f -
 	convertProject := e.hooks.convert
 	if convertProject == nil {
 		convertProject = convert.Convert
@@ -137,21 +139,11 @@ func runConvert(e *env, args []string) int {
 		errorf(e, "module %q refused: %s; nothing written", mod.Module, report.CountErrors(res.Diagnostics))
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(indent(string(res.Skeleton))))
+			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(report.Indent(string(res.Skeleton), "    ")))
 			hintf(e, "%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
 		}
 	}
 	return code
-}
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line != "" {
-			b.WriteString("    " + line)
-		}
-	}
-	return b.String()
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml

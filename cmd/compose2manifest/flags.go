@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/spf13/pflag"
 )
 
@@ -37,6 +38,9 @@ func parseFlags(e *env, fs *pflag.FlagSet, u cmdUsage, args []string) (code int,
 			return exitOK, false
 		}
 		errorf(e, "%s: %v", u.name, err)
+		if near := suggest.Flag(fs, err); near != "" {
+			hintf(e, "did you mean %s?", near)
+		}
 		hintf(e, "run compose2manifest %s --help for its flags", u.name)
 		return exitUsage, false
 	}

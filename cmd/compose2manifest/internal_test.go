@@ -99,7 +99,7 @@ func TestBatchInternalError(t *testing.T) {
 }
 
 // A stuck project fails after --project-timeout and the others are
-// written; --project-timeout needs --batch.
+// written; a single conversion is bounded by it too.
 func TestBatchProjectTimeout(t *testing.T) {
 	root := twoProjects(t)
 	release := make(chan struct{})
@@ -113,7 +113,7 @@ func TestBatchProjectTimeout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "ok.yaml")); err != nil {
 		t.Error(err)
 	}
-	if code, _, stderr := runIn(root, "convert", "-f", "ok/compose.yaml", "--project-timeout", "1s"); code != exitUsage || !strings.Contains(stderr, "--project-timeout goes with --batch") {
+	if code, _, stderr := runIn(root, "convert", "-f", "ok/compose.yaml", "--project-timeout", "1ns"); code != exitUsage || !strings.Contains(stderr, "compose2manifest: error: not converted within 1ns (--project-timeout): abandoned") {
 		t.Errorf("without --batch: exit %d:\n%s", code, stderr)
 	}
 }

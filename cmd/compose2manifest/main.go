@@ -12,6 +12,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
 )
@@ -88,6 +89,7 @@ commands:
   inventory list the declared paths of manifests and what to back up
   ask       prompt for missing declarations and write them
   plan      print the migration plan: a script that copies the data to its declared paths
+  survey    write a read-only script that records on the legacy host what each source is
   rules     list the rules
   explain   print one rule's documentation (without an ID: list the rules)
   schema    print the JSON Schema of the declarations, a manifest or a report
@@ -123,7 +125,8 @@ func dispatch(e *env, args []string) int {
 	}
 	cmd, rest := args[0], args[1:]
 	if batch.Tunable(e.environ) {
-		batch.TuneGC(0) // a short run collects less often, under a soft limit; a batch and check --against set theirs
+		batch.TuneGC(0)         // a short run collects less often, under a soft limit; a batch and check --against set theirs
+		defer batch.GuardGC()() // a limit below the live heap would collect without pause
 	}
 	switch cmd {
 	case "convert":
@@ -136,6 +139,8 @@ func dispatch(e *env, args []string) int {
 		return runAsk(e, rest)
 	case "plan":
 		return runPlan(e, rest)
+	case "survey":
+		return runSurvey(e, rest)
 	case "rules":
 		return runRules(e, rest)
 	case "explain":
@@ -152,7 +157,7 @@ func dispatch(e *env, args []string) int {
 			}
 			if !slices.Contains(commands, rest[0]) {
 				errorf(e, "help: unknown command %q", rest[0])
-				hintf(e, "commands are %s", strings.Join(commands, ", "))
+				hintf(e, "%scommands are %s", suggest.Hint(rest[0], commands), strings.Join(commands, ", "))
 				return exitUsage
 			}
 			return run(e, []string{rest[0], "--help"})
@@ -161,13 +166,13 @@ func dispatch(e *env, args []string) int {
 		return exitOK
 	default:
 		errorf(e, "unknown command %q", cmd)
-		hintf(e, "commands are %s", strings.Join(commands, ", "))
+		hintf(e, "%scommands are %s", suggest.Hint(cmd, commands), strings.Join(commands, ", "))
 		return exitUsage
 	}
 }
 
 // commands are the subcommands, as the usage lists them.
-var commands = []string{"convert", "check", "inventory", "ask", "plan", "rules", "explain", "schema", "version", "help"}
+var commands = []string{"convert", "check", "inventory", "ask", "plan", "survey", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr. The error may
 // quote what anyone can write into a compose file, so each of its lines

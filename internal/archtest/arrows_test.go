@@ -15,14 +15,15 @@ const module = "github.com/compose2manifest/compose2manifest/"
 // repository must be listed, so that a new one is placed on purpose.
 var layers = [][]string{
 	// Leaves: bounded reading, atomic writing, escaping, versions.
-	{"internal/textsafe", "internal/suggest", "internal/fsread", "internal/atomicfile", "internal/version", "internal/interrupt", "schema", "internal/gen", "internal/treetest", "internal/oracle", "internal/archtest"},
+	{"internal/textsafe", "internal/suggest", "internal/bound", "internal/fsread", "internal/atomicfile", "internal/version", "internal/interrupt", "schema", "internal/gen", "internal/treetest", "internal/oracle", "internal/archtest"},
 	// The formats: manifests, then declarations, the image table and
 	// inventories built on them.
 	{"manifest"},
 	{"declare", "images", "inventory", "internal/gen/c2mgen", "internal/schematest"},
 	{"internal/skeletontest", "internal/skeletontest/c2mfill"},
-	// The one reading of compose projects.
-	{"project"},
+	// The one reading of compose projects; the reading of the legacy
+	// host's survey, and its script.
+	{"project", "survey"},
 	// Where each source lands.
 	{"placement"},
 	// Deciding: every rule a value.
@@ -30,7 +31,7 @@ var layers = [][]string{
 	// Building manifests and writing findings.
 	{"convert", "report"},
 	// The drivers.
-	{"ask", "batch", "plan"},
+	{"ask", "batch", "plan", "survey/legacy"},
 	{"check"},
 	// The face.
 	{"cmd/compose2manifest"},

@@ -88,3 +88,25 @@ func Project(module string, services, volumes int) (compose, declarations []byte
 	}
 	return []byte(c.String()), []byte(d.String())
 }
+
+// Flat returns the compose file and the declarations of one project named
+// module, as small as a project of that many resources can be: services
+// services that run image "a", the first binds of which each mount a bind
+// of their own, all declared. Its manifest has binds directories and
+// services containers (and the two parent directories declared).
+func Flat(module string, services, binds int) (compose, declarations []byte) {
+	var c, d strings.Builder
+	c.WriteString("services:\n")
+	fmt.Fprintf(&d, "version: 1\nhost_project_directory: /opt/%s\nbinds:\n", module)
+	for s := range services {
+		if s < binds {
+			fmt.Fprintf(&c, "  s%d: {image: a, volumes: [./d/%d:/d]}\n", s, s)
+			fmt.Fprintf(&d, "  ./d/%d: {owner: \"1:1\", mode: \"0750\", intent: state}\n", s)
+		} else {
+			fmt.Fprintf(&c, "  s%d: {image: a}\n", s)
+		}
+	}
+	fmt.Fprintf(&d, "directories:\n  /opt/%s: {owner: \"0:0\", mode: \"0755\", intent: config}\n", module)
+	fmt.Fprintf(&d, "  /opt/%s/d: {owner: \"0:0\", mode: \"0755\", intent: state}\n", module)
+	return []byte(c.String()), []byte(d.String())
+}

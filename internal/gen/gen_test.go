@@ -32,3 +32,26 @@ func TestProjectConverts(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFlatConverts: Flat's project converts with no finding, into as many
+// directories as binds (and the two parents) and a container a service.
+func TestFlatConverts(t *testing.T) {
+	dir := t.TempDir()
+	compose, decl := Flat("flat", 5, 3)
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), compose, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "compose2manifest.yaml"), decl, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: dir, WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != convert.Converted || len(res.Diagnostics) > 0 {
+		t.Fatalf("status %s, diagnostics %v", res.Status, res.Diagnostics)
+	}
+	if got := len(res.Module.Resources); got != 3+2+5 {
+		t.Errorf("%d resources, want 10", got)
+	}
+}

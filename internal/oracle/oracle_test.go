@@ -153,6 +153,42 @@ func TestDockerComposeFixtures(t *testing.T) {
 	oracle(t, composeBinary(t), "testdata", "testdata/")
 }
 
+// TestDockerComposeStdin: a compose file read from standard input (-f -,
+// in its folder, which is then the project directory) converts to what
+// docker compose reads from it.
+func TestDockerComposeStdin(t *testing.T) {
+	bin := composeBinary(t)
+	dir, err := filepath.Abs(filepath.Join("testdata", "stdin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "compose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	d := &differ{t: t, project: "stdin", seen: map[string]bool{}, n: &tally{}}
+	dc, _, dcErr := composeConfig(t, bin, "-", dir, env, data)
+	if dcErr != nil {
+		t.Fatalf("docker compose refuses -f -: %v", dcErr)
+	}
+	res, relocated, convErr := convertFilled(t, "-", dir, env, data)
+	m := res.Module
+	if m == nil {
+		m = res.Candidate
+	}
+	if m == nil {
+		t.Fatalf("the conversion of -f - fails: %v%s", convErr, diagSummary(res.Diagnostics))
+	}
+	compare(d, dc, m, res.Diagnostics, res.Suggestions.Uncarried, dir, dir, env, relocated)
+	if d.n.services == 0 || d.n.mounts == 0 {
+		t.Errorf("compared %d services and %d mounts; want the fixture's", d.n.services, d.n.mounts)
+	}
+	if m.Sources[0].File != "-" {
+		t.Errorf("the manifest names its compose file %q, want -", m.Sources[0].File)
+	}
+}
+
 // TestSameComposeGo: we load compose files with the very compose-go
 // release the docker compose binary was built with (its build info says
 // which). Releases differ in what they accept and how they read it:
@@ -224,8 +260,8 @@ func oracle(t *testing.T, bin, root, prefix string) {
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
 			d := &differ{t: t, project: name, seen: seen, n: &n}
 			dir := filepath.Dir(file)
-			dc, warnings, dcErr := composeConfig(t, bin, file, dir, env)
-			res, relocated, convErr := convertFilled(t, file, dir, env)
+			dc, warnings, dcErr := composeConfig(t, bin, file, dir, env, nil)
+			res, relocated, convErr := convertFilled(t, file, dir, env, nil)
 			compareUnset(d, warnings, res.Diagnostics)
 			if dcErr != nil {
 				dcRefuses++
@@ -308,11 +344,17 @@ func (d *differ) errorf(service, aspect, format string, args ...any) {
 // profile enabled, in a clean environment and with a bounded time. Its
 // error is docker compose's refusal; a failure to run it at all is fatal.
 // It also returns what docker compose printed on stderr, its warnings.
-func composeConfig(t *testing.T, bin, file, dir string, env []string) (*dcProject, string, error) {
+// With stdin, the file is that, read with -f - in dir, which is then the
+// project directory by default.
+func composeConfig(t *testing.T, bin, file, dir string, env []string, stdin []byte) (*dcProject, string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), composeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-f", file, "--project-directory", dir, "--profile", "*", "config", "--format", "json")
+	if stdin != nil {
+		cmd = exec.CommandContext(ctx, bin, "-f", "-", "--profile", "*", "config", "--format", "json")
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	cmd.Dir = dir
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
@@ -340,7 +382,8 @@ func composeConfig(t *testing.T, bin, file, dir string, env []string) (*dcProjec
 // skeleton filled in by internal/skeletontest. relocated maps each bind
 // source the filled skeleton gives a path of its own (a source the module
 // may not own where it is, a ~ source) to that path: its data moves there.
-func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.Result, relocated map[string]string, err error) {
+// With stdin, file is "-" and stdin its content, read in dir.
+func convertFilled(t *testing.T, file, dir string, env []string, stdin []byte) (res *convert.Result, relocated map[string]string, err error) {
 	t.Helper()
 	opts := convert.Options{
 		ConfigFiles:          []string{file},
@@ -351,6 +394,10 @@ func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.R
 		Strict:               true,
 		HostProjectDirectory: hostDir,
 		VolumeRoot:           volumeRoot,
+	}
+	if stdin != nil {
+		opts.ProjectDirectory = "" // the working directory, as docker compose takes it for -f -
+		opts.Stdin = bytes.NewReader(stdin)
 	}
 	res, err = convert.Convert(context.Background(), opts)
 	if res.Status != convert.Refused || len(res.Skeleton) == 0 {
@@ -373,6 +420,9 @@ func convertFilled(t *testing.T, file, dir string, env []string) (res *convert.R
 		}
 	}
 	opts.Declarations = &convert.Declarations{Path: filepath.Join(t.TempDir(), convert.DeclarationsFile), Data: filled}
+	if stdin != nil {
+		opts.Stdin = bytes.NewReader(stdin) // read again, as the first conversion read it
+	}
 	res, err = convert.Convert(context.Background(), opts)
 	return res, relocated, err
 }
@@ -579,11 +629,7 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 		if dc.Configs[c.Source].File == "" {
 			continue
 		}
-		target := c.Target
-		if target == "" {
-			target = "/" + c.Source
-		}
-		expected[path.Clean(unescape(target))] = true
+		expected[runtimeTarget("config", c)] = true
 	}
 	// A VOLUME the image declares is where docker makes an anonymous
 	// volume of its own; the manifest mounts a declared directory there
@@ -607,13 +653,20 @@ func compareVolumes(d *differ, name string, svc dcService, dc *dcProject, ct *ma
 }
 
 // compareFileRefs: each secret, and each config the container carries
-// inline, has the mode docker compose reads (a mode: 440 is decimal
-// there). A config with a file: is a volume (compareVolumes), and a
-// secret or config the manifest leaves out is named by a diagnostic.
+// inline, is where docker compose puts it (runtimeTarget) and has the mode
+// docker compose reads (a mode: 440 is decimal there). A config with a
+// file: is a volume (compareVolumes); one the manifest leaves out is not
+// compared here.
 func compareFileRefs(d *differ, name, what string, dc []dcFileRef, got []manifest.FileRef) {
 	for _, ref := range dc {
 		for _, g := range got {
-			if g.Source != ref.Source || ref.Mode == "" {
+			if g.Source != ref.Source {
+				continue
+			}
+			if want := runtimeTarget(what, ref); g.Target != want {
+				d.errorf(name, what+"s", "%s %s: docker compose puts it at %s, the manifest at %s", what, ref.Source, want, g.Target)
+			}
+			if ref.Mode == "" {
 				continue
 			}
 			want, err1 := strconv.ParseInt(ref.Mode, 8, 64)
@@ -624,6 +677,26 @@ func compareFileRefs(d *differ, name, what string, dc []dcFileRef, got []manifes
 			d.n.modes++
 		}
 	}
+}
+
+// runtimeTarget is where docker compose puts a secret or config in the
+// container, which config --format json prints as written: a relative
+// target lies below /run/secrets for a secret and below / for a config,
+// and none is /run/secrets/NAME or /NAME (pkg/compose's
+// buildContainerSecretMounts and buildContainerConfigMounts).
+func runtimeTarget(what string, ref dcFileRef) string {
+	base := "/"
+	if what == "secret" {
+		base = "/run/secrets"
+	}
+	t := unescape(ref.Target)
+	switch {
+	case t == "":
+		return path.Join(base, ref.Source)
+	case !strings.HasPrefix(t, "/"):
+		return path.Join(base, t)
+	}
+	return path.Clean(t)
 }
 
 func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Container, diags []rules.Diagnostic) {

@@ -2,6 +2,14 @@
 // "did you mean" in an error.
 package suggest
 
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
 // Nearest returns the candidate nearest to word by edit distance
 // (insertions, deletions, substitutions and transpositions of adjacent
 // characters, each counting one), when it is close enough to be a typo:
@@ -27,6 +35,15 @@ func Nearest(word string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// Hint returns "did you mean NEAREST? " for a hint that goes on, when a
+// candidate is near word (Nearest), else "".
+func Hint(word string, candidates []string) string {
+	if near := Nearest(word, candidates); near != "" {
+		return "did you mean " + near + "? "
+	}
+	return ""
 }
 
 // distance is the optimal string alignment distance between a and b:
@@ -55,4 +72,39 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// unknownFlagRE matches pflag's errors for a flag it does not know:
+// "unknown flag: --volum-root", "unknown shorthand flag: 'x' in -xyz".
+var unknownFlagRE = regexp.MustCompile(`^unknown (?:flag: (--\S+)|shorthand flag: '.' in (-\S+))`)
+
+// Flag returns the flag of fs nearest to the one a parse error of fs says
+// it does not know, as written on the command line ("--volume-root"), or
+// "". A long flag written with one dash (-volume-root, which pflag reads
+// as shorthands) is matched as the long flag it likely means.
+func Flag(fs *pflag.FlagSet, err error) string {
+	if err == nil {
+		return ""
+	}
+	m := unknownFlagRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	word, _, _ := strings.Cut(m[1]+m[2], "=")
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, "--"+f.Name)
+			if f.Shorthand != "" {
+				names = append(names, "-"+f.Shorthand)
+			}
+		}
+	})
+	if !strings.HasPrefix(word, "--") && len(word) > 2 {
+		word = "-" + word // -volume-root
+		if slices.Contains(names, word) {
+			return word
+		}
+	}
+	return Nearest(word, names)
 }

@@ -1,6 +1,11 @@
 package suggest
 
-import "testing"
+import (
+	"io"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
 
 func TestNearest(t *testing.T) {
 	for _, tc := range []struct {
@@ -34,6 +39,37 @@ func TestDistance(t *testing.T) {
 	} {
 		if got := distance(tc.a, tc.b); got != tc.want {
 			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestFlag(t *testing.T) {
+	flags := func() *pflag.FlagSet {
+		fs := pflag.NewFlagSet("convert", pflag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.String("volume-root", "", "")
+		fs.StringP("output", "o", "", "")
+		fs.String("format", "", "")
+		fs.Bool("hidden-one", false, "")
+		_ = fs.MarkHidden("hidden-one")
+		return fs
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--volum-root", "/srv"}, "--volume-root"},
+		{[]string{"--fromat=json"}, "--format"},
+		{[]string{"-volume-root", "/srv"}, "--volume-root"}, // one dash
+		{[]string{"-x"}, ""},
+		{[]string{"--hiden-one"}, ""}, // hidden flags are not offered
+		{[]string{"--zzzzzzzz"}, ""},
+		{[]string{"--format", "json"}, ""}, // no error
+	} {
+		fs := flags()
+		got := Flag(fs, fs.Parse(tc.args))
+		if got != tc.want {
+			t.Errorf("%q: Flag = %q, want %q", tc.args, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,136 @@
+package convert
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
+	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/survey"
+)
+
+// readSurvey sets opts.Survey from opts.SurveyFile (relative to the
+// working directory) when it names one, and refuses a survey of another
+// project: its keys (./data) would match this one's sources. A project
+// named after its folder may have run under another folder's name.
+func readSurvey(opts *Options, res *Result) error {
+	if opts.Survey == nil && opts.SurveyFile != "" {
+		p := opts.SurveyFile
+		if !filepath.IsAbs(p) {
+			wd := opts.WorkingDirectory
+			if wd == "" {
+				wd, _ = os.Getwd()
+			}
+			p = filepath.Join(wd, p)
+		}
+		s, err := survey.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("--survey: %v", err)
+		}
+		opts.Survey = s
+	}
+	if s := opts.Survey; s != nil && s.Project != res.ProjectName && !res.FolderNamed {
+		return fmt.Errorf("--survey: the survey is of project %q (on %s), not of %q", s.Project, s.Host, res.ProjectName)
+	}
+	return nil
+}
+
+// surveyed returns what the survey found of the source of s on the
+// legacy host, nil when there is no survey, or it found nothing there.
+func (c *converter) surveyed(s *placement.Placement) *survey.Source {
+	if c.opts.Survey == nil {
+		return nil
+	}
+	src := c.opts.Survey.Source(s.Section, s.Key)
+	if src == nil || !src.Exists || src.Error != "" {
+		return nil
+	}
+	return src
+}
+
+// surveyEvidence returns ev, what the checkout shows of the bind source
+// of s, with the kind the survey found on the legacy host where the
+// checkout tells none (nothing there, or an absolute or ~ source): a file
+// or a directory, as docker mounts it there. A link out of the project
+// keeps its evidence (C2M013): it names a place neither shows.
+func (c *converter) surveyEvidence(s *placement.Placement, ev project.SourceEvidence) project.SourceEvidence {
+	src := c.surveyed(s)
+	if src == nil || ev.Kind != declare.KindNone || ev.Outside != "" {
+		return ev
+	}
+	switch src.Type {
+	case survey.File:
+		ev.Kind = declare.KindFile
+	case survey.Directory:
+		ev.Kind = declare.KindDirectory
+	default:
+		return ev
+	}
+	ev.Absent, ev.Surveyed = false, c.opts.Survey.Provenance()
+	return ev
+}
+
+// surveyValues fills the owner and mode r still lacks (neither supplied
+// nor produced from other evidence) with what the data of s has on the
+// legacy host today, and says so in provenance. Where the survey found
+// another owner or mode than r has, provenance says that too: two
+// sources of evidence that disagree are shown, not resolved. A mode
+// nobody should choose (world-writable; a directory its owner cannot
+// enter) is not carried, and provenance says why.
+func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
+	src := c.surveyed(s)
+	if src == nil || r.Kind == manifest.KindHost {
+		return
+	}
+	at := c.opts.Survey.Provenance()
+	var fields []string
+	switch {
+	case src.Owner == "":
+	case r.Owner == "":
+		r.Owner = src.Owner
+		fields = append(fields, "owner")
+	case r.Owner != src.Owner:
+		*provenance = append(*provenance, fmt.Sprintf("%s found owner %s there", at, src.Owner))
+	}
+	mode := src.ManifestMode()
+	switch why := unchosen(mode, src.Type); {
+	case mode == "":
+	case why != "":
+		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there, not carried: %s", at, mode, why))
+	case r.Mode == "":
+		r.Mode = mode
+		fields = append(fields, "mode")
+	case !sameMode(r.Mode, mode):
+		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there", at, mode))
+	}
+	if len(fields) > 0 {
+		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+at)
+	}
+}
+
+// unchosen says why nobody should choose mode for a source of type t,
+// "" when it is a mode to keep.
+func unchosen(mode string, t survey.Type) string {
+	m, err := strconv.ParseUint(mode, 8, 32)
+	switch {
+	case err != nil:
+		return "not an octal mode"
+	case m&0o002 != 0:
+		return "world-writable: declare a mode without o+w (0750, 0770)"
+	case t == survey.Directory && m&0o100 == 0:
+		return "its owner cannot enter the directory: declare a mode with u+x (0700, 0750)"
+	}
+	return ""
+}
+
+// sameMode reports whether two octal modes are one ("750" and "0750").
+func sameMode(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 8, 32)
+	y, errB := strconv.ParseUint(b, 8, 32)
+	return errA == nil && errB == nil && x == y
+}
