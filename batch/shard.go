@@ -122,6 +122,9 @@ func (s Shard) split(rootAbs string, ps []Project) (mine, others []Project) {
 // project of another reads it. A file reached only through another
 // included file that does not lie in the project's folder is not seen.
 func readElsewhere(ctx context.Context, r Runner, jobs int, opts convert.Options, rootAbs string, t *tree, used map[string]bool, others []Project, s Shard) error {
+	if !s.On() || len(others) == 0 {
+		return nil
+	}
 	for _, p := range t.projects {
 		for _, f := range project.DefaultFiles(p.Dir) {
 			used[f] = true
