@@ -67,6 +67,12 @@ type Config struct {
 	// once the projects are discovered (see TuneGC). The command sets it
 	// unless GOGC or GOMEMLIMIT is set.
 	TuneGC bool
+	// Shard, when set, limits the batch to the projects of one part
+	// (--shard K/N): only they are converted and written, and only what
+	// lies in that part is listed as not converted or orphaned. The rules
+	// that span modules run over the shard's modules alone; a plain check
+	// of every shard's manifests runs them over all.
+	Shard Shard
 	// create, when not nil, creates the files a batch writes in the
 	// output folder (the staged manifests, the commit journal) instead of
 	// os.OpenFile: a test hook for a full disk.
@@ -214,6 +220,10 @@ type Report struct {
 	// the batch stopped.
 	Interrupted     bool
 	Found, Finished int
+	// OtherShards counts the projects under Root left to the other parts
+	// of Config.Shard; Shard is that part.
+	OtherShards int
+	Shard       Shard
 	// Unfinished is set when Out held the journal of a commit that was
 	// killed halfway (SIGKILL, a power cut): some of its manifests are
 	// new, the others as they were. This run's own commit replaces the
@@ -246,6 +256,9 @@ type Summary struct {
 	// Internal counts the projects that failed with an internal error
 	// (counted in LoadFailed too).
 	Internal int `json:"internal_errors,omitempty"`
+	// OtherShards counts the projects left to the other parts of a
+	// sharded batch (Report.OtherShards), not in Projects.
+	OtherShards int `json:"in_other_shards,omitempty"`
 	// Interrupted and Finished: see Report.
 	Interrupted bool `json:"interrupted,omitempty"`
 	Finished    int  `json:"finished,omitempty"`
@@ -258,7 +271,7 @@ func (r *Report) Summary() Summary {
 	if r.Interrupted {
 		return Summary{Projects: r.Found, Interrupted: true, Finished: r.Finished}
 	}
-	s := Summary{Projects: len(r.Entries), Orphans: len(r.Orphans)}
+	s := Summary{Projects: len(r.Entries), Orphans: len(r.Orphans), OtherShards: r.OtherShards}
 	for _, sk := range r.Skipped {
 		if sk.Kind == SkippedLink {
 			s.SkippedLinks++
@@ -484,7 +497,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	projects := found.projects
+	projects, others := cfg.Shard.split(rootAbs, found.projects)
 	if fi, err := os.Stat(outAbs); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", cfg.Out)
 	}
@@ -564,7 +577,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	// Then the compose files no project read: converted alone when
 	// IncludeFiles names them, else reported.
-	included, skipped := unused(cfg.Root, rootAbs, found, used, cfg.IncludeFiles)
+	if err := readElsewhere(ctx, Runner{Convert: conv, Timeout: cfg.ProjectTimeout}, cfg.Jobs, opts, rootAbs, found, used, others, cfg.Shard); err != nil {
+		return interrupted(), err
+	}
+	included, skipped := unused(cfg.Root, rootAbs, found, used, cfg.IncludeFiles, cfg.Shard)
 	if len(included) > 0 {
 		err = convertAll(included, len(projects)+len(included))
 		projects = append(projects, included...)
@@ -576,7 +592,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		projects, entries = inDiscoveryOrder(found.order, projects, entries)
 	}
-	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished}
+	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished, Shard: cfg.Shard, OtherShards: len(others)}
 	crossCheck(rep.Entries, sp)
 	sp.close()
 	if err := ctx.Err(); err != nil {
@@ -584,7 +600,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	commit(cfg.create, rep.Entries, cfg.Out, outAbs, cfg.Force)
 	out.cleanup() // before looking for orphans: no staging folder left
-	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs)
+	names, unknown := elsewhere(others, opts)
+	rep.Orphans = orphans(rep.Entries, projects, cfg.Out, outAbs, cfg.Shard, names, unknown)
 	return rep, nil
 }
 

@@ -178,12 +178,13 @@ func DiscoverAll(root string, excludes []string) (*Found, error) {
 // read (beside their default files): compose files no project reads,
 // those below node_modules, and symbolic links to folders. Their paths
 // start with shown, the root as messages name it. read may be added to.
-func (f *Found) NotConverted(shown string, read map[string]bool) []Skipped {
+// Only what lies in shard (by its path relative to the root) is returned.
+func (f *Found) NotConverted(shown string, read map[string]bool, shard Shard) []Skipped {
 	rootAbs, err := filepath.Abs(f.root)
 	if err != nil {
 		return nil
 	}
-	_, skipped := unused(shown, rootAbs, f.tree, read, nil)
+	_, skipped := unused(shown, rootAbs, f.tree, read, nil, shard)
 	return skipped
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -295,9 +296,17 @@ func replace(staged, dst string, force bool) (WriteOutcome, error) {
 // a compose file in a folder with the base name of a project that failed
 // to load, and whose module name is therefore unknown, is not reported:
 // that project may well produce it once it loads.
-func orphans(entries []Entry, projects []Project, out, outAbs string) []Orphan {
+//
+// For a sharded batch, the modules of the other shards' projects
+// (elsewhere) count as produced, the folder base names of those that
+// could not be named without loading (unknown, added to) as failed, and
+// only an orphan whose file name (MODULE.yaml) is in shard is reported.
+func orphans(entries []Entry, projects []Project, out, outAbs string, shard Shard, elsewhere, unknown map[string]bool) []Orphan {
 	produced := map[string]bool{}
-	unknown := map[string]bool{} // base names of failed projects of unknown module
+	maps.Copy(produced, elsewhere)
+	if unknown == nil { // base names of failed projects of unknown module
+		unknown = map[string]bool{}
+	}
 	for i, e := range entries {
 		switch {
 		case e.Module != "":
@@ -317,7 +326,7 @@ func orphans(entries []Entry, projects []Project, out, outAbs string) []Orphan {
 			continue
 		}
 		module := strings.TrimSuffix(name, ".yaml")
-		if produced[module] {
+		if produced[module] || !shard.Has(name) {
 			continue
 		}
 		header, declared, ok := readHead(filepath.Join(outAbs, name))

@@ -181,6 +181,9 @@ func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 	if s.Orphans > 0 {
 		line += fmt.Sprintf("; %s", report.Plural(s.Orphans, "orphaned manifest"))
 	}
+	if rep.Shard.On() {
+		line += fmt.Sprintf("; shard %s, %s in the others", rep.Shard, report.Plural(s.OtherShards, "project"))
+	}
 	fmt.Fprintf(w, "compose2manifest: %s\n", line)
 	if s.SkippedFiles > 0 {
 		fmt.Fprintf(w, "compose2manifest: hint: --include-file GLOB converts such a file as a project of its own; compose_files: in the %s of a folder makes the files it names that folder's project (a folder needs no default compose file name then)\n", convert.DeclarationsFile)

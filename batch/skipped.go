@@ -31,8 +31,9 @@ const (
 // unused returns, in discovery order, the compose-like files of t that no
 // project read (used, and the default files of each project) as projects
 // of their own when a pattern of include matches them, and the rest, with
-// t's links to folders, as Skipped.
-func unused(root, rootAbs string, t *tree, used map[string]bool, include []string) ([]Project, []Skipped) {
+// t's links to folders, as Skipped: of each, only those whose path
+// relative to the root is in shard.
+func unused(root, rootAbs string, t *tree, used map[string]bool, include []string, shard Shard) ([]Project, []Skipped) {
 	for _, p := range t.projects {
 		for _, f := range project.DefaultFiles(p.Dir) {
 			used[f] = true
@@ -45,6 +46,9 @@ func unused(root, rootAbs string, t *tree, used map[string]bool, include []strin
 			continue
 		}
 		rel := relSlash(rootAbs, f)
+		if !shard.Has(rel) {
+			continue
+		}
 		dir := filepath.Dir(f)
 		if len(include) > 0 && Excluded(rel, include) {
 			projects = append(projects, Project{Dir: dir, Rel: relSlash(rootAbs, dir), File: f, Size: fileSize(f)})
@@ -53,11 +57,14 @@ func unused(root, rootAbs string, t *tree, used map[string]bool, include []strin
 		skipped = append(skipped, Skipped{Path: displayPath(root, rel), Kind: SkippedComposeFile, Reason: "a compose file no project reads"})
 	}
 	for _, f := range t.unsearched {
-		if !used[f] {
-			skipped = append(skipped, Skipped{Path: displayPath(root, relSlash(rootAbs, f)), Kind: SkippedComposeFile, Reason: "a compose file below node_modules, which is never searched for projects"})
+		if rel := relSlash(rootAbs, f); !used[f] && shard.Has(rel) {
+			skipped = append(skipped, Skipped{Path: displayPath(root, rel), Kind: SkippedComposeFile, Reason: "a compose file below node_modules, which is never searched for projects"})
 		}
 	}
 	for _, l := range t.links {
+		if !shard.Has(relSlash(rootAbs, l)) {
+			continue
+		}
 		skipped = append(skipped, Skipped{Path: displayPath(root, relSlash(rootAbs, l)), Kind: SkippedLink, Reason: "a symbolic link to a folder, not followed"})
 	}
 	return projects, skipped

@@ -99,11 +99,15 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	}
 	a.wd = wd
 	list := cfg.rules()
-	res := readEach(ctx, cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
+	a.shard = cfg.Shard
+	res := readEach(ctx, cfg, paths, ch, func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool) {
 		if ctx.Err() != nil {
-			return nil
+			return nil, true
 		}
-		return a.check(ctx, list, file, m, t, full)
+		if !a.mine(ctx, file, m) {
+			return nil, false
+		}
+		return a.check(ctx, list, file, m, t, full), true
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -113,7 +117,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 		// What a batch would list as not converted, the gate lists: a
 		// compose file beside a project that none reads, one below
 		// node_modules, a symbolic link to a folder.
-		res.NotConverted = a.found.NotConverted(relPath(wd, a.root), a.read)
+		res.NotConverted = a.found.NotConverted(relPath(wd, a.root), a.read, cfg.Shard)
 	}
 	res.Converted = int(a.converted.Load())
 	res.finish(cfg)
@@ -149,7 +153,7 @@ func (a *projects) unmanifested(res *Result, out string) {
 		}
 	}
 	for _, d := range a.dirs {
-		if a.matched[d] {
+		if a.matched[d] || !a.shard.Has(relPath(a.root, d)) {
 			continue
 		}
 		file := d
@@ -252,6 +256,49 @@ type projects struct {
 	// what no project reads is listed as convert --batch lists it.
 	found *batch.Found
 	read  map[string]bool
+	// shard is Config.Shard: the part of the projects checked (mine).
+	shard batch.Shard
+}
+
+// mine reports whether the manifest m (the file as given) is a.shard's
+// to check: the path relative to the root of the project it is made from
+// (its folder, or the compose file it is made from alone; of several
+// candidates, the first) is in the shard, or, made from no project under
+// the root, its file name is. For another shard's manifest, the folders
+// and sources it matches are still recorded, so that neither is listed
+// here as unmanifested or not converted.
+func (a *projects) mine(ctx context.Context, file string, m *manifest.Module) bool {
+	if !a.shard.On() {
+		return true
+	}
+	key := filepath.Base(file)
+	if len(m.Sources) == 0 {
+		return a.shard.Has(key)
+	}
+	dir, first, candidates, _ := a.find(ctx, m)
+	switch {
+	case len(candidates) > 0:
+		key = slices.Min(candidates)
+	case dir != "":
+		key = relPath(a.root, filepath.Join(dir, first))
+	}
+	if a.shard.Has(key) {
+		return true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if dir != "" && first == "" {
+		a.matched[dir] = true
+	}
+	for _, c := range candidates {
+		a.matched[filepath.Join(a.root, filepath.FromSlash(c))] = true
+	}
+	for _, s := range m.Sources {
+		if p := filepath.Join(dir, filepath.FromSlash(s.File)); dir != "" && project.Within(a.root, p) {
+			a.read[p] = true
+		}
+	}
+	return false
 }
 
 // index names every compose project under root, each without loading

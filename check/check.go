@@ -80,6 +80,13 @@ type Config struct {
 	// leaves out, as batch.Discover takes them (convert --batch's
 	// --exclude).
 	Exclude []string
+	// Shard, when set, has Against check only one part of the projects
+	// under the root (check --against --shard K/N): the manifests made
+	// from its projects (one made from none by its file name), its
+	// projects without a manifest, and what it would list as not
+	// converted. The rules over all manifests then see only its
+	// manifests; a plain check of every manifest runs them over all.
+	Shard batch.Shard
 }
 
 // Result is the outcome of a check.
@@ -233,10 +240,12 @@ func read(ctx context.Context, cfg Config, paths []string) *Result {
 // grow with the size of every manifest.
 //
 // ch, when not nil, is the cache each manifest is looked up in first.
+// A manifest for which each returns false is left out of the Result, as
+// if not given (another shard's).
 //
 // Once ctx is done, no manifest more is read (what is left is not
 // reported: the caller drops the Result).
-func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic) *Result {
+func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool)) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
@@ -247,6 +256,7 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 		mod       report.Module
 		m         *manifest.Module
 		generated bool
+		dropped   bool // another shard's
 	}
 	done := make([]one, len(files))
 	parallel(len(files), cfg.Jobs, func(i int) {
@@ -294,7 +304,12 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 				whole, _ := manifest.Decode(file, data)
 				return whole
 			}
-			mod.Diagnostics = append(slices.Clip(mod.Diagnostics), each(file, m, t, full)...)
+			more, keep := each(file, m, t, full)
+			if !keep {
+				done[i] = one{dropped: true}
+				return
+			}
+			mod.Diagnostics = append(slices.Clip(mod.Diagnostics), more...)
 			if !hit {
 				m = withoutContainers(m)
 			}
@@ -308,6 +323,9 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 	var modules []*manifest.Module
 	index := map[string]int{} // file -> Report.Modules index
 	for i, d := range done {
+		if d.dropped {
+			continue
+		}
 		if d.m != nil {
 			index[files[i]] = len(res.Report.Modules)
 			modules = append(modules, d.m)

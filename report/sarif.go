@@ -96,8 +96,9 @@ type (
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // SrcRoot is the uriBaseId of every relative artifact URI: the directory
-// compose2manifest ran in (in CI, the repository's root, which is what
-// GitHub code scanning resolves it against).
+// SARIFOptions.BaseDir names (the command gives the repository's root in
+// a GitHub workflow, see Workspace, which is what code scanning resolves
+// relative URIs against; else the directory it ran in).
 const SrcRoot = "%SRCROOT%"
 
 // SARIFOptions are what a SARIF log says beyond the report.

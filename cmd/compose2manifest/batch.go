@@ -24,6 +24,7 @@ type batchFlags struct {
 	jobs         int
 	excludes     []string
 	includeFiles []string
+	shard        batch.Shard
 }
 
 // defaultProjectTimeout is --project-timeout's default: far more than the
@@ -37,6 +38,7 @@ func addBatchFlags(fs *pflag.FlagSet) *batchFlags {
 	fs.BoolVarP(&bf.quiet, "quiet", "q", false, "with --batch: print only problems (diagnostics, refused and failed projects, orphans) and the summary")
 	fs.StringArrayVar(&bf.excludes, "exclude", nil, "with --batch: skip folders matching `GLOB` (relative path or base name; repeatable)")
 	fs.StringArrayVar(&bf.includeFiles, "include-file", nil, "with --batch: convert each compose file matching `GLOB` that no project reads as a project of its own (repeatable)")
+	fs.Var(&bf.shard, "shard", "with --batch: convert only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	return bf
 }
 
@@ -81,6 +83,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		ProjectTimeout:   cf.opts.Timeout,
 		ConvertFunc:      e.hooks.batchConvert,
 		TuneGC:           batch.Tunable(e.environ),
+		Shard:            bf.shard,
 	}
 	if err := cfg.Check(); err != nil {
 		errorf(e, "convert: %v", err)
@@ -139,15 +142,14 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		return exitUsage
 	}
 	code := batchExitCode(rep)
-	schemaComment := cf.schemaComment
-	if len(rep.Entries) == 0 {
+	if len(rep.Entries) == 0 && rep.OtherShards == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
 		hintf(e, "a project is a folder with compose.yaml, compose.yml, docker-compose.yaml or docker-compose.yml")
 		code = exitUsage
 	}
 	if cf.format == "json" {
-		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), cf.schemaComment); err != nil {
 			errorf(e, "%v", err)
 			return exitUsage
 		}
@@ -167,9 +169,8 @@ const interruptGrace = 5 * time.Second
 // writeBatchInterrupted reports a batch that was stopped before writing
 // anything, and returns code.
 func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) int {
-	schemaComment := ""
 	if format == "json" {
-		if err := rep.WriteJSON(e.stdout, reportTool(), schemaComment); err != nil {
+		if err := rep.WriteJSON(e.stdout, reportTool(), ""); err != nil {
 			errorf(e, "%v", err)
 		}
 		return code

@@ -28,6 +28,8 @@ func runCheck(e *env, args []string) int {
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
+	var shard batch.Shard
+	fl.Var(&shard, "shard", "with --against: check only part K/N of the projects under ROOT (1 <= K <= N; a stable split by path)")
 	projectTimeout := fl.Duration("project-timeout", defaultProjectTimeout, "with --against: a project still converting after `DURATION` fails and the check goes on; without: a check still running after DURATION fails (0: no limit)")
 	var conv convert.Options
 	fl.StringVar(&conv.VolumeRoot, "volume-root", "", "with --against: convert's --volume-root `DIR` (wins over converted_with)")
@@ -55,7 +57,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
@@ -67,7 +69,7 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout, Shard: shard}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
@@ -106,6 +108,7 @@ func runCheck(e *env, args []string) int {
 	}
 
 	var err error
+	ws := report.Workspace(e.dir, e.environ) // GitHub's file names are the repository's
 	switch *format {
 	case "text":
 		// Decode errors were printed above.
@@ -120,11 +123,11 @@ func runCheck(e *env, args []string) int {
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
 		var b bytes.Buffer
-		if err = report.WriteSARIF(&b, res.ReportWithErrors(), cfg.Rules, report.SARIFOptions{BaseDir: e.dir}); err == nil {
+		if err = report.WriteSARIF(&b, report.Rebase(res.ReportWithErrors(), e.dir, ws), cfg.Rules, report.SARIFOptions{BaseDir: ws}); err == nil {
 			_, err = e.stdout.Write(report.SafeJSON(b.Bytes()))
 		}
 	case "github":
-		err = report.WriteGitHub(e.stdout, res.ReportWithErrors())
+		err = report.WriteGitHub(e.stdout, report.Rebase(res.ReportWithErrors(), e.dir, ws))
 	}
 	if err == nil { // in every format: a CI log shows stderr
 		err = check.WriteNotConverted(e.stderr, res)

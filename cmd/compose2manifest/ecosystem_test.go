@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,14 +21,48 @@ type action struct {
 		Default     string `yaml:"default"`
 	} `yaml:"inputs"`
 	Runs struct {
-		Using string `yaml:"using"`
-		Steps []struct {
-			Name string            `yaml:"name"`
-			Uses string            `yaml:"uses"`
-			Run  string            `yaml:"run"`
-			With map[string]string `yaml:"with"`
-		} `yaml:"steps"`
+		Using string       `yaml:"using"`
+		Steps []actionStep `yaml:"steps"`
 	} `yaml:"runs"`
+}
+
+// actionStep is one step of action.yml.
+type actionStep struct {
+	Name             string            `yaml:"name"`
+	ID               string            `yaml:"id"`
+	If               string            `yaml:"if"`
+	Uses             string            `yaml:"uses"`
+	Run              string            `yaml:"run"`
+	WorkingDirectory string            `yaml:"working-directory"`
+	Env              map[string]string `yaml:"env"`
+	With             map[string]string `yaml:"with"`
+}
+
+// minimumMajors are the oldest majors of the actions action.yml and the
+// reference's workflows may pin: the first of each that runs on Node 24
+// (the runners dropped Node 20).
+var minimumMajors = map[string]int{
+	"actions/checkout":                  5,
+	"actions/setup-go":                  6,
+	"actions/cache":                     5,
+	"actions/upload-artifact":           6,
+	"actions/download-artifact":         7,
+	"github/codeql-action/upload-sarif": 4,
+}
+
+// checkPin reports a uses: of a known action pinned below its minimum
+// major, or not at a major (vN) at all.
+func checkPin(t *testing.T, where, uses string) {
+	t.Helper()
+	name, ref, ok := strings.Cut(uses, "@")
+	min, known := minimumMajors[name]
+	if !ok || !known {
+		return
+	}
+	major, err := strconv.Atoi(strings.TrimPrefix(ref, "v"))
+	if err != nil || !strings.HasPrefix(ref, "v") || major < min {
+		t.Errorf("%s: uses %s: want %s@v%d or later", where, uses, name, min)
+	}
 }
 
 // hook is one hook of .pre-commit-hooks.yaml.
@@ -106,6 +141,25 @@ func TestAction(t *testing.T) {
 	if !strings.Contains(string(data), "--format github") || !strings.Contains(string(data), "--format sarif") || !strings.Contains(string(data), "upload-sarif") {
 		t.Error("action.yml: want check --format github, and --format sarif with an upload")
 	}
+	// The cache restores: no key from a path outside the workspace
+	// (setup-go's cache-dependency-path, hashFiles() of the action's
+	// path), and the binary's cache keyed by the source step's digest.
+	keyed := false
+	for _, s := range a.Runs.Steps {
+		checkPin(t, "action.yml", s.Uses)
+		if strings.HasPrefix(s.Uses, "actions/setup-go@") && (s.With["cache-dependency-path"] != "" || s.With["cache"] != "false") {
+			t.Errorf("action.yml: setup-go's cache hashes only files in the workspace, and the action's go.sum is not: want cache: false, got %v", s.With)
+		}
+		if strings.Contains(s.With["key"], "hashFiles(") {
+			t.Errorf("action.yml: step %q keys a cache by hashFiles(), which sees only the workspace", s.Name)
+		}
+		if strings.HasPrefix(s.Uses, "actions/cache@") && strings.Contains(s.With["key"], "steps.source.outputs.source") && strings.Contains(s.With["path"], "c2m-bin") {
+			keyed = true
+		}
+	}
+	if !keyed {
+		t.Error("action.yml: no actions/cache step keeps the binary keyed by the source's digest")
+	}
 	used := 0
 	for _, block := range readmeBlocks(t) {
 		var wf struct {
@@ -121,6 +175,7 @@ func TestAction(t *testing.T) {
 		}
 		for _, job := range wf.Jobs {
 			for _, s := range job.Steps {
+				checkPin(t, "docs' workflow", s.Uses)
 				if !strings.HasPrefix(s.Uses, "compose2manifest/compose2manifest@") {
 					continue
 				}
@@ -382,5 +437,210 @@ func TestActionReconvert(t *testing.T) {
 		if got := strings.Contains(string(data), "--reconvert\n"); got != c.want {
 			t.Errorf("reconvert %s on %s of %s (default branch %q): --reconvert %v, want %v; args:\n%s", c.reconvert, c.event, c.ref, c.defaultBranch, got, c.want, data)
 		}
+	}
+}
+
+// actionSteps returns action.yml's steps by id, or by name for those
+// without one.
+func actionSteps(t *testing.T) map[string]actionStep {
+	t.Helper()
+	var a action
+	readYAML(t, "action.yml", &a)
+	out := map[string]actionStep{}
+	for _, s := range a.Runs.Steps {
+		key := s.ID
+		if key == "" {
+			key = s.Name
+		}
+		out[key] = s
+	}
+	return out
+}
+
+// runStep runs a run: step of action.yml with bash in dir, its env: given
+// as vars says (each expression replaced by its value; an env entry vars
+// has no value for is left out) and extra added, and returns its output.
+func runStep(t *testing.T, s actionStep, dir string, vars map[string]string, extra ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", s.Run)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), extra...)
+	for k, v := range s.Env {
+		for expr, val := range vars {
+			v = strings.ReplaceAll(v, "${{ "+expr+" }}", val)
+		}
+		if !strings.Contains(v, "${{") {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// outputs reads a $GITHUB_OUTPUT file.
+func outputs(t *testing.T, file string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestActionBuild runs the action's key and build steps for real on this
+// repository, as the runner would on its copy of the action: the key is
+// the sha256 of the source (the same twice, and another when a file
+// changes), the ref comes from github.action_ref or else from the folder
+// the runner downloaded the action to, a commit ref is stamped as the
+// revision, and the binary built says the ref and the source digest in
+// its version line, never (devel) alone.
+func TestActionBuild(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	if testing.Short() {
+		t.Skip("builds compose2manifest: not with -short")
+	}
+	steps := actionSteps(t)
+	key, build, ver := steps["source"], steps["Build compose2manifest"], steps["compose2manifest version"]
+	if key.Run == "" || build.Run == "" || ver.Run == "" || key.WorkingDirectory != "${{ github.action_path }}" || build.WorkingDirectory != key.WorkingDirectory {
+		t.Fatal("action.yml: want steps source, Build compose2manifest and compose2manifest version, the first two in the action's folder")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyRun := func(dir, ref, actionPath string) map[string]string {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "output")
+		if got, err := runStep(t, key, dir, map[string]string{"github.action_ref": ref}, "GITHUB_OUTPUT="+out, "GITHUB_ACTION_PATH="+actionPath); err != nil {
+			t.Fatalf("key step: %v\n%s", err, got)
+		}
+		return outputs(t, out)
+	}
+	first := keyRun(root, "v9.9.9", root)
+	if len(first["source"]) != 64 || len(first["go-sum"]) != 64 || first["ref"] != "v9.9.9" {
+		t.Fatalf("key step outputs %v", first)
+	}
+	if again := keyRun(root, "", "/home/runner/work/_actions/compose2manifest/compose2manifest/v1.2.3"); again["source"] != first["source"] || again["ref"] != "v1.2.3" {
+		t.Errorf("key step again, without github.action_ref: %v; want source %s and ref v1.2.3 from the action's folder", again, first["source"])
+	}
+	// Another source, another key: a copy of go.mod and one more file.
+	other := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(other, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := keyRun(other, "main", other)
+	if err := os.WriteFile(filepath.Join(other, "new.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b := keyRun(other, "main", other); a["source"] == b["source"] || a["go-sum"] != b["go-sum"] || b["ref"] != "main" {
+		t.Errorf("key step: a file added gives source %s, before %s (want another), go-sum %s and %s (want the same), ref %q (want main, github.action_ref)", b["source"], a["source"], b["go-sum"], a["go-sum"], b["ref"])
+	}
+
+	// The stamps, with a stand-in for go that prints its arguments.
+	stub := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stub, "go"), []byte("#!/bin/sh\nprintf '%s\\n' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sha := "0123456789abcdef0123456789abcdef01234567"
+	for _, tc := range []struct{ ref, revision string }{{"v1.2.3", ""}, {sha, sha}, {"main", ""}} {
+		got, err := runStep(t, build, root, map[string]string{"steps.source.outputs.ref": tc.ref, "steps.source.outputs.source": "abc"},
+			"PATH="+stub+string(os.PathListSeparator)+os.Getenv("PATH"), "RUNNER_TEMP="+t.TempDir())
+		want := "-X github.com/compose2manifest/compose2manifest/internal/version.stampedVersion=" + tc.ref +
+			" -X github.com/compose2manifest/compose2manifest/internal/version.stampedRevision=" + tc.revision +
+			" -X github.com/compose2manifest/compose2manifest/internal/version.stampedSource=abc\n"
+		if err != nil || !strings.Contains(got, want) {
+			t.Errorf("build step with ref %s: %v; go was given:\n%s\nwant the flag %q", tc.ref, err, got, want)
+		}
+	}
+
+	// The real build, then the version step.
+	temp := t.TempDir()
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	modcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+	vars := map[string]string{"steps.source.outputs.ref": first["ref"], "steps.source.outputs.source": first["source"]}
+	if got, err := runStep(t, build, root, vars, "RUNNER_TEMP="+temp, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOMODCACHE="+strings.TrimSpace(string(modcache))); err != nil {
+		t.Fatalf("build step: %v\n%s", err, got)
+	}
+	got, err := runStep(t, ver, temp, nil, "RUNNER_TEMP="+temp)
+	if want := "compose2manifest v9.9.9 (source sha256 " + first["source"] + "), go"; err != nil || !strings.HasPrefix(got, want) {
+		t.Errorf("version step: %v\n%s\nwant a line starting %q", err, got, want)
+	}
+}
+
+// TestActionLint lints, with actionlint when it is installed (or
+// C2M_ACTIONLINT names it), every workflow of the README and the
+// reference, with the action taken from this repository (uses: ./, so that
+// actionlint reads action.yml and checks the inputs given), and, with
+// shellcheck when installed, every run: script of action.yml (bash, its
+// expressions as a shell word).
+func TestActionLint(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc, err := exec.LookPath("shellcheck"); err != nil {
+		t.Log("shellcheck not installed: action.yml's scripts are not linted")
+	} else {
+		for _, s := range actionSteps(t) {
+			if s.Run == "" {
+				continue
+			}
+			script := "#!/bin/bash\n" + regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(s.Run, "EXPR")
+			cmd := exec.Command(sc, "-s", "bash", "-")
+			cmd.Stdin = strings.NewReader(script)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("shellcheck on action.yml's step %q: %v\n%s", s.Name, err, out)
+			}
+		}
+	}
+	lint := os.Getenv("C2M_ACTIONLINT")
+	if lint == "" {
+		lint, _ = exec.LookPath("actionlint")
+	}
+	if lint == "" {
+		t.Skip("actionlint not installed (set C2M_ACTIONLINT or put it on PATH): the workflows are not linted")
+	}
+	repo := t.TempDir() // a repository to actionlint: .git and .github/workflows
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, ".github", "workflows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "action.yml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, block := range readmeBlocks(t) {
+		if !regexp.MustCompile(`(?m)^jobs:`).MatchString(block) {
+			continue
+		}
+		n++
+		block = strings.ReplaceAll(block, "uses: compose2manifest/compose2manifest@main", "uses: ./")
+		if err := os.WriteFile(filepath.Join(repo, ".github", "workflows", "w"+strconv.Itoa(n)+".yaml"), []byte(block), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 2 {
+		t.Fatalf("found %d workflows in the README and the reference, want the Action's and the matrix one", n)
+	}
+	cmd := exec.Command(lint)
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint on the docs' workflows (uses: ./ for the action): %v\n%s", err, out)
 	}
 }

@@ -1,7 +1,9 @@
 // Package version says which build of compose2manifest is running, from
 // the build information the Go toolchain records in the binary
 // (runtime/debug.ReadBuildInfo): the module version, and the VCS revision
-// when the binary was built from a checkout with VCS stamping.
+// when the binary was built from a checkout with VCS stamping; or, for a
+// build from a copy of the source that is no checkout (the GitHub Action's),
+// what its builder stamped at link time.
 package version
 
 import (
@@ -31,15 +33,40 @@ type Info struct {
 	Time     string
 	// GoVersion is the toolchain that built the binary.
 	GoVersion string
+	// Source is, for a build its builder stamped (Stamp), the sha256 of
+	// the source tree it built; else empty.
+	Source string
 }
+
+// What a builder that knows more than the build information stamps at
+// link time, never set otherwise (the GitHub Action builds with
+// -ldflags "-X MODULE/internal/version.stampedVersion=REF ..."): the ref the
+// source was taken at, its commit when known, and the sha256 the builder
+// computed of the source tree. See Stamp.
+var stampedVersion, stampedRevision, stampedSource string
 
 // Get returns the running binary's Info.
 func Get() Info {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return Info{Version: "(devel)"}
+		bi = &debug.BuildInfo{}
 	}
-	return fromBuildInfo(bi)
+	return fromBuildInfo(bi).Stamp(stampedVersion, stampedRevision, stampedSource)
+}
+
+// Stamp returns in with what a builder stamped filled in where the build
+// information has nothing: version (a ref such as "v1.2.0" or "main")
+// when in's is "(devel)", revision when it has none, and source, the
+// sha256 of the source tree built.
+func (in Info) Stamp(version, revision, source string) Info {
+	if version != "" && in.Version == "(devel)" {
+		in.Version = version
+	}
+	if revision != "" && in.Revision == "" {
+		in.Revision = revision
+	}
+	in.Source = source
+	return in
 }
 
 func fromBuildInfo(bi *debug.BuildInfo) Info {
@@ -65,6 +92,7 @@ func fromBuildInfo(bi *debug.BuildInfo) Info {
 //	compose2manifest v1.2.0
 //	compose2manifest (devel) revision 0123abcd… (modified), 2025-01-02T03:04:05Z
 //	compose2manifest (devel) (no VCS revision: built with -buildvcs=false or by go test)
+//	compose2manifest main (source sha256 9f86d081…), go1.26.8      (stamped: Stamp)
 func (in Info) String() string {
 	var b strings.Builder
 	b.WriteString("compose2manifest ")
@@ -79,8 +107,11 @@ func (in Info) String() string {
 		if in.Time != "" {
 			b.WriteString(", " + in.Time)
 		}
-	case in.Version == "(devel)":
+	case in.Version == "(devel)" && in.Source == "":
 		b.WriteString(" (no VCS revision: built with -buildvcs=false, by go test or outside a checkout)")
+	}
+	if in.Source != "" {
+		b.WriteString(" (source sha256 " + in.Source + ")")
 	}
 	if in.GoVersion != "" {
 		b.WriteString(", " + in.GoVersion)
@@ -96,6 +127,8 @@ func (in Info) String() string {
 func Identity() string {
 	in := Get()
 	switch {
+	case in.Source != "":
+		return "src:" + in.Source // a ref such as main names no one tree
 	case in.Version != "(devel)":
 		return in.Version
 	case in.Revision != "" && !in.Modified:
