@@ -352,3 +352,33 @@ func (r *Rule) ScopeText() string {
 	}
 	return line
 }
+
+// ListText is what compose2manifest rules prints: each documented rule's
+// ID, severity and title, then the scopes it runs in, two lines a rule.
+func ListText() string {
+	var b strings.Builder
+	for _, r := range Documented() {
+		fmt.Fprintf(&b, "%s  %-7s  %s\n", r.ID, r.Severity, r.Title)
+		fmt.Fprintf(&b, "        %s\n", r.ScopeText())
+	}
+	return b.String()
+}
+
+// ExplainText is what compose2manifest explain ID... prints: each named
+// rule's ID, severity, title, documentation and scopes, a blank line
+// between rules. An unknown ID is an error naming it.
+func ExplainText(ids []string) (string, error) {
+	list := Documented()
+	var b strings.Builder
+	for i, id := range ids {
+		r := Lookup(list, id)
+		if r == nil {
+			return "", fmt.Errorf("unknown rule %q", id)
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc), r.ScopeText())
+	}
+	return b.String(), nil
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -21,18 +20,8 @@ func runRules(e *env, args []string) int {
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}
-	fmt.Fprint(e.stdout, ruleList())
+	fmt.Fprint(e.stdout, rules.ListText())
 	return exitOK
-}
-
-// ruleList is what rules prints: every rule documented.
-func ruleList() string {
-	var b strings.Builder
-	for _, r := range rules.Documented() {
-		fmt.Fprintf(&b, "%s  %-7s  %s\n", r.ID, r.Severity, r.Title)
-		fmt.Fprintf(&b, "        %s\n", r.ScopeText())
-	}
-	return b.String()
 }
 
 // runExplain prints the ID, severity, title and documentation of each rule
@@ -45,28 +34,15 @@ func runExplain(e *env, args []string) int {
 		return code
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprint(e.stdout, ruleList())
-		fmt.Fprintln(e.stdout, "\nRun compose2manifest explain ID for one rule's documentation.")
+		fmt.Fprint(e.stdout, rules.ListText()+"\nRun compose2manifest explain ID for one rule's documentation.\n")
 		return exitOK
 	}
-	list := rules.Documented()
-	var found []*rules.Rule
-	for _, id := range fl.Args() {
-		r := rules.Lookup(list, id)
-		if r == nil {
-			errorf(e, "explain: unknown rule %q", id)
-			hintf(e, "run compose2manifest rules to list the rules")
-			return exitUsage
-		}
-		found = append(found, r)
+	text, err := rules.ExplainText(fl.Args())
+	if err != nil {
+		errorf(e, "explain: %v", err)
+		hintf(e, "run compose2manifest rules to list the rules")
+		return exitUsage
 	}
-	var b strings.Builder
-	for i, r := range found {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%s (%s): %s\n\n%s\n\n%s\n", r.ID, r.Severity, r.Title, strings.TrimSpace(r.Doc), r.ScopeText())
-	}
-	fmt.Fprint(e.stdout, b.String())
+	fmt.Fprint(e.stdout, text)
 	return exitOK
 }
