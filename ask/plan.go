@@ -282,6 +282,13 @@ func (s Suggestion) Why() string {
 // suggest fills the suggestions of it. produced says whether values known
 // but not supplied were produced by convert (false for a strict run).
 func (it *Item) suggest(produced bool) {
+	it.suggestOwnership(produced)
+	it.suggestKind(produced)
+}
+
+// suggestOwnership suggests owner, mode and intent: the values convert
+// produced, else the image table's, else a hint from the target path.
+func (it *Item) suggestOwnership(produced bool) {
 	m, sup, known := &it.Missing, &it.Supplied, &it.Missing.Known
 	// A value known and not supplied was produced by convert from
 	// evidence; say which.
@@ -323,10 +330,13 @@ func (it *Item) suggest(produced bool) {
 	if it.Intent.Value == "" && sup.Intent == "" {
 		it.Intent = intentHint(m)
 	}
+}
 
-	// Kind: only a bind can be a file or a host path; a supplied entry
-	// without kind declared a directory, unless convert needs its kind
-	// said (NeedsKind).
+// suggestKind suggests a bind's kind. Only a bind can be a file or a host
+// path; a supplied entry without kind declared a directory, unless
+// convert needs its kind said (NeedsKind).
+func (it *Item) suggestKind(produced bool) {
+	m, known := &it.Missing, &it.Missing.Known
 	if m.Section != declare.SectionBinds || (m.Supplied && !m.NeedsKind) {
 		return
 	}
