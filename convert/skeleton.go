@@ -245,13 +245,43 @@ func Decisions(module string, missing []Missing, s Suggestions) int {
 // nothing to declare. Every value left to a person is a double-quoted ""
 // scalar (quoted), which Decisions counts.
 func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
-	secrets, uncarried := s.Secrets, s.Uncarried
-	if len(missing) == 0 && len(secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
+	if len(missing) == 0 && len(s.Secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	root.HeadComment = "Declarations for the sources convert refused. Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
 	addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	skeletonSettings(root, module, missing)
+	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
+		if sec := skeletonSection(section, missing); len(sec.Content) > 0 {
+			addKV(root, section, sec)
+		}
+	}
+	if len(s.Roots) > 0 {
+		addKV(root, declare.SectionDirectories, skeletonRoots(s.Roots))
+	}
+	if len(s.Secrets) > 0 {
+		sec := &yaml.Node{Kind: yaml.MappingNode}
+		for _, sg := range s.Secrets {
+			k := plain(declare.CredentialKey(sg.Service, sg.Variable))
+			v := plain(sg.Credential)
+			v.LineComment = sg.comment()
+			sec.Content = append(sec.Content, k, v)
+		}
+		addKV(root, "credentials", sec)
+		root.Content[len(root.Content)-2].HeadComment = "The mesh delivers each credential; put its value there, never in a file of the module."
+	}
+	if acks := skeletonAcks(s); len(acks.Content) > 0 {
+		addKV(root, "acknowledge", acks)
+		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
+	}
+	escapeComments(root)
+	return root
+}
+
+// skeletonSettings adds host_project_directory and volume_root, to fill
+// in, where a source of missing needs them.
+func skeletonSettings(root *yaml.Node, module string, missing []Missing) {
 	needHost, needRoot := false, false
 	for _, m := range missing {
 		needHost = needHost || m.NeedsHostProjectDirectory
@@ -267,75 +297,75 @@ func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 		n.LineComment = "where named and anonymous volumes land: VOLUME_ROOT/" + module + "/NAME"
 		addKV(root, "volume_root", n)
 	}
-	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
-		sec := &yaml.Node{Kind: yaml.MappingNode}
-		for _, m := range missing {
-			if m.Section != section {
-				continue
-			}
-			if !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete() {
-				continue // every value is known; only its location is missing
-			}
-			e := m.Known
-			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-			switch {
-			case e.Kind != declare.KindNone:
-				addKV(v, "kind", plain(string(e.Kind)))
-			case m.NeedsKind:
-				addKV(v, "kind", quoted("")) // file or directory: the author's choice
-			}
-			if e.Path != "" || m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != "" {
-				addKV(v, "path", quoted(e.Path))
-			}
-			if e.Kind != declare.KindHost {
-				addKV(v, "owner", quoted(e.Owner))
-				addKV(v, "mode", quoted(e.Mode))
-				if e.Intent == "" {
-					addKV(v, "intent", quoted(""))
-				} else {
-					addKV(v, "intent", plain(e.Intent))
-				}
-			}
-			if e.Note != "" {
-				addKV(v, "note", plain(e.Note))
-			}
-			v.LineComment = m.where()
-			key := plain(declare.EscapeKey(m.Key))
-			if strings.ContainsAny(key.Value, ":#{}[]") {
-				key.Style = yaml.DoubleQuotedStyle
-			}
-			sec.Content = append(sec.Content, key, v)
+}
+
+// skeletonSection is the binds:, volumes: or anonymous: section of the
+// sources of missing in it: each entry with the values known and "" for
+// the others, and a comment saying where the source is used.
+func skeletonSection(section string, missing []Missing) *yaml.Node {
+	sec := &yaml.Node{Kind: yaml.MappingNode}
+	for _, m := range missing {
+		if m.Section != section {
+			continue
 		}
-		if len(sec.Content) > 0 {
-			addKV(root, section, sec)
+		if !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete() {
+			continue // every value is known; only its location is missing
 		}
+		e := m.Known
+		v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		switch {
+		case e.Kind != declare.KindNone:
+			addKV(v, "kind", plain(string(e.Kind)))
+		case m.NeedsKind:
+			addKV(v, "kind", quoted("")) // file or directory: the author's choice
+		}
+		if e.Path != "" || m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != "" {
+			addKV(v, "path", quoted(e.Path))
+		}
+		if e.Kind != declare.KindHost {
+			addKV(v, "owner", quoted(e.Owner))
+			addKV(v, "mode", quoted(e.Mode))
+			if e.Intent == "" {
+				addKV(v, "intent", quoted(""))
+			} else {
+				addKV(v, "intent", plain(e.Intent))
+			}
+		}
+		if e.Note != "" {
+			addKV(v, "note", plain(e.Note))
+		}
+		v.LineComment = m.where()
+		key := plain(declare.EscapeKey(m.Key))
+		if strings.ContainsAny(key.Value, ":#{}[]") {
+			key.Style = yaml.DoubleQuotedStyle
+		}
+		sec.Content = append(sec.Content, key, v)
 	}
-	if len(s.Roots) > 0 {
-		dirs := &yaml.Node{Kind: yaml.MappingNode}
-		for _, r := range s.Roots {
-			v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-			addKV(v, "owner", quoted(""))
-			addKV(v, "mode", quoted(""))
-			addKV(v, "intent", plain(string(r.Intent)))
-			v.LineComment = "module root of layout fhs, holding " + strings.Join(r.Holds, ", ")
-			dirs.Content = append(dirs.Content, plain(r.Path), v)
-		}
-		addKV(root, declare.SectionDirectories, dirs)
+	return sec
+}
+
+// skeletonRoots is the directories: section of the module roots layout
+// fhs places sources in, owner and mode to fill in.
+func skeletonRoots(roots []MissingRoot) *yaml.Node {
+	dirs := &yaml.Node{Kind: yaml.MappingNode}
+	for _, r := range roots {
+		v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		addKV(v, "owner", quoted(""))
+		addKV(v, "mode", quoted(""))
+		addKV(v, "intent", plain(string(r.Intent)))
+		v.LineComment = "module root of layout fhs, holding " + strings.Join(r.Holds, ", ")
+		dirs.Content = append(dirs.Content, plain(r.Path), v)
 	}
+	return dirs
+}
+
+// skeletonAcks is the acknowledge: list: an item to fill in for each
+// field not carried and not acknowledged, and each volume option the
+// manifest cannot carry, each with its choices in a comment.
+func skeletonAcks(s Suggestions) *yaml.Node {
 	acks := &yaml.Node{Kind: yaml.SequenceNode}
-	if len(secrets) > 0 {
-		sec := &yaml.Node{Kind: yaml.MappingNode}
-		for _, sg := range secrets {
-			k := plain(declare.CredentialKey(sg.Service, sg.Variable))
-			v := plain(sg.Credential)
-			v.LineComment = sg.comment()
-			sec.Content = append(sec.Content, k, v)
-		}
-		addKV(root, "credentials", sec)
-		root.Content[len(root.Content)-2].HeadComment = "The mesh delivers each credential; put its value there, never in a file of the module."
-	}
 	seen := map[string]bool{}
-	for _, f := range uncarried {
+	for _, f := range s.Uncarried {
 		item := f.AckItem()
 		if f.Acknowledged || seen[item] {
 			continue
@@ -357,12 +387,7 @@ func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 		}
 		acks.Content = append(acks.Content, a)
 	}
-	if len(acks.Content) > 0 {
-		addKV(root, "acknowledge", acks)
-		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
-	}
-	escapeComments(root)
-	return root
+	return acks
 }
 
 // escapeComments escapes, in every line comment under n, what would break
