@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -1436,9 +1437,29 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy string, prob
 		case c.volumeRoot == "":
 			return "", "", &placement.Unplaced{Why: placement.WhyNoVolumeRoot, What: "anonymous volume at " + first.Target}
 		default:
-			return c.underRoot(path.Join(c.volumeRoot, c.module, first.AnonymousService(), targetName(first.Target)), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
+			return c.underRoot(c.anonymousPlace(first.AnonymousService(), first.Target), fmt.Sprintf("anonymous volume of service %q", first.AnonymousService()), legacy)
 		}
 	}
+}
+
+// anonymousPlace is where an anonymous volume of service at target lands
+// by default: VOLUME_ROOT/MODULE/SERVICE/TARGET-NAME. A named volume of
+// the same name as the service lands at VOLUME_ROOT/MODULE/SERVICE, which
+// would hold it: the folder is then SERVICE-anonymous (SERVICE-anonymous-2,
+// … while a named volume has that name too), so that default places
+// never lie inside one another.
+func (c *converter) anonymousPlace(service, target string) string {
+	dir := service
+	for n := 1; ; n++ {
+		if _, named := c.l.Compose.Volumes[dir]; !named {
+			break
+		}
+		dir = service + "-anonymous"
+		if n > 1 {
+			dir += "-" + strconv.Itoa(n)
+		}
+	}
+	return path.Join(c.volumeRoot, c.module, dir, targetName(target))
 }
 
 // underRoot returns p when it lies below VOLUME_ROOT/MODULE, or why not:

@@ -140,7 +140,11 @@ func runConvert(e *env, args []string) int {
 		if len(res.Skeleton) > 0 {
 			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
 			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(report.Indent(string(res.Skeleton), "    ")))
-			hintf(e, "%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
+			next := fmt.Sprintf("%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
+			if res.Decisions == 0 {
+				next = "no decision left: every value above comes from evidence; save the skeleton as " + convert.DeclarationsFile + " as it is, or review it with compose2manifest ask (and the same flags)"
+			}
+			hintf(e, "%s", next)
 		}
 	}
 	return code
