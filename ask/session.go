@@ -12,6 +12,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // ErrEndOfInput is returned by Session.Run and Session.Confirm when the
@@ -298,7 +299,7 @@ func (q *itemQuestions) askOwnership() error {
 		{&q.entry.Mode, &q.final.Mode, sup.Mode, question{
 			label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
 			help:  "the permission bits of the path itself (never recursive), such as 0750",
-			check: checkMode,
+			check: q.checkMode,
 		}},
 		{&q.entry.Intent, &q.final.Intent, sup.Intent, question{
 			label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
@@ -319,6 +320,23 @@ func (q *itemQuestions) askOwnership() error {
 		}
 		*f.fin = v
 		take(f.dst, v, f.q.sugg)
+	}
+	return nil
+}
+
+// checkMode refuses a mode convert refuses for the kind answered (C2M021:
+// a directory its owner cannot enter, one writable by everyone without
+// the sticky bit, a setuid file), as well as one that is no mode.
+func (q *itemQuestions) checkMode(v string) error {
+	if err := checkMode(v); err != nil {
+		return err
+	}
+	kind := manifest.KindDirectory
+	if q.kind == declare.KindFile {
+		kind = manifest.KindFile
+	}
+	if why := rules.UnsafeMode(kind, v); why != "" {
+		return fmt.Errorf("mode %s: %s; convert refuses it (C2M021) unless the declaration says acknowledge_mode: true", v, why)
 	}
 	return nil
 }
