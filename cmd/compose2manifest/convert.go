@@ -6,10 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/imageconfig/refresh"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -59,9 +60,13 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.format, "format", "text", "report format: text or json")
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
-	bf := addBatchFlags(fs)
+	bf, rf := addBatchFlags(fs), refresh.Flags(fs)
 	if code, ok := parseFlags(e, fs, cmdUsage{name: "convert", synopsis: "convert [flags]", hint: composeFileHint}, args); !ok {
 		return code
+	}
+	if err := rf.Run(context.Background(), cf.opts, e.environ, e.dir, cf.batch, cf.force); err != nil {
+		errorf(e, "convert: %v", err)
+		return exitUsage
 	}
 	if cf.format != "text" && cf.format != "json" {
 		errorf(e, "convert: --format %q: want text or json", cf.format)
@@ -84,8 +89,7 @@ func runConvert(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cf.opts.Environ = e.environ
-	cf.opts.WorkingDirectory = e.dir
+	cf.opts.Environ, cf.opts.WorkingDirectory = e.environ, e.dir
 	convertProject := e.hooks.convert
 	if convertProject == nil {
 		convertProject = convert.Convert
@@ -146,15 +150,8 @@ func runConvert(e *env, args []string) int {
 	return code
 }
 
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line != "" {
-			b.WriteString("    " + line)
-		}
-	}
-	return b.String()
-}
+// indent indents each line of s by four spaces.
+func indent(s string) string { return regexp.MustCompile(`(?ms)^.`).ReplaceAllString(s, "    $0") }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
 // and returns where it went.

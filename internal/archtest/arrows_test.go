@@ -31,7 +31,7 @@ var layers = [][]string{
 	// Building manifests and writing findings.
 	{"convert", "report"},
 	// The drivers.
-	{"ask", "batch", "plan", "survey/legacy"},
+	{"ask", "batch", "plan", "survey/legacy", "imageconfig/refresh"},
 	{"check"},
 	// The face.
 	{"cmd/compose2manifest"},
