@@ -30,8 +30,8 @@ type imageVolume struct {
 // (postgres:16 with a volume at /var/lib/postgresql still keeps its data
 // in an anonymous volume at /var/lib/postgresql/data). Where the lock
 // holds the image's config, it says which VOLUME the image has: a table
-// row's path for some versions only (Unversioned) that the config does
-// not declare is left out.
+// row's path for some versions only (Unversioned) is the image's when the
+// config declares it, and left out when it does not.
 func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount) []imageVolume {
 	ref := svc.Image
 	if ref == "" {
@@ -43,9 +43,14 @@ func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount
 	entry := c.lock.Entry(ref)
 	var all []imageVolume
 	for _, v := range c.facts.Volumes(ref) {
-		if entry == nil || !v.Unversioned || slices.Contains(entry.Volumes, v.Path) {
-			all = append(all, imageVolume{Volume: v})
+		switch {
+		case entry == nil || !v.Unversioned:
+		case slices.Contains(entry.Volumes, v.Path):
+			v.Unversioned = false // the locked config declares it
+		default:
+			continue // the locked config has another version's VOLUME
 		}
+		all = append(all, imageVolume{Volume: v})
 	}
 	if entry != nil {
 		for _, p := range entry.Volumes {

@@ -1,0 +1,107 @@
+package convert_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/imageconfig"
+)
+
+// lockProject writes a project of n services, each with a named volume
+// at its image's VOLUME path, declared but for the owner, and returns its
+// folder; with lock, the image lock gives each config's User.
+func lockProject(t testing.TB, n int, lock bool) string {
+	dir := t.TempDir()
+	var compose, decl, lk strings.Builder
+	compose.WriteString("name: app\nservices:\n")
+	decl.WriteString("version: 1\nvolume_root: /srv\ndirectories:\n  /srv/app: {owner: \"0:0\", mode: \"0755\", intent: state}\nvolumes:\n")
+	lk.WriteString("version: 1\nimages:\n")
+	for i := range n {
+		fmt.Fprintf(&compose, "  s%d:\n    image: acme/s%d:1\n    volumes:\n      - v%d:/data\n", i, i, i)
+		fmt.Fprintf(&decl, "  v%d: {mode: \"0750\", intent: state}\n", i)
+		fmt.Fprintf(&lk, "  - {image: acme/s%d:1, digest: sha256:%064d, config: sha256:%064d, user: \"%d:%d\", volumes: [/data], env: [PATH], source: registry, read_at: \"2026-12-02T15:00:00Z\"}\n", i, i, i, 1000+i, 1000+i)
+	}
+	compose.WriteString("volumes:\n")
+	for i := range n {
+		fmt.Fprintf(&compose, "  v%d:\n", i)
+	}
+	files := map[string]string{"compose.yaml": compose.String(), "compose2manifest.yaml": decl.String()}
+	if lock {
+		files[imageconfig.LockFile] = lk.String()
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestLockFingerprint: with the lock, each volume's owner is its image's
+// User and the lock is a source; a lock that appears after a conversion
+// without one, or goes, makes the fingerprint fail.
+func TestLockFingerprint(t *testing.T) {
+	dir := lockProject(t, 2, true)
+	opts := convert.Options{ProjectDirectory: dir, WorkingDirectory: dir}
+	res, err := convert.Convert(context.Background(), opts)
+	if err != nil || res.Status != convert.Converted {
+		t.Fatalf("%v %v %v", res.Status, err, res.Diagnostics)
+	}
+	if !strings.Contains(string(res.Manifest), "User 1001:1001") || !strings.Contains(string(res.Manifest), "file: "+imageconfig.LockFile) {
+		t.Errorf("no owner from the lock, or no lock source:\n%s", res.Manifest)
+	}
+	if !convert.Reproduces(dir, res.Manifest, res.Module, opts) {
+		t.Error("a conversion with the lock does not reproduce")
+	}
+	// Without the lock the owners are missing: the lock is the evidence.
+	os.Rename(filepath.Join(dir, imageconfig.LockFile), filepath.Join(dir, "kept"))
+	if convert.FingerprintHolds(dir, res.Module, opts) {
+		t.Error("the fingerprint holds with the lock gone")
+	}
+	if res2, _ := convert.Convert(context.Background(), opts); res2.Status != convert.Refused {
+		t.Errorf("without the lock: %s, want refused (no owner)", res2.Status)
+	}
+	// A conversion made without a lock no longer holds once one is there.
+	os.WriteFile(filepath.Join(dir, "compose2manifest.yaml"), []byte(strings.ReplaceAll(mustRead(t, filepath.Join(dir, "compose2manifest.yaml")), `mode: "0750"`, `owner: "5:5", mode: "0750"`)), 0o644)
+	res3, err := convert.Convert(context.Background(), opts)
+	if err != nil || res3.Status != convert.Converted {
+		t.Fatalf("%v %v", res3.Status, err)
+	}
+	if !convert.FingerprintHolds(dir, res3.Module, opts) {
+		t.Error("the fingerprint of a conversion without a lock fails with none there")
+	}
+	os.Rename(filepath.Join(dir, "kept"), filepath.Join(dir, imageconfig.LockFile))
+	if convert.FingerprintHolds(dir, res3.Module, opts) {
+		t.Error("the fingerprint holds with a lock that appeared since")
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// BenchmarkImageLock converts a project of 10 services with and without
+// an image lock: reading the lock (one small file, parsed once) costs
+// nothing measurable beside the conversion (compare the two ns/op).
+func BenchmarkImageLock(b *testing.B) {
+	for _, lock := range []bool{false, true} {
+		dir := lockProject(b, 10, lock)
+		opts := convert.Options{ProjectDirectory: dir, WorkingDirectory: dir}
+		b.Run(fmt.Sprintf("lock=%v", lock), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := convert.Convert(context.Background(), opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
