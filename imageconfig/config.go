@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
@@ -106,7 +107,10 @@ func image(ctx context.Context, ref string, src Source) (v1.Image, error) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		img, err := remote.Image(r, append([]remote.Option{remote.WithContext(ctx)}, src.Options...)...)
+		// Credentials as docker login stored them ($DOCKER_CONFIG), else
+		// anonymous; the default platform, linux/amd64, of an index.
+		opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(authn.DefaultKeychain)}
+		img, err := remote.Image(r, append(opts, src.Options...)...)
 		if err != nil {
 			return nil, err
 		}
