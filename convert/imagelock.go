@@ -111,7 +111,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 		if !numericUser(e.User) {
 			what := "no User (root, unless the entrypoint changes user)"
 			if e.User != "" {
-				what = "User " + e.User + ", not a numeric UID:GID"
+				what = fmt.Sprintf("User %q, not a numeric UID:GID", e.User)
 			}
 			*provenance = append(*provenance, fmt.Sprintf("no owner produced: %s has %s", e.Provenance(c.lockName()), what))
 			return

@@ -28,10 +28,10 @@ type imageVolume struct {
 // exactly that path. The runtime creates an anonymous volume at each
 // VOLUME path no mount names exactly, even below a mount of its parent
 // (postgres:16 with a volume at /var/lib/postgresql still keeps its data
-// in an anonymous volume at /var/lib/postgresql/data). Where the lock
-// holds the image's config, it says which VOLUME the image has: a table
-// row's path for some versions only (Unversioned) is the image's when the
-// config declares it, and left out when it does not.
+// in an anonymous volume at /var/lib/postgresql/data). The table's
+// paths stay even where the locked config lacks one (a tag that names no
+// major version): check of a manifest, which has no lock, finds them
+// from the table as convert does.
 func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount) []imageVolume {
 	ref := svc.Image
 	if ref == "" {
@@ -43,13 +43,6 @@ func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount
 	entry := c.lock.Entry(ref)
 	var all []imageVolume
 	for _, v := range c.facts.Volumes(ref) {
-		switch {
-		case entry == nil || !v.Unversioned:
-		case slices.Contains(entry.Volumes, v.Path):
-			v.Unversioned = false // the locked config declares it
-		default:
-			continue // the locked config has another version's VOLUME
-		}
 		all = append(all, imageVolume{Volume: v})
 	}
 	if entry != nil {
