@@ -1048,7 +1048,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	}
 	if !rowOK {
 		if conflict == "" {
-			c.configOwner(s, r, provenance)
+			c.configOwner(s, r, provenance, false)
 		}
 		return conflict
 	}
@@ -1082,7 +1082,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
 	if conflict == "" {
-		c.configOwner(s, r, provenance)
+		c.configOwner(s, r, provenance, slices.Contains(fields, "owner"))
 	}
 	return conflict
 }

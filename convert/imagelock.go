@@ -98,8 +98,22 @@ func (c *converter) lockName() string { return c.l.Rel(c.lockFile.path) }
 // image's config says (User, a numeric UID:GID) where the placement's
 // target is a VOLUME path of that config: the image's process writes
 // there as that user. Mounts of images whose configs disagree give none.
-func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
-	if r.Owner != "" || c.lock == nil || r.Kind == manifest.KindHost {
+// Where the image table's row gave the owner (fromTable) and the config
+// says another, provenance says so: two sources that disagree are
+// shown, not resolved.
+func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string, fromTable bool) {
+	if c.lock == nil || r.Kind == manifest.KindHost {
+		return
+	}
+	if r.Owner != "" {
+		if fromTable {
+			for _, m := range s.Mounts {
+				if e := c.lockEntry(m.Service); e != nil && slices.Contains(e.Volumes, m.Target) && numericUser(e.User) && e.User != r.Owner {
+					*provenance = append(*provenance, fmt.Sprintf("%s has User %s", e.Provenance(c.lockName()), e.User))
+					return
+				}
+			}
+		}
 		return
 	}
 	owner, from := "", ""
