@@ -117,3 +117,27 @@ func TestReadFailures(t *testing.T) {
 		t.Error("a registry read within 1ns")
 	}
 }
+
+// TestLayoutNames: a layout names an image by its full reference, by its
+// tag alone (skopeo copy oci:DIR:TAG), or containerd's way; a reference
+// by digest finds the manifest of that digest.
+func TestLayoutNames(t *testing.T) {
+	img, err := imagetest.Image("1:1", []string{"/d"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "oci")
+	if err := imagetest.WriteLayout(dir, "7.1", img); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := img.Digest()
+	for _, ref := range []string{"acme/db:7.1", "docker.io/acme/db:7.1", "acme/db@" + d.String()} {
+		got, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: dir})
+		if err != nil || got.Digest != d.String() || got.User != "1:1" {
+			t.Errorf("%s: %+v %v", ref, got, err)
+		}
+	}
+	if _, err := imageconfig.Read(context.Background(), "acme/db:7.2", imageconfig.Source{Kind: imageconfig.Layout, Path: dir}); err == nil || !strings.Contains(err.Error(), "it names 7.1") {
+		t.Errorf("another tag: %v", err)
+	}
+}

@@ -131,3 +131,19 @@ func FuzzParseLock(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseLock parses a lock of 20 images, a large project's: the
+// whole cost reading the lock adds to a conversion.
+func BenchmarkParseLock(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("version: 1\nimages:\n")
+	for i := range 20 {
+		s.WriteString(strings.Replace(strings.TrimPrefix(goodLock(), "version: 1\nimages:\n"), "acme/app:1", "acme/app"+string(rune('a'+i))+":1", 1))
+	}
+	data := []byte(s.String())
+	for b.Loop() {
+		if _, err := imageconfig.ParseLock("lock", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
