@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,18 +38,20 @@ func LockPath(opts Options, dir string) string {
 }
 
 // readLock reads the image lock of the project l (LockPath): nil when
-// there is none or opts.SkipImageLock. The lock beside the default
-// declarations file is one the project brings: it is read only inside
-// the project, as that file is.
+// there is none or opts.SkipImageLock. The lock in the project directory
+// (beside the default declarations file) is one the project brings: it
+// is read only inside the project, as that file is.
 func readLock(l *project.Project, opts Options) (*imageconfig.Lock, *inputFile, error) {
 	if opts.SkipImageLock {
 		return nil, nil, nil
 	}
 	p := LockPath(opts, l.Dir)
-	if _, err := os.Lstat(p); err != nil {
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("image lock %s: %w", l.Rel(p), err)
 	}
-	if opts.DeclarationsFile == "" && (opts.Declarations == nil || opts.Declarations.Path == "") {
+	if p == filepath.Join(l.Dir, imageconfig.LockFile) {
 		if err := project.CheckContained("image lock", p, append([]string{l.Dir}, opts.AllowDirs...)...); err != nil {
 			return nil, nil, err
 		}

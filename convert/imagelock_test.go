@@ -113,3 +113,21 @@ func BenchmarkImageLock(b *testing.B) {
 		})
 	}
 }
+
+// TestLockOutsideProject: the lock beside the default declarations file
+// is the project's; a link to one outside it is refused, as such a
+// declarations file is.
+func TestLockOutsideProject(t *testing.T) {
+	dir := lockProject(t, 1, true, false)
+	outside := filepath.Join(t.TempDir(), "lock.yaml")
+	if err := os.Rename(filepath.Join(dir, imageconfig.LockFile), outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, imageconfig.LockFile)); err != nil {
+		t.Skip(err)
+	}
+	res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: dir, WorkingDirectory: dir})
+	if err == nil || !strings.Contains(err.Error(), "image lock") {
+		t.Errorf("a lock linked out of the project: %v %s %s", err, res.Status, res.Manifest)
+	}
+}
