@@ -17,6 +17,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -136,6 +137,12 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		res.Diagnostics = early()
 		return res, err
 	}
+	lock, lockFile, err := readLock(l, opts)
+	if err != nil {
+		res.Status, res.KnownModule = Failed, knownModule(l, opts)
+		res.Diagnostics = early()
+		return res, err
+	}
 	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
 	// and its required modes hold with --strict too; production from its
 	// rows does not. The built-in table is parsed once per process.
@@ -147,7 +154,7 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 	}
 	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
-		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}}
+		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}, lock: lock, lockFile: lockFile}
 	c.flagsAgainstDefaults(given, st)
 	c.module = l.Compose.Name
 	if decl != nil && decl.Module != "" {
@@ -187,7 +194,11 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	m.Roots = c.roots()
 	c.secretSources()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
-	m.Sources, err = sources(l, declFiles)
+	inputs := declFiles
+	if lockFile != nil {
+		inputs = append(slices.Clone(declFiles), *lockFile)
+	}
+	m.Sources, err = sources(l, inputs)
 	if err != nil {
 		res.Status = Failed
 		return res, err
@@ -463,9 +474,12 @@ type converter struct {
 	// filesBy says what chose the compose files: -f or compose_files:.
 	filesBy string
 	// bindKeys indexes the binds by their key cleaned (holdingBind).
-	bindKeys   map[string]*placement.Placement
-	opts       Options
-	decl       *declare.File
+	bindKeys map[string]*placement.Placement
+	opts     Options
+	decl     *declare.File
+	// lock is the image lock read (nil: none), lockFile its file.
+	lock       *imageconfig.Lock
+	lockFile   *inputFile
 	match      *matcher
 	module     string
 	hostDir    string
@@ -1058,6 +1072,9 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		*provenance = append(*provenance, "owner produced: "+userEvidence)
 	}
 	if !rowOK {
+		if conflict == "" {
+			c.configOwner(s, r, provenance, false)
+		}
 		return conflict
 	}
 	var fields []string
@@ -1088,6 +1105,9 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		}
 		*provenance = append(*provenance, fmt.Sprintf("%s produced: image table row %s %s (%s:%d%s)",
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
+	}
+	if conflict == "" {
+		c.configOwner(s, r, provenance, slices.Contains(fields, "owner"))
 	}
 	return conflict
 }
@@ -1450,7 +1470,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy string, prob
 // never lie inside one another.
 func (c *converter) anonymousPlace(service, target string) string {
 	dir := service
-	for n := 1; ; n++ {
+	for n := 1; c.l != nil && c.l.Compose != nil; n++ {
 		if _, named := c.l.Compose.Volumes[dir]; !named {
 			break
 		}

@@ -80,6 +80,10 @@ type Options struct {
 	// process and only when a conversion first needs a row of it
 	// (images.Default).
 	Images *images.Table
+	// SkipImageLock leaves the image lock beside the declarations
+	// (LockPath) unread, as if there were none: for a caller that only
+	// lists the project's images to refresh that lock.
+	SkipImageLock bool
 	// Timeout (--project-timeout), when more than zero, bounds the
 	// conversion: still running after it, Convert returns a *TimeoutError
 	// and abandons the work, which stops at the next point it checks its

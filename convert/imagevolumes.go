@@ -2,9 +2,12 @@ package convert
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
@@ -12,13 +15,24 @@ import (
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
+// imageVolume is a VOLUME path of a service's image: a row of the image
+// table's, or (entry not nil) its config's in the image lock.
+type imageVolume struct {
+	images.Volume
+	entry *imageconfig.Entry
+}
+
 // uncoveredVolumes returns the VOLUME paths the image of svc declares (the
-// image table's volumes: rows, which hold with --strict too) that no mount
-// of ms covers: none at exactly that path. The runtime creates an
-// anonymous volume at each VOLUME path no mount names exactly, even below
-// a mount of its parent (postgres:16 with a volume at /var/lib/postgresql
-// still keeps its data in an anonymous volume at /var/lib/postgresql/data).
-func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount) []images.Volume {
+// image table's volumes: rows, which hold with --strict too, and the
+// config's the image lock holds) that no mount of ms covers: none at
+// exactly that path. The runtime creates an anonymous volume at each
+// VOLUME path no mount names exactly, even below a mount of its parent
+// (postgres:16 with a volume at /var/lib/postgresql still keeps its data
+// in an anonymous volume at /var/lib/postgresql/data). The table's
+// paths stay even where the locked config lacks one (a tag that names no
+// major version): check of a manifest, which has no lock, finds them
+// from the table as convert does.
+func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount) []imageVolume {
 	ref := svc.Image
 	if ref == "" {
 		ref, _ = c.decl.ImageFor(svc.Name)
@@ -26,8 +40,20 @@ func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount
 	if ref == "" {
 		return nil
 	}
-	var out []images.Volume
+	entry := c.lock.Entry(ref)
+	var all []imageVolume
 	for _, v := range c.facts.Volumes(ref) {
+		all = append(all, imageVolume{Volume: v})
+	}
+	if entry != nil {
+		for _, p := range entry.Volumes {
+			if !slices.ContainsFunc(all, func(v imageVolume) bool { return v.Path == p }) {
+				all = append(all, imageVolume{Volume: images.Volume{Path: p}, entry: entry})
+			}
+		}
+	}
+	var out []imageVolume
+	for _, v := range all {
 		covered := false
 		for _, m := range ms {
 			if m.Target == v.Path {
@@ -113,8 +139,13 @@ func (c *converter) imageVolumes(svc types.ServiceConfig, ms []project.Mount) (a
 			if ref == "" {
 				ref, _ = c.decl.ImageFor(svc.Name)
 			}
-			c.imageVolumeFacts = append(c.imageVolumeFacts, rules.ImageVolume{Service: svc.Name, Image: ref, Path: v.Path,
-				Row: fmt.Sprintf("%s %s:%d", v.Row.Repository, images.TableFile, v.Row.Line), Source: v.Row.Source, Pos: pos, Unversioned: v.Unversioned})
+			fact := rules.ImageVolume{Service: svc.Name, Image: ref, Path: v.Path,
+				Row: fmt.Sprintf("%s %s:%d", v.Row.Repository, images.TableFile, v.Row.Line), Source: v.Row.Source, Pos: pos, Unversioned: v.Unversioned}
+			if v.entry != nil {
+				fact.Row = v.entry.Provenance(c.lockName())
+				fact.Source = "read from " + v.entry.Source.String() + " " + v.entry.ReadAt.UTC().Format(time.RFC3339)
+			}
+			c.imageVolumeFacts = append(c.imageVolumeFacts, fact)
 		}
 	}
 	return added, undeclared

@@ -171,6 +171,9 @@ func FingerprintHolds(dir string, m *manifest.Module, opts Options) bool {
 	if f.Images != ImagesDigest(opts) || !RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
 		return false
 	}
+	if !lockHolds(dir, m, opts) {
+		return false // an image lock appeared, or went
+	}
 	if folder, _, _ := strings.Cut(m.GeneratedFrom(), "/"); folder != filepath.Base(dir) {
 		return false // the header names the folder, which was renamed
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -86,6 +87,46 @@ func TestReaderAndSchemaAgree(t *testing.T) {
 				}
 			}
 			serr := v.YAML("manifest", []byte(tc.doc))
+			if (rerr == nil) != tc.ok || (serr == nil) != tc.ok {
+				t.Errorf("want accepted %v; reader: %v; schema: %v\n%s", tc.ok, rerr, serr, tc.doc)
+			}
+		})
+	}
+}
+
+// TestLockReaderAndSchemaAgree drives imageconfig.ParseLock and the lock
+// schema with the same documents: each accepts exactly what the other
+// does.
+func TestLockReaderAndSchemaAgree(t *testing.T) {
+	v := validator(t)
+	const sum = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	entry := func(extra string) string {
+		return "version: 1\nimages:\n  - {image: acme/app:1, digest: " + sum + ", config: " + sum + ", read_at: \"2026-12-02T15:00:00Z\"" + extra + "}\n"
+	}
+	for _, tc := range []struct {
+		name, doc string
+		ok        bool
+	}{
+		{"registry", entry(", source: registry, user: \"70:70\", volumes: [/data], env: [PATH]"), true},
+		{"no images", "version: 1\n", true},
+		{"empty images", "version: 1\nimages: []\n", true},
+		{"registry with a path", entry(", source: registry, path: /x"), false},
+		{"layout with its path", entry(", source: layout, path: /oci"), true},
+		{"archive without a path", entry(", source: archive"), false},
+		{"unknown source", entry(", source: docker"), false},
+		{"no source", entry(""), false},
+		{"relative volume", entry(", source: registry, volumes: [data]"), false},
+		{"unclean volume", entry(", source: registry, volumes: [/data/]"), false},
+		{"volume twice", entry(", source: registry, volumes: [/a, /a]"), false},
+		{"env with a value", entry(", source: registry, env: [A=1]"), false},
+		{"short digest", strings.Replace(entry(", source: registry"), "digest: "+sum, "digest: sha256:ab", 1), false},
+		{"local time", strings.Replace(entry(", source: registry"), "15:00:00Z", "15:00:00+01:00", 1), false},
+		{"unknown key", entry(", source: registry, platform: linux/amd64"), false},
+		{"version 2", strings.Replace(entry(", source: registry"), "version: 1", "version: 2", 1), false},
+	} {
+		t.Run("lock/"+tc.name, func(t *testing.T) {
+			_, rerr := imageconfig.ParseLock(imageconfig.LockFile, []byte(tc.doc))
+			serr := v.YAML("lock", []byte(tc.doc))
 			if (rerr == nil) != tc.ok || (serr == nil) != tc.ok {
 				t.Errorf("want accepted %v; reader: %v; schema: %v\n%s", tc.ok, rerr, serr, tc.doc)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/imageconfig/refresh"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
@@ -58,9 +59,13 @@ func runConvert(e *env, args []string) int {
 	fs.StringVar(&cf.format, "format", "text", "report format: text or json")
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
-	bf := addBatchFlags(fs)
+	bf, rf := addBatchFlags(fs), refresh.Flags(fs)
 	if code, ok := parseFlags(e, fs, cmdUsage{name: "convert", synopsis: "convert [flags]", hint: composeFileHint}, args); !ok {
 		return code
+	}
+	if err := rf.Run(context.Background(), cf.opts, e.environ, e.dir, cf.batch, cf.force); err != nil {
+		errorf(e, "convert: %v", err)
+		return exitUsage
 	}
 	if cf.format != "text" && cf.format != "json" {
 		errorf(e, "convert: --format %q: want text or json", cf.format)
@@ -83,8 +88,7 @@ func runConvert(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cf.opts.Environ = e.environ
-	cf.opts.WorkingDirectory = e.dir
+	cf.opts.Environ, cf.opts.WorkingDirectory = e.environ, e.dir
 	cf.opts.Stdin = e.stdin // read only for -f -
 	convertProject := e.hooks.convert
 	if convertProject == nil {

@@ -115,8 +115,12 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *updateScripts,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"status": cmdStatus,
+			"image":  cmdImage,
 		},
 		Setup: func(env *testscript.Env) error {
+			if err := startRegistry(env); err != nil {
+				return err
+			}
 			dir := filepath.Join(env.WorkDir, ".capture")
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				return err

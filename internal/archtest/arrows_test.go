@@ -19,7 +19,7 @@ var layers = [][]string{
 	// The formats: manifests, then declarations, the image table and
 	// inventories built on them.
 	{"manifest"},
-	{"declare", "images", "inventory", "internal/gen/c2mgen", "internal/schematest"},
+	{"declare", "images", "imageconfig", "imageconfig/imagetest", "inventory", "internal/gen/c2mgen", "internal/schematest"},
 	{"internal/skeletontest", "internal/skeletontest/c2mfill"},
 	// The one reading of compose projects; the reading of the legacy
 	// host's survey, and its script.
@@ -31,7 +31,7 @@ var layers = [][]string{
 	// Building manifests and writing findings.
 	{"convert", "report"},
 	// The drivers.
-	{"ask", "batch", "plan", "survey/legacy"},
+	{"ask", "batch", "plan", "survey/legacy", "imageconfig/refresh"},
 	{"check"},
 	// The face.
 	{"cmd/compose2manifest"},

@@ -1,0 +1,157 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/imageconfig"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
+	"github.com/compose2manifest/compose2manifest/project"
+)
+
+// LockPath returns the image lock (imageconfig.LockFile) of the project
+// in dir converted with opts: beside its declarations file, the one
+// opts names (relative to opts.WorkingDirectory) or the default one in
+// dir.
+func LockPath(opts Options, dir string) string {
+	p := opts.DeclarationsFile
+	if opts.Declarations != nil && opts.Declarations.Path != "" {
+		p = opts.Declarations.Path
+	}
+	if p == "" {
+		return filepath.Join(dir, imageconfig.LockFile)
+	}
+	if !filepath.IsAbs(p) {
+		wd := opts.WorkingDirectory
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		p = filepath.Join(wd, p)
+	}
+	return filepath.Join(filepath.Dir(p), imageconfig.LockFile)
+}
+
+// readLock reads the image lock of the project l (LockPath): nil when
+// there is none or opts.SkipImageLock. The lock in the project directory
+// (beside the default declarations file) is one the project brings: it
+// is read only inside the project, as that file is.
+func readLock(l *project.Project, opts Options) (*imageconfig.Lock, *inputFile, error) {
+	if opts.SkipImageLock {
+		return nil, nil, nil
+	}
+	p := LockPath(opts, l.Dir)
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("image lock %s: %w", l.Rel(p), err)
+	}
+	if p == filepath.Join(l.Dir, imageconfig.LockFile) {
+		if err := project.CheckContained("image lock", p, append([]string{l.Dir}, opts.AllowDirs...)...); err != nil {
+			return nil, nil, err
+		}
+	}
+	lock, data, err := imageconfig.ReadLock(l.Rel(p), p)
+	if err != nil || lock == nil {
+		return nil, nil, err
+	}
+	return lock, &inputFile{p, data}, nil
+}
+
+// lockHolds reports whether the image lock of the project in dir is as
+// the manifest m records it: absent, and not among m's sources, or
+// present and recorded (Reproduces compares its sha256).
+func lockHolds(dir string, m *manifest.Module, opts Options) bool {
+	if opts.SkipImageLock {
+		return true
+	}
+	p := LockPath(opts, dir)
+	rel := project.RelTo(dir, p)
+	recorded := slices.ContainsFunc(m.Sources, func(s manifest.Source) bool { return s.File == rel })
+	_, err := os.Lstat(p)
+	return recorded == (err == nil)
+}
+
+// lockEntry returns the lock's entry for the image of service, nil when
+// there is no lock or it holds none.
+func (c *converter) lockEntry(service string) *imageconfig.Entry {
+	if c.lock == nil {
+		return nil
+	}
+	ref := ""
+	if svc, ok := c.l.Compose.Services[service]; ok {
+		ref = svc.Image
+	}
+	if ref == "" {
+		ref, _ = c.decl.ImageFor(service)
+	}
+	return c.lock.Entry(ref)
+}
+
+// lockName is the image lock as a message names it, relative to the
+// project directory.
+func (c *converter) lockName() string { return c.l.Rel(c.lockFile.path) }
+
+// configOwner gives r, which nothing else gave an owner, the owner its
+// image's config says (User, a numeric UID:GID) where the placement's
+// target is a VOLUME path of that config: the image's process writes
+// there as that user. Mounts of images whose configs disagree give none.
+// Where the image table's row gave the owner (fromTable) and the config
+// says another, provenance says so: two sources that disagree are
+// shown, not resolved.
+func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string, fromTable bool) {
+	if c.lock == nil || r.Kind == manifest.KindHost {
+		return
+	}
+	if r.Owner != "" {
+		if fromTable {
+			for _, m := range s.Mounts {
+				if e := c.lockEntry(m.Service); e != nil && slices.Contains(e.Volumes, m.Target) && numericUser(e.User) && e.User != r.Owner {
+					*provenance = append(*provenance, fmt.Sprintf("%s has User %s", e.Provenance(c.lockName()), e.User))
+					return
+				}
+			}
+		}
+		return
+	}
+	owner, from := "", ""
+	for _, m := range s.Mounts {
+		e := c.lockEntry(m.Service)
+		if e == nil || !slices.Contains(e.Volumes, m.Target) {
+			continue
+		}
+		if !numericUser(e.User) {
+			what := "no User (root, unless the entrypoint changes user)"
+			if e.User != "" {
+				what = fmt.Sprintf("User %q, not a numeric UID:GID", e.User)
+			}
+			*provenance = append(*provenance, fmt.Sprintf("no owner produced: %s has %s", e.Provenance(c.lockName()), what))
+			return
+		}
+		if owner != "" && owner != e.User {
+			*provenance = append(*provenance, fmt.Sprintf("no owner produced: %s has User %s, %s User %s", from, owner, e.Provenance(c.lockName()), e.User))
+			return
+		}
+		owner, from = e.User, e.Provenance(c.lockName())
+	}
+	if owner != "" {
+		r.Owner = owner
+		*provenance = append(*provenance, fmt.Sprintf("owner produced: %s, User %s", from, owner))
+	}
+}
+
+// numericUser reports whether user is a numeric UID:GID.
+func numericUser(user string) bool {
+	uid, gid, ok := strings.Cut(user, ":")
+	for _, id := range []string{uid, gid} {
+		if _, err := strconv.ParseUint(id, 10, 32); err != nil || strings.TrimLeft(id, "0123456789") != "" {
+			return false
+		}
+	}
+	return ok
+}
