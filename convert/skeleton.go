@@ -364,6 +364,14 @@ func skeletonRoots(roots []MissingRoot) *yaml.Node {
 // manifest cannot carry, each with its choices in a comment.
 func skeletonAcks(s Suggestions) *yaml.Node {
 	acks := &yaml.Node{Kind: yaml.SequenceNode}
+	// A field several services write is one item, offered in its
+	// wildcard form (*.container_name): one decision, not one a service.
+	services := map[string]int{}
+	for _, f := range s.Uncarried {
+		if !f.Acknowledged && f.Service != "" && f.Config == "" && !strings.Contains(f.Name, ".") {
+			services[f.Name]++ // *.FIELD holds for a field of the service itself
+		}
+	}
 	seen := map[string]bool{}
 	for _, f := range s.Uncarried {
 		item := f.AckItem()
@@ -372,6 +380,17 @@ func skeletonAcks(s Suggestions) *yaml.Node {
 		}
 		seen[item] = true
 		a := quoted("")
+		if n := services[f.Name]; n > 1 && f.Service != "" && f.Config == "" && !strings.Contains(f.Name, ".") {
+			if seen["*."+f.Name] {
+				continue
+			}
+			seen["*."+f.Name] = true
+			a.LineComment = declare.AckChoiceComment(
+				declare.AckChoice{Item: "*." + f.Name, Means: fmt.Sprintf("left behind knowingly in all %d services that write it: %s", n, f.Reason)},
+				declare.AckChoice{Item: item, Means: "the first of them; one item each"}) + "; or carry it another way and drop this item"
+			acks.Content = append(acks.Content, a)
+			continue
+		}
 		a.LineComment = declare.AckChoiceComment(declare.AckChoice{Item: item, Means: "left behind knowingly: " + f.Reason}) + "; or carry it another way and drop this item"
 		acks.Content = append(acks.Content, a)
 	}
