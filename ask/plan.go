@@ -471,35 +471,8 @@ func localKind(m *convert.Missing) Suggestion {
 // intentHint suggests an intent from the first mount's target path, or
 // from a read-only mount.
 func intentHint(m *convert.Missing) Suggestion {
-	// Hints from a name, never evidence: Home Assistant's /config holds
-	// its database.
-	hints := []struct{ prefix, intent, why string }{
-		{"/var/log", "logs", "under /var/log, where logs usually go"},
-		{"/var/cache", "cache", "under /var/cache, where rebuildable caches usually go"},
-		{"/cache", "cache", "named /cache"},
-		{"/var/lib", "state", "under /var/lib, where software keeps its state"},
-		{"/var/spool", "state", "under /var/spool, where queues and spools usually go"},
-		{"/etc", "config", "under /etc, where configuration usually goes"},
-		{"/run", "runtime", "under /run, where sockets and pid files usually go"},
-		{"/var/run", "runtime", "under /var/run, where sockets and pid files usually go"},
-		{"/srv", "content", "under /srv, where served content usually goes"},
-		{"/var/www", "content", "under /var/www, where web roots usually go"},
-		{"/usr/share/nginx/html", "content", "nginx's web root"},
-	}
-	for _, mt := range m.Mounts {
-		t := path.Clean(mt.Target)
-		for _, h := range hints {
-			if t == h.prefix || strings.HasPrefix(t, h.prefix+"/") {
-				return Suggestion{Value: h.intent, From: "the target " + mt.Target + " is " + h.why}
-			}
-		}
-	}
-	ro := len(m.Mounts) > 0
-	for _, mt := range m.Mounts {
-		ro = ro && mt.ReadOnly
-	}
-	if ro {
-		return Suggestion{Value: "config", From: "every mount is read-only, so the software only reads it"}
+	if intent, why := convert.IntentHint(m.Mounts); intent != "" {
+		return Suggestion{Value: intent, From: why}
 	}
 	return Suggestion{}
 }

@@ -269,3 +269,49 @@ func keepRoot(p, module string) string {
 	}
 	return ""
 }
+
+// IntentHint suggests an intent for a source from its mounts, with the
+// reason: a target under a directory whose use is a convention
+// (/var/log, /var/cache, /var/lib, /etc, /run, /srv, nginx's web root),
+// else a target named after its use (.../cache, .../logs, .../config
+// ...), else config where every mount is read-only. A hint from a
+// name, never evidence (Home Assistant's /config holds its database):
+// ask offers it, the skeleton's comment names it, and neither writes it
+// unless a person accepts it. "" when nothing suggests one.
+func IntentHint(mounts []Mount) (intent, why string) {
+	under := []struct{ prefix, intent, why string }{
+		{"/var/log", "logs", "under /var/log, where logs usually go"},
+		{"/var/cache", "cache", "under /var/cache, where rebuildable caches usually go"},
+		{"/cache", "cache", "named /cache"},
+		{"/var/lib", "state", "under /var/lib, where software keeps its state"},
+		{"/var/spool", "state", "under /var/spool, where queues and spools usually go"},
+		{"/etc", "config", "under /etc, where configuration usually goes"},
+		{"/run", "runtime", "under /run, where sockets and pid files usually go"},
+		{"/var/run", "runtime", "under /var/run, where sockets and pid files usually go"},
+		{"/srv", "content", "under /srv, where served content usually goes"},
+		{"/var/www", "content", "under /var/www, where web roots usually go"},
+		{"/usr/share/nginx/html", "content", "nginx's web root"},
+	}
+	for _, mt := range mounts {
+		t := path.Clean(mt.Target)
+		for _, h := range under {
+			if t == h.prefix || strings.HasPrefix(t, h.prefix+"/") {
+				return h.intent, "the target " + mt.Target + " is " + h.why
+			}
+		}
+	}
+	named := map[string]string{"cache": "cache", ".cache": "cache", "logs": "logs", "log": "logs", "config": "config", "conf": "config"}
+	for _, mt := range mounts {
+		if intent, ok := named[path.Base(path.Clean(mt.Target))]; ok {
+			return intent, "the target " + mt.Target + " is named " + path.Base(path.Clean(mt.Target))
+		}
+	}
+	ro := len(mounts) > 0
+	for _, mt := range mounts {
+		ro = ro && mt.ReadOnly
+	}
+	if ro {
+		return "config", "every mount is read-only, so the software only reads it"
+	}
+	return "", ""
+}

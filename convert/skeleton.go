@@ -478,6 +478,11 @@ func (m *Missing) where() string {
 	if m.Inside != "" {
 		where += "; inside bind " + m.Inside + ": it lands inside that one's place"
 	}
+	if m.Known.Intent == "" && m.Known.Kind != declare.KindHost {
+		if intent, why := IntentHint(m.Mounts); intent != "" {
+			where += "; intent " + intent + "? (" + why + ")"
+		}
+	}
 	return where
 }
 
