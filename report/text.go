@@ -224,6 +224,8 @@ func (f *finding) lines(names map[string]*finding) []string {
 // its service and target.
 func memberName(d rules.Diagnostic) string {
 	switch {
+	case d.Variable != "":
+		return d.Variable
 	case d.Source != "":
 		return d.Source
 	case d.Service != "" && d.Target != "":

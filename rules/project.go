@@ -624,12 +624,13 @@ func checkUnsetVariables(p *ProjectPass) {
 	}
 	for _, u := range p.Project.UnsetVariables {
 		where := strings.Join(u.Path, ".")
-		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line, Service: u.Service,
-			Message: fmt.Sprintf("variable %s is not set and has no default (used in %s)", u.Name, where)}
+		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line, Service: u.Service, Variable: u.Name,
+			Message: fmt.Sprintf("variable %s is not set and has no default (used in %s)", u.Name, where),
+			Cause:   "variables not set and without a default, which docker compose takes as \"\": set them in .env or with --env-file, or give each a default in the compose file (${VAR:-default})"}
 		// A service left out by profiles is not converted: what it would
 		// mount is a warning until a profile brings it in.
 		if u.Required {
-			d.Severity = Error
+			d.Severity, d.Cause = Error, ""
 			state := "not set"
 			if u.Empty {
 				state = "set but empty"
@@ -639,7 +640,7 @@ func checkUnsetVariables(p *ProjectPass) {
 			continue
 		}
 		if _, skipped := leftOut[u.Service]; u.FeedsMount && !skipped {
-			d.Severity = Error
+			d.Severity, d.Cause = Error, ""
 			out = append(out, d)
 			continue
 		}
@@ -1032,6 +1033,11 @@ func checkComposeSecret(p *ProjectPass) {
 				via = fmt.Sprintf("a credential (image %s reads %s_FILE)", sec.Image, sec.Variable)
 			}
 			d.Message = fmt.Sprintf("environment %s=%s %s; a manifest never carries it in plaintext: deliver it as %s under credentials: (%s: NAME), or acknowledge %s to carry it knowingly", sec.Variable, Mask(""), sec.what(), via, declare.CredentialKey(sec.Service, sec.Variable), declare.AckVariable(declare.AckEnvironment, sec.Service, sec.Variable))
+			d.Variable = declare.CredentialKey(sec.Service, sec.Variable)
+			if sec.Of != "" {
+				break // the value of another secret: its own words say whose
+			}
+			d.Cause = "literal values that look like secrets, which a manifest never carries in plaintext: deliver each as a credential under credentials: (SERVICE.VARIABLE: NAME; the skeleton suggests each name, and says where the image reads VARIABLE_FILE), or acknowledge SERVICE.environment.VARIABLE to carry it knowingly"
 		}
 		p.Report(d)
 	}

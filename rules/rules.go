@@ -40,6 +40,11 @@ type Diagnostic struct {
 	Service string `json:"service,omitempty"`
 	Source  string `json:"source,omitempty"`
 	Target  string `json:"target,omitempty"`
+	// Variable names the variable a finding is about: VARIABLE for a
+	// variable of the project (C2M014), SERVICE.VARIABLE for a service's
+	// environment (C2M015, as credentials: names it); "" for most
+	// findings.
+	Variable string `json:"variable,omitempty"`
 	// Module is the module the finding belongs to.
 	Module  string `json:"module,omitempty"`
 	Message string `json:"message"`

@@ -146,7 +146,7 @@ func runConvert(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(report.Indent(string(res.Skeleton), "    ")))
 			next := fmt.Sprintf("%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
 			if res.Decisions == 0 {
-				next = "no decision left: every value above comes from evidence; save the skeleton as " + convert.DeclarationsFile + " as it is, or review it with compose2manifest ask (and the same flags)"
+				next = "nothing left to fill in: review the skeleton above and save it as " + convert.DeclarationsFile + ", or go through it with compose2manifest ask (and the same flags)"
 			}
 			hintf(e, "%s", next)
 		}
