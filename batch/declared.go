@@ -213,7 +213,11 @@ func decodeDecl(b []byte) ([]declRec, error) {
 // one another entry owns. An ancestor alone meets nothing: every project
 // below /opt has /opt above its paths.
 func shared(entries []Entry) []bool {
-	var all []prefilterKey
+	n := 0
+	for i := range entries {
+		n += len(entries[i].declared.keys) + len(entries[i].declared.above)
+	}
+	all := make([]prefilterKey, 0, n)
 	for i := range entries {
 		for _, h := range entries[i].declared.keys {
 			all = append(all, prefilterKey{h, int32(i), false})
