@@ -83,7 +83,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 			cached <- nil
 			return
 		}
-		cached <- newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths)
+		cached <- newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths, false)
 	}()
 	a, err := index(ctx, cfg, resolve(wd, root), files)
 	ch := <-cached
