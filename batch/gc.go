@@ -56,7 +56,7 @@ func Tunable(environ []string) bool {
 // heap at half the soft limit or more: Go's default, so that a large
 // input runs as it would untuned. (At 50, one project of 8,000 services
 // took 1.11x the CPU of GOGC=100, and eight compose files of 1 MB
-// 1.05x; at 100, 0.95x and 1.02x, the noise of the machine.)
+// 1.13x; at 100, 0.95x and 1.02x, the noise of the machine.)
 const GuardGCPercent = 100
 
 // GuardGC watches the live heap after each collection until the returned
