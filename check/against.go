@@ -108,6 +108,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.reread = true // kept without their containers
 	if folders := manifestFolders(cfg.Dir, paths); folders != "" {
 		a.unmanifested(res, folders)
 		// What a batch would list as not converted, the gate lists: a

@@ -116,8 +116,8 @@ type Result struct {
 	// generated reports, beside Manifests, which manifests' bytes are
 	// exactly what a conversion wrote (their body digest holds).
 	generated []bool
-	// reread says that Manifests dropped the containers of Manifests,
-	// which AddPrevious decodes again.
+	// reread says that Manifests are kept without their containers
+	// (Against, Manifests with a cache), which AddPrevious decodes again.
 	reread bool
 }
 

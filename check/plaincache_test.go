@@ -101,3 +101,31 @@ func TestManifestsCache(t *testing.T) {
 		t.Errorf("index files after --against %q, want two", idx)
 	}
 }
+
+// TestAgainstPrevious: check --against --previous holds the manifests
+// against the previous ones with their containers: unchanged manifests
+// drop nothing. (Against keeps each manifest without its containers, and
+// every container of the previous manifests was reported as no longer
+// converted, C2M022.)
+func TestAgainstPrevious(t *testing.T) {
+	tmp := t.TempDir()
+	a := convertGen(t, tmp, "a", 2)
+	if err := gen.WriteFiles(tmp, map[string]string{"out/a.yaml": string(a), "prev/a.yaml": string(a)}); err != nil {
+		t.Fatal(err)
+	}
+	prevMods, err := check.ReadPreviousDir(tmp, "prev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cache := range []string{"", filepath.Join(tmp, "cache"), filepath.Join(tmp, "cache")} {
+		cfg := check.Config{Dir: tmp, Rules: rules.All(), Cache: cache, Convert: convert.Options{Environ: []string{}}}
+		res, err := check.Against(context.Background(), cfg, "src", []string{"out"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check.AddPrevious(cfg, res, check.Previous{Modules: prevMods})
+		if e, w := res.Count(); e+w > 0 || res.Unreadable() {
+			t.Errorf("cache %q: %d errors, %d warnings: %+v", cache, e, w, res.Report.Modules)
+		}
+	}
+}
