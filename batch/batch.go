@@ -761,9 +761,10 @@ func declaredOf(m *manifest.Module) []declRec {
 // converted module, refused candidate and failed project whose module
 // name is known (for C2M017: it has no paths), adds each finding to the entry
 // it names, and refuses a converted module that gets an error. To keep
-// memory small, the modules it checks hold only the declared paths that
-// more than one module declares, with positions as the report shows them:
-// only the entries whose path hashes meet another's are read back from sp.
+// memory small, only the entries whose hashes meet another's (shared) are
+// read back from sp, and the modules it checks hold only the declared
+// paths where modules meet (meeting), with positions as the report shows
+// them: the rules find in them what they find in every declared path.
 func crossCheck(entries []Entry, sp *spool) {
 	cand := shared(entries)
 	recs := make(map[int][]declRec)
@@ -779,21 +780,12 @@ func crossCheck(entries []Entry, sp *spool) {
 		}
 		recs[i] = rs
 	}
-	type use struct{ n, last int }
-	uses := map[string]use{}
-	count := func(i int, key string) {
-		if u := uses[key]; u.n == 0 || u.last != i {
-			uses[key] = use{u.n + 1, i}
-		}
-	}
-	for i, rs := range recs {
-		for _, d := range rs {
-			count(i, d.path)
-			if d.legacy != "" {
-				count(i, legacyKey(d.legacy))
-			}
-		}
-	}
+	checkSet(entries, recs, meeting(recs))
+}
+
+// checkSet is crossCheck over the records of recs (by entry) at the paths
+// keep names.
+func checkSet(entries []Entry, recs map[int][]declRec, keep map[string]bool) {
 	var mods []*manifest.Module
 	var owners []int
 	for i := range entries {
@@ -804,7 +796,7 @@ func crossCheck(entries []Entry, sp *spool) {
 		}
 		m := &manifest.Module{Module: e.setName(), Pos: manifest.Pos{File: e.key()}}
 		for _, d := range recs[i] {
-			if uses[d.path].n < 2 && (d.legacy == "" || uses[legacyKey(d.legacy)].n < 2) {
+			if !keep[d.path] {
 				continue
 			}
 			r := manifest.Resource{Kind: d.kind, Path: d.path, Pos: manifest.Pos{File: e.file(d.file), Line: d.line}}
@@ -819,7 +811,8 @@ func crossCheck(entries []Entry, sp *spool) {
 		mods = append(mods, m)
 		owners = append(owners, i)
 	}
-	uses, recs = nil, nil
+	clear(keep)
+	clear(recs)
 	for _, d := range rules.RunSet(rules.All(), mods) {
 		for _, i := range owner(entries, owners, d) {
 			e := &entries[i]
@@ -836,6 +829,59 @@ func crossCheck(entries []Entry, sp *spool) {
 			}
 		}
 	}
+}
+
+// meeting returns the paths, among recs (by entry), at which the set
+// rules may find something: a path two entries declare; a path one entry
+// owns (declRec.owns) above a path another owns, and that path (a nesting);
+// the paths of the records of an origin two entries share
+// (rules.SharableOrigin). Every record at those paths kept, and no other,
+// the rules find what they find in all of recs: elsewhere a path is one
+// entry's alone, an ancestor is owned by no other entry, an origin is one
+// entry's.
+func meeting(recs map[int][]declRec) map[string]bool {
+	type seen struct{ first, n int }
+	paths, origins, owned := map[string]seen{}, map[string]seen{}, map[string]seen{}
+	count := func(m map[string]seen, key string, i int) {
+		if u, ok := m[key]; !ok {
+			m[key] = seen{i, 1}
+		} else if u.first != i && u.n == 1 {
+			m[key] = seen{u.first, 2}
+		}
+	}
+	for i, rs := range recs {
+		for _, d := range rs {
+			count(paths, d.path, i)
+			if d.owns() {
+				count(owned, d.path, i)
+				if d.sharable() {
+					count(origins, d.legacy, i)
+				}
+			}
+		}
+	}
+	keep := map[string]bool{}
+	for p, u := range paths {
+		if u.n > 1 {
+			keep[p] = true
+		}
+	}
+	for i, rs := range recs {
+		for _, d := range rs {
+			if !d.owns() {
+				continue
+			}
+			if d.sharable() && origins[d.legacy].n > 1 {
+				keep[d.path] = true
+			}
+			for a := rules.ParentOf(d.path); a != ""; a = rules.ParentOf(a) {
+				if u, ok := owned[a]; ok && (u.n > 1 || u.first != i) {
+					keep[a], keep[d.path] = true, true
+				}
+			}
+		}
+	}
+	return keep
 }
 
 // setName returns the module name the set rules know e by: its module,

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
@@ -9,21 +10,26 @@ import (
 	"sync"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // declSet is what a batch keeps of one module's declared paths until the
-// rules that span modules run: a hash of each distinct path (sorted), to
-// find the paths more than one module declares, and the records
-// themselves, encoded in one pointer-free block that is spooled to a
-// temporary file (at off, size bytes) or, when that cannot be written,
-// kept in blob. So a batch's memory grows by a few hundred bytes per
-// module, not by the module's declared paths.
+// rules that span modules run: the hashes of what another module can
+// meet (keys: each distinct path, and each origin two projects can share,
+// rules.SharableOrigin; above: each ancestor of a path it owns, which
+// another module may own), sorted, to find the modules that meet; and the
+// records themselves, encoded in one pointer-free block that is spooled
+// to a temporary file (at off, size bytes) or, when that cannot be
+// written, kept in blob. So a batch's memory grows by a few hundred bytes
+// per module, not by the module's declared paths, and only the modules
+// that meet another are read back.
 type declSet struct {
-	hashes []uint64
-	blob   string
-	off    int64
-	size   int
-	spool  bool
+	keys  []uint64
+	above []uint64
+	blob  string
+	off   int64
+	size  int
+	spool bool
 }
 
 // spool is the temporary file declared records are written to; created
@@ -44,15 +50,20 @@ func (s *spool) store(recs []declRec) declSet {
 	if len(recs) == 0 {
 		return d
 	}
-	d.hashes = make([]uint64, 0, len(recs))
+	d.keys = make([]uint64, 0, len(recs))
 	for _, r := range recs {
-		d.hashes = append(d.hashes, maphash.String(s.seed, r.path))
-		if r.legacy != "" {
-			d.hashes = append(d.hashes, maphash.String(s.seed, legacyKey(r.legacy)))
+		d.keys = append(d.keys, s.hash(r.path, r.owns()))
+		if r.owns() {
+			if r.sharable() {
+				d.keys = append(d.keys, s.hash(legacyKey(r.legacy), false))
+			}
+			for a := rules.ParentOf(r.path); a != ""; a = rules.ParentOf(a) {
+				d.above = append(d.above, s.hash(a, false))
+			}
 		}
 	}
-	slices.Sort(d.hashes)
-	d.hashes = slices.Clip(slices.Compact(d.hashes))
+	d.keys = sortedSet(d.keys)
+	d.above = sortedSet(d.above)
 	b := encodeDecl(recs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -69,6 +80,34 @@ func (s *spool) store(recs []declRec) declSet {
 	d.blob = string(b)
 	return d
 }
+
+// hash returns the prefilter's hash of key: its lowest bit says whether
+// the key is a path the module owns (declRec.owns), the others are the
+// key's; shared compares keys without that bit.
+func (s *spool) hash(key string, owned bool) uint64 {
+	h := maphash.String(s.seed, key) &^ 1
+	if owned {
+		h |= 1
+	}
+	return h
+}
+
+// sortedSet returns hs sorted, without repeats, clipped.
+func sortedSet(hs []uint64) []uint64 {
+	if len(hs) == 0 {
+		return nil
+	}
+	slices.Sort(hs)
+	return slices.Clip(slices.Compact(hs))
+}
+
+// owns reports whether r declares its path as the module's own (not a
+// host path): what the set rules compare nesting and origins by.
+func (r declRec) owns() bool { return r.kind != manifest.KindHost }
+
+// sharable reports whether r's origin is data another project can share
+// (rules.SharableOrigin).
+func (r declRec) sharable() bool { return r.legacy != "" && rules.SharableOrigin(r.legacy) }
 
 // load returns the records of d.
 func (s *spool) load(d declSet) ([]declRec, error) {
@@ -166,33 +205,81 @@ func decodeDecl(b []byte) ([]declRec, error) {
 	return recs, nil
 }
 
-// shared returns, for each entry, whether one of its declared paths may
-// be declared by another entry too (by their hashes: a collision only
-// makes an entry a candidate; crossCheck compares the paths themselves).
+// shared returns, for each entry, whether it may meet another entry in
+// the set rules (by their hashes: a collision only makes an entry a
+// candidate; crossCheck compares the paths themselves): a key (a path or
+// a sharable origin) another entry has too, or an ancestor of a path it
+// owns that another entry owns, or an owned path that is an ancestor of
+// one another entry owns. An ancestor alone meets nothing: every project
+// below /opt has /opt above its paths.
 func shared(entries []Entry) []bool {
-	var all []uint64
+	n := 0
 	for i := range entries {
-		all = append(all, entries[i].declared.hashes...)
+		n += len(entries[i].declared.keys) + len(entries[i].declared.above)
 	}
-	slices.Sort(all)
-	dup := map[uint64]bool{}
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			dup[all[i]] = true
+	all := make([]prefilterKey, 0, n)
+	for i := range entries {
+		for _, h := range entries[i].declared.keys {
+			all = append(all, prefilterKey{h, int32(i), false})
+		}
+		for _, h := range entries[i].declared.above {
+			all = append(all, prefilterKey{h, int32(i), true})
 		}
 	}
-	all = nil
+	slices.SortFunc(all, func(a, b prefilterKey) int {
+		if c := cmp.Compare(a.h>>1, b.h>>1); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.entry, b.entry)
+	})
 	out := make([]bool, len(entries))
-	if len(dup) == 0 {
-		return out
-	}
-	for i := range entries {
-		for _, h := range entries[i].declared.hashes {
-			if dup[h] {
-				out[i] = true
-				break
+	for len(all) > 0 {
+		n := 1
+		for n < len(all) && all[n].h>>1 == all[0].h>>1 {
+			n++
+		}
+		if meets(all[:n]) {
+			for _, k := range all[:n] {
+				out[k.entry] = true
 			}
 		}
+		all = all[n:]
 	}
 	return out
+}
+
+// prefilterKey is one hash of an entry's declSet: of its keys, or, when
+// above, of an ancestor of a path it owns.
+type prefilterKey struct {
+	h     uint64 // spool.hash
+	entry int32
+	above bool
+}
+
+// meets reports whether, in a group of keys of one hash in entry order,
+// two entries have the key, or one owns it and another has it above a
+// path it owns.
+func meets(group []prefilterKey) bool {
+	keyed, last, owner := 0, int32(-1), int32(-1)
+	for _, k := range group {
+		if k.above {
+			continue
+		}
+		if k.entry != last {
+			keyed++
+			last = k.entry
+		}
+		if k.h&1 == 1 && owner < 0 {
+			owner = k.entry
+		}
+	}
+	if keyed > 1 {
+		return true
+	}
+	for _, k := range group {
+		if owner >= 0 && k.above && k.entry != owner {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,14 @@
 package batch
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -19,8 +24,8 @@ func TestSpoolRoundTrip(t *testing.T) {
 	if !d.spool || d.blob != "" {
 		t.Fatalf("not spooled: %+v", d)
 	}
-	if len(d.hashes) != 2 {
-		t.Errorf("hashes of distinct paths: %d, want 2", len(d.hashes))
+	if len(d.keys) != 2 || len(d.above) != 3 {
+		t.Errorf("hashes of distinct paths: %d, of their ancestors %d; want 2 and 3", len(d.keys), len(d.above))
 	}
 	d2 := sp.store(recs[:1])
 	for _, x := range []struct {
@@ -57,5 +62,127 @@ func TestShared(t *testing.T) {
 	}
 	if got, want := shared(es), []bool{true, false, true, false}; !reflect.DeepEqual(got, want) {
 		t.Errorf("shared = %v, want %v", got, want)
+	}
+}
+
+// setEntries returns entries for modules of recs (module name, records),
+// their records stored in sp, as a batch makes them.
+func setEntries(sp *spool, mods []setMod) []Entry {
+	es := make([]Entry, len(mods))
+	for i, m := range mods {
+		es[i] = Entry{Project: "p" + strconv.Itoa(i), Module: m.name, Status: convert.Converted, inSet: true, declared: sp.store(m.recs)}
+	}
+	return es
+}
+
+type setMod struct {
+	name string
+	recs []declRec
+}
+
+// fullCheck is crossCheck without the prefilter: every declared record
+// of every module checked.
+func fullCheck(es []Entry, mods []setMod) {
+	recs, keep := map[int][]declRec{}, map[string]bool{}
+	for i, m := range mods {
+		recs[i] = m.recs
+		for _, r := range m.recs {
+			keep[r.path] = true
+		}
+	}
+	checkSet(es, recs, keep)
+}
+
+// TestCrossCheckFindsAll: the set rules find, in what crossCheck keeps
+// of the modules (shared, meeting), what they find in every declared
+// path: owners of one path, a host path another owns, a path inside
+// another module's, one Docker volume or absolute bind copied by two
+// modules; and a relative bind or an anonymous volume, the same text in
+// every project, makes no module meet another. The nesting case was
+// missed before: neither path was declared twice.
+func TestCrossCheckFindsAll(t *testing.T) {
+	dir, host := manifest.KindDirectory, manifest.KindHost
+	rec := func(kind manifest.Kind, path, legacy string, line int) declRec {
+		return declRec{kind: kind, path: path, file: "compose.yaml", line: line, legacy: legacy}
+	}
+	cases := map[string][]setMod{
+		"nested": {
+			{"outer", []declRec{rec(dir, "/srv/shared", "", 1)}},
+			{"inner", []declRec{rec(dir, "/srv/shared/x/y", "bind ./data", 2), rec(dir, "/srv/shared/x", "", 3)}},
+		},
+		"same path and host": {
+			{"a", []declRec{rec(dir, "/opt/a", "bind ./data", 1), rec(host, "/var/run/docker.sock", "bind /var/run/docker.sock", 2)}},
+			{"b", []declRec{rec(host, "/opt/a", "bind /opt/a", 4), rec(dir, "/opt/b", "bind ./data", 5)}},
+			{"c", []declRec{rec(dir, "/opt/a", "anonymous Docker volume of service db", 6)}},
+		},
+		"shared origin": {
+			{"a", []declRec{rec(dir, "/srv/a/pg", "Docker volume pg", 1), rec(dir, "/srv/a/bk", "bind /backup", 2)}},
+			{"b", []declRec{rec(dir, "/srv/b/pg", "Docker volume pg", 3), rec(dir, "/srv/b/bk", "bind /backup", 4), rec(dir, "/srv/b/x", "bind ./data", 5)}},
+		},
+	}
+	// And modules drawn from few paths and origins, that meet in every way.
+	rnd := rand.New(rand.NewPCG(1, 2))
+	paths := []string{"/", "/srv", "/srv/a", "/srv/a/b", "/srv/a/b/c", "/srv/d", "/opt/a", "/opt/a/data", "/opt/b"}
+	legacies := []string{"", "bind ./data", "anonymous Docker volume of service db", "Docker volume v", "bind /srv/x"}
+	for c := range 200 {
+		var mods []setMod
+		for m := range 2 + rnd.IntN(5) {
+			var rs []declRec
+			for range rnd.IntN(4) {
+				kind := dir
+				if rnd.IntN(4) == 0 {
+					kind = host
+				}
+				rs = append(rs, rec(kind, paths[rnd.IntN(len(paths))], legacies[rnd.IntN(len(legacies))], rnd.IntN(50)))
+			}
+			mods = append(mods, setMod{"m" + strconv.Itoa(m%4), rs})
+		}
+		cases["random "+strconv.Itoa(c)] = mods
+	}
+	found := 0
+	for name, mods := range cases {
+		sp := newSpool()
+		got, want := setEntries(sp, mods), setEntries(sp, mods)
+		crossCheck(got, sp)
+		fullCheck(want, mods)
+		sp.close()
+		for i := range want {
+			found += len(want[i].Diagnostics)
+			if !reflect.DeepEqual(got[i].Diagnostics, want[i].Diagnostics) || got[i].Status != want[i].Status {
+				t.Errorf("%s: module %d: %s %+v, want %s %+v", name, i, got[i].Status, got[i].Diagnostics, want[i].Status, want[i].Diagnostics)
+			}
+		}
+		if strings.HasPrefix(name, "random") {
+			continue
+		}
+		n := 0
+		for i := range want {
+			n += len(want[i].Diagnostics)
+		}
+		if n == 0 {
+			t.Errorf("%s: the set rules find nothing", name)
+		}
+	}
+	if found < 200 {
+		t.Errorf("only %d findings in all the cases", found)
+	}
+}
+
+// TestSharedCommonLegacy: a relative bind and an anonymous volume, whose
+// origins are the same text in every project, and the folders every
+// project lies below, make no entry a candidate for the set rules.
+func TestSharedCommonLegacy(t *testing.T) {
+	sp := newSpool()
+	defer sp.close()
+	var es []Entry
+	for _, m := range []string{"a", "b", "c"} {
+		es = append(es, Entry{declared: sp.store([]declRec{
+			{kind: manifest.KindDirectory, path: "/opt/" + m + "/data", legacy: "bind ./data"},
+			{kind: manifest.KindDirectory, path: "/srv/" + m + "/db", legacy: "anonymous Docker volume of service db"},
+			{kind: manifest.KindHost, path: "/opt/" + m + "/x", legacy: "bind /opt"},
+		})})
+	}
+	if got := shared(es); slices.Contains(got, true) {
+		t.Errorf("shared = %v, want none", got)
 	}
 }

@@ -83,7 +83,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 			cached <- nil
 			return
 		}
-		cached <- newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths)
+		cached <- newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths, false)
 	}()
 	a, err := index(ctx, cfg, resolve(wd, root), files)
 	ch := <-cached
@@ -112,6 +112,7 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.reread = true // kept without their containers
 	if folders := manifestFolders(cfg.Dir, paths); folders != "" {
 		a.unmanifested(res, folders)
 		// What a batch would list as not converted, the gate lists: a

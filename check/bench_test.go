@@ -233,3 +233,34 @@ func BenchmarkCheckLargeManifest(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "resources")
 }
+
+// BenchmarkCheckManifests is plain check of the 2,000 manifests of a
+// generated tree (as check DIR runs it), without a cache and with a warm
+// one (Config.Cache, filled by a first run before the timer starts),
+// reporting the peak Go heap.
+func BenchmarkCheckManifests(b *testing.B) {
+	_, out := benchTree(b, 2000)
+	for _, c := range []struct {
+		name  string
+		cache string
+	}{{"cache=none", ""}, {"cache=warm", b.TempDir()}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := check.Config{Rules: rules.All(), Cache: c.cache}
+			if c.cache != "" {
+				check.Manifests(cfg, []string{out})
+			}
+			stop := samplePeakHeap()
+			b.ResetTimer()
+			var res *check.Result
+			for b.Loop() {
+				res = check.Manifests(cfg, []string{out})
+			}
+			b.StopTimer()
+			peak := stop()
+			if e, w := res.Count(); e+w > 0 || res.Unreadable() || len(res.Report.Modules) != 2000 {
+				b.Fatalf("%d errors, %d warnings, %d modules", e, w, len(res.Report.Modules))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}

@@ -73,9 +73,10 @@ type cache struct {
 const maxCacheIndex = 256 << 20
 
 // newCache returns the cache in dir for the rules list and the manifest
-// paths as given (resolved against wd), with the index read, or nil when
-// dir is "" or the build cannot be named.
-func newCache(dir, wd string, list []*rules.Rule, paths []string) *cache {
+// paths as given (resolved against wd), of a plain check (Manifests) or
+// of Against, with the index read, or nil when dir is "" or the build
+// cannot be named.
+func newCache(dir, wd string, list []*rules.Rule, paths []string, plain bool) *cache {
 	id := version.Identity()
 	if dir == "" || id == "" {
 		return nil
@@ -85,6 +86,9 @@ func newCache(dir, wd string, list []*rules.Rule, paths []string) *cache {
 		ids = append(ids, r.ID)
 	}
 	c := &cache{tool: id + "\x00" + strings.Join(ids, ","), seen: map[string]cacheEntry{}}
+	if plain {
+		c.tool += "\x00plain"
+	}
 	name := c.tool
 	for _, p := range paths {
 		abs, _ := filepath.Abs(resolve(wd, p))

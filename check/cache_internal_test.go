@@ -41,7 +41,7 @@ func TestCacheEntries(t *testing.T) {
 	}}
 	diags := []rules.Diagnostic{{Rule: "C2M011", Severity: rules.Warning, Message: "m"}}
 	data := []byte("version: 1\n")
-	c := newCache(dir, "", list, []string{"out"})
+	c := newCache(dir, "", list, []string{"out"}, false)
 	if c == nil {
 		t.Fatal("no cache")
 	}
@@ -51,7 +51,7 @@ func TestCacheEntries(t *testing.T) {
 	c.put("out/app.yaml", "/w/out/app.yaml", data, m, diags, text{body: "b", generated: true})
 	c.save()
 
-	c = newCache(dir, "", list, []string{"out"})
+	c = newCache(dir, "", list, []string{"out"}, false)
 	got, gotDiags, tx, ok := c.get("out/app.yaml", "/w/out/app.yaml", data)
 	if !ok || len(got.Resources) != 1 || got.Resources[0].Path != "/srv/app" || got.Resources[0].Pos.File != "out/app.yaml" || got.Resources[0].Pos.Line != 9 ||
 		len(gotDiags) != 1 || gotDiags[0].Rule != "C2M011" || tx != (text{body: "b", generated: true}) {
@@ -65,11 +65,11 @@ func TestCacheEntries(t *testing.T) {
 		"other path": func() bool { _, _, _, ok := c.get("out/app.yaml", "/v/out/app.yaml", data); return !ok },
 		"other name": func() bool { _, _, _, ok := c.get("out/b.yaml", "/w/out/app.yaml", data); return !ok },
 		"other paths given": func() bool {
-			_, _, _, ok := newCache(dir, "", list, []string{"elsewhere"}).get("out/app.yaml", "/w/out/app.yaml", data)
+			_, _, _, ok := newCache(dir, "", list, []string{"elsewhere"}, false).get("out/app.yaml", "/w/out/app.yaml", data)
 			return !ok
 		},
 		"other rules": func() bool {
-			_, _, _, ok := newCache(dir, "", list[:3], []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data)
+			_, _, _, ok := newCache(dir, "", list[:3], []string{"out"}, false).get("out/app.yaml", "/w/out/app.yaml", data)
 			return !ok
 		},
 	} {
@@ -81,7 +81,7 @@ func TestCacheEntries(t *testing.T) {
 	if err := os.WriteFile(c.path, []byte("not gob"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, ok := newCache(dir, "", list, []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data); ok {
+	if _, _, _, ok := newCache(dir, "", list, []string{"out"}, false).get("out/app.yaml", "/w/out/app.yaml", data); ok {
 		t.Error("a hit from a corrupt index")
 	}
 	// A folder that cannot be made: put and save do nothing, and fail nothing.
@@ -89,7 +89,7 @@ func TestCacheEntries(t *testing.T) {
 	if err := os.WriteFile(blocked, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := newCache(filepath.Join(blocked, "sub"), "", list, []string{"out"})
+	b := newCache(filepath.Join(blocked, "sub"), "", list, []string{"out"}, false)
 	b.put("out/app.yaml", "/w/out/app.yaml", data, m, diags, text{})
 	b.save()
 }
@@ -102,13 +102,13 @@ func TestCacheUntrusted(t *testing.T) {
 	data := []byte("version: 1\n")
 	m := &manifest.Module{Module: "app"}
 	fill := func(dir string) string {
-		c := newCache(dir, "", list, []string{"out"})
+		c := newCache(dir, "", list, []string{"out"}, false)
 		c.put("out/app.yaml", "/w/out/app.yaml", data, m, nil, text{})
 		c.save()
 		return c.path
 	}
 	hit := func(dir string) bool {
-		_, _, _, ok := newCache(dir, "", list, []string{"out"}).get("out/app.yaml", "/w/out/app.yaml", data)
+		_, _, _, ok := newCache(dir, "", list, []string{"out"}, false).get("out/app.yaml", "/w/out/app.yaml", data)
 		return ok
 	}
 	dir := filepath.Join(t.TempDir(), "cache")

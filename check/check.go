@@ -63,10 +63,12 @@ type Config struct {
 	// pull request's to make as slow as it likes. It bounds Manifests as
 	// a whole (see TimeoutError).
 	ProjectTimeout time.Duration
-	// Cache is the folder where Against keeps each manifest file it read,
-	// decoded without its containers, and the module rules' findings,
-	// for a later run to take instead of decoding the same bytes again
-	// (CacheDir gives the usual one); "" for none. Like the fingerprint,
+	// Cache is the folder where Against and Manifests keep each manifest
+	// file they read, decoded without its containers, and the module
+	// rules' findings, for a later run to take instead of decoding the
+	// same bytes again (CacheDir gives the usual one); "" for none. (The
+	// entries of Manifests and Against are apart: Manifests also reports
+	// a manifest edited since it was converted.) Like the fingerprint,
 	// it guards against accidents, not against whoever can write it:
 	// Reconvert uses none.
 	Cache string
@@ -99,8 +101,9 @@ type Result struct {
 	// rules.Sort.
 	Report *report.Report
 	// Manifests are the decoded manifests, index for index beside
-	// Report.Modules; nil where a module failed. Against keeps them
-	// without their containers, to bound its memory.
+	// Report.Modules; nil where a module failed. Against, and Manifests
+	// with a Cache, keep them without their containers, to bound their
+	// memory (AddPrevious reads again those Manifests kept).
 	Manifests []*manifest.Module
 	// Errors are the paths that named no manifest file, each a *PathError,
 	// in the order given.
@@ -120,6 +123,9 @@ type Result struct {
 	// generated reports, beside Manifests, which manifests' bytes are
 	// exactly what a conversion wrote (their body digest holds).
 	generated []bool
+	// reread says that Manifests are kept without their containers
+	// (Against, Manifests with a cache), which AddPrevious decodes again.
+	reread bool
 }
 
 // ReportWithErrors returns Report with a failed module for each of
@@ -230,7 +236,10 @@ func (e *TimeoutError) Error() string {
 
 // read is Manifests without the bound, the final ordering and statuses.
 func read(ctx context.Context, cfg Config, paths []string) *Result {
-	return readEach(ctx, cfg, paths, nil, nil)
+	ch := newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths, true)
+	res := readEach(ctx, cfg, paths, ch, nil)
+	res.reread = ch != nil
+	return res
 }
 
 // readEach is read, calling each, when not nil, for every manifest that
@@ -291,6 +300,9 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 			}
 			if ch != nil {
 				ch.put(file, abs, data, m, mod.Diagnostics, t)
+				if each == nil {
+					m = withoutContainers(m) // as a hit has it
+				}
 			}
 		}
 		mod.Module = m.Module

@@ -180,6 +180,14 @@ func AddPrevious(cfg Config, res *Result, prev Previous) {
 	index := map[string]int{}
 	var current []*manifest.Module
 	for i, m := range res.Manifests {
+		if m != nil && res.reread {
+			// The previous rules compare containers too.
+			if data, err := readManifest(cfg.Dir, m.Pos.File); err == nil {
+				if whole, err := manifest.Decode(m.Pos.File, data); err == nil {
+					m = whole
+				}
+			}
+		}
 		if m != nil {
 			index[m.Pos.File] = i
 			current = append(current, m)

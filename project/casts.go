@@ -52,13 +52,14 @@ func (ix *rawIndex) keys() map[string]bool {
 // pre_start hooks, which most projects have none of.
 //
 // The premise is that ix read every compose file compose-go reads, which
-// the inputs' digests (the check cache) rest on as well. A load that
-// fails is done again with every cast (load does), so that errors are
-// compose-go's own.
+// the inputs' digests (the check cache) rest on as well; so a load that
+// fails with the casts pruned fails as it would with every cast, and is
+// not done again. When ix could not read or parse a compose file
+// (ix.partial), every cast is kept.
 func castsFor(ix *rawIndex) func(*loader.Options) {
 	keys := ix.keys()
 	return func(o *loader.Options) {
-		if o.Interpolate == nil || o.Interpolate.TypeCastMapping == nil {
+		if ix.partial || o.Interpolate == nil || o.Interpolate.TypeCastMapping == nil {
 			return
 		}
 		kept := make(map[tree.Path]interpolation.Cast)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/cli"
@@ -60,6 +61,13 @@ func sameAsFull(t *testing.T, opts Options) error {
 	got, err := Load(context.Background(), opts)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("Load error %v, compose-go with every cast: %v", err, wantErr)
+	}
+	every := opts
+	every.everyCast = true
+	if _, everyErr := Load(context.Background(), every); err != nil && (everyErr == nil || everyErr.Error() != err.Error()) {
+		// A failed load is not done again with every cast: its error
+		// must be the one every cast gives.
+		t.Errorf("Load error %q, with every cast %v", err, everyErr)
 	}
 	if got != nil && got.raw != nil && table != nil {
 		o := &loader.Options{Interpolate: &interpolation.Options{TypeCastMapping: table}}
@@ -137,13 +145,31 @@ func TestCastsChangeNothing(t *testing.T) {
 		{"bad cast", map[string]string{
 			"compose.yaml": "services:\n  app:\n    image: alpine:3\n    cpus: lots\n",
 		}},
+		// Loads that fail are not done again: each fails as with every cast.
+		{"bad cast in an include", map[string]string{
+			"compose.yaml":  "include:\n  - inc/more.yaml\nservices:\n  app:\n    image: alpine:3\n    cpus: ${CPUS}\n",
+			"inc/more.yaml": "services:\n  worker:\n    image: busybox:1\n    replicas: many\n",
+		}},
+		{"bad cast: an unparsable include", map[string]string{
+			"compose.yaml":  "include:\n  - inc/more.yaml\nservices:\n  app:\n    image: alpine:3\n    cpus: ${CPUS}\n",
+			"inc/more.yaml": "services:\n  worker: [\n",
+		}},
+		{"bad cast: a required variable", map[string]string{
+			"compose.yaml": "services:\n  app:\n    image: alpine:${TAG:?set TAG}\n    cpus: ${CPUS}\n    read_only: ${RO}\n",
+		}},
+		{"bad cast: an undefined volume", map[string]string{
+			"compose.yaml": "services:\n  app:\n    image: alpine:3\n    cpus: ${CPUS}\n    volumes: [missing:/data]\n  db:\n    image: postgres:16\n    volumes: [other:/data]\n",
+		}},
+		{"bad cast: a port", map[string]string{
+			"compose.yaml": "services:\n  app:\n    image: alpine:3\n    oom_score_adj: ${N}\n    ports: ['abc:xyz']\n",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, tt.files)
 			err := sameAsFull(t, Options{ProjectDirectory: dir, WorkingDirectory: dir, Environ: env})
-			if (err != nil) != (tt.name == "bad cast") {
+			if (err != nil) != strings.HasPrefix(tt.name, "bad cast") {
 				t.Errorf("compose-go: %v", err)
 			}
 		})

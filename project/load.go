@@ -65,6 +65,9 @@ type Options struct {
 	// and before compose-go reads them: a test hook for a file replaced
 	// between the two reads.
 	beforeCompose func()
+	// everyCast, a test hook, loads with every interpolation cast
+	// compose-go has (see castsFor).
+	everyCast bool
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -187,19 +190,14 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, err // abandoned: compose-go's loading is not begun
 	}
 
-	if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
-		return nil, err
+	if !opts.everyCast {
+		if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
+			return nil, err
+		}
 	}
 	p, err := po.LoadProject(ctx)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
-	}
-	if err != nil {
-		// Errors are compose-go's own, with every cast (see castsFor).
-		if po, err = in.projectOptions(opts); err != nil {
-			return nil, err
-		}
-		p, err = po.LoadProject(ctx)
 	}
 	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
 		// compose-go's consistency check reports the first problem it

@@ -88,6 +88,10 @@ type rawIndex struct {
 	// parseErr names the first file that is not valid YAML, so a load
 	// error that does not name its file can.
 	parseErr string
+	// partial reports that a compose file could not be read or parsed
+	// (compose-go reports it with its own error): the index may lack
+	// keys compose-go reads, and castsFor prunes nothing.
+	partial bool
 	// envFiles are the env files of include: entries read, in order.
 	envFiles []string
 	// probes are the files that would feed the conversion had they
@@ -151,6 +155,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			ix.problem = err.Error()
 		}
 		if err != nil {
+			ix.partial = true
 			return
 		}
 		var doc yaml.Node
@@ -159,6 +164,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			if err != nil && ix.parseErr == "" {
 				ix.parseErr = rel(p)
 			}
+			ix.partial = ix.partial || err != nil
 			return
 		}
 		f := &rawFile{path: p, name: rel(p), root: doc.Content[0], data: data, id: id, extended: extended, env: env, workDir: workDir}

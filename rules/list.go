@@ -959,7 +959,7 @@ func checkSharedOrigin(p *SetPass) {
 				continue
 			}
 			o := r.Origin.Legacy
-			if !strings.HasPrefix(o, "Docker volume ") && !strings.HasPrefix(o, "bind /") {
+			if !SharableOrigin(o) {
 				continue // a relative bind is each checkout's own
 			}
 			if _, ok := byOrigin[o]; !ok {
@@ -1007,6 +1007,19 @@ func checkRelativeTarget(p *Pass) {
 		}
 	}
 }
+
+// SharableOrigin reports whether legacy (a resource's
+// manifest.Origin.Legacy) names data two projects can share, which
+// C2M005 compares across modules: a Docker volume, or an absolute host
+// path. A relative bind and an anonymous volume are each checkout's own.
+func SharableOrigin(legacy string) bool {
+	return strings.HasPrefix(legacy, "Docker volume ") || strings.HasPrefix(legacy, "bind /")
+}
+
+// ParentOf returns the parent of a clean absolute path; "" for "/" and
+// for a path that is not absolute. C2M005 walks a path's ancestors by it
+// to find one that another module owns.
+func ParentOf(p string) string { return parentOf(p) }
 
 // parentOf returns the parent of a clean absolute path; "" for "/" and
 // for a path that is not absolute.
