@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
@@ -113,7 +114,7 @@ func Of(mods []*manifest.Module, o Options) (*Plan, error) {
 				continue
 			case r.Origin != nil && r.Origin.Legacy != "":
 				legacy = o.renamed(r.Origin.Legacy)
-				if name, ok := strings.CutPrefix(legacy, "Docker volume "); ok && !ValidVolumeName(name) {
+				if name, ok := strings.CutPrefix(legacy, "Docker volume "); ok && !shell.ValidVolumeName(name) {
 					return nil, fmt.Errorf("%s: the origin of %s names Docker volume %q, which is no name docker gives a volume ([a-zA-Z0-9][a-zA-Z0-9_.-]+): a path built from it could lead out of the Docker root", m.Module, r.Path, name)
 				}
 				from, find = o.legacyPath(m, r, used)
@@ -203,26 +204,6 @@ func (o Options) sourceRoot(moves []Move, mv Move) string {
 func absoluteBind(legacy string) bool {
 	src, ok := strings.CutPrefix(legacy, "bind ")
 	return ok && path.IsAbs(src)
-}
-
-// ValidVolumeName reports whether name can be a Docker volume's name as
-// docker volume create accepts it ([a-zA-Z0-9][a-zA-Z0-9_.-]+): the plan
-// joins it into a path under the Docker root, so a name with /, .. or a
-// NUL byte would lead out of it.
-func ValidVolumeName(name string) bool {
-	if len(name) < 2 || !isAlnum(name[0]) {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if c := name[i]; !isAlnum(c) && c != '_' && c != '.' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // renamed returns a legacy origin with its Docker volume renamed as

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -175,8 +176,8 @@ func TestQuote(t *testing.T) {
 		"''":          `''\'''\'''`,
 		"$x `y` \\ *": "'$x `y` \\ *'",
 	} {
-		if got := Quote(in); got != want {
-			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		if got := shell.Quote(in); got != want {
+			t.Errorf("shell.Quote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

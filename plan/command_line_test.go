@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
@@ -31,13 +32,13 @@ var hostileNames = []string{"::error::pwned", "a\n::stop-commands::tok", "x\n  \
 // and no line of it is a workflow command.
 func TestQuoteNoWorkflowCommand(t *testing.T) {
 	for _, h := range hostileNames {
-		q := Quote(h)
+		q := shell.Quote(h)
 		if l := workflowCommand(q); l != "" {
-			t.Errorf("Quote(%q) = %s: line %q is a workflow command", h, q, l)
+			t.Errorf("shell.Quote(%q) = %s: line %q is a workflow command", h, q, l)
 		}
 		out, err := exec.Command("sh", "-c", "printf %s "+q).Output()
 		if err != nil || string(out) != h {
-			t.Errorf("Quote(%q) = %s: sh reads %q, %v", h, q, out, err)
+			t.Errorf("shell.Quote(%q) = %s: sh reads %q, %v", h, q, out, err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/internal/treetest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -297,8 +298,8 @@ func TestOfVolumeNames(t *testing.T) {
 		t.Error("a rename to ../x: no error")
 	}
 	for _, name := range []string{"m_data", "a.b-c_d", "0x"} {
-		if !ValidVolumeName(name) {
-			t.Errorf("ValidVolumeName(%q) = false", name)
+		if !shell.ValidVolumeName(name) {
+			t.Errorf("shell.ValidVolumeName(%q) = false", name)
 		}
 	}
 }

@@ -9,28 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/report"
 )
-
-// Quote is s as one POSIX shell word: single-quoted, each single quote
-// closed, escaped and reopened. Any byte but NUL stands for itself inside single quotes, a
-// newline too. So that the script, printed in a CI log, gives the runner
-// no workflow command, the word is also closed and reopened (”) inside
-// every "##[" and inside a "::" that starts a line of it: the same word
-// to the shell.
-func Quote(s string) string {
-	s = strings.ReplaceAll(s, "'", `'\''`)
-	s = strings.ReplaceAll(s, "##[", "##''[")
-	lines := strings.Split(s, "\n")
-	for i := 1; i < len(lines); i++ {
-		text := strings.TrimLeft(lines[i], " \t")
-		if strings.HasPrefix(text, "::") {
-			lines[i] = lines[i][:len(lines[i])-len(text)] + ":''" + text[1:]
-		}
-	}
-	return "'" + strings.Join(lines, "\n") + "'"
-}
 
 // shown is s safe in a comment or a message: one line, controls (a
 // newline too) and bytes that are not UTF-8 escaped.
@@ -65,7 +47,7 @@ func WriteScript(w io.Writer, p *Plan) error {
 	for _, u := range p.Unlocated {
 		fmt.Fprintf(b, "# not located: %s (%s) -> %s\n", shown(u.Legacy), shown(u.Find), shown(u.To))
 	}
-	fmt.Fprintf(b, "\nDOCKER_ROOT=%s\n", Quote(p.DockerRoot))
+	fmt.Fprintf(b, "\nDOCKER_ROOT=%s\n", shell.Quote(p.DockerRoot))
 	b.WriteString(scriptHead)
 	if slices.ContainsFunc(p.Moves, func(m Move) bool { return m.Anonymous != nil }) {
 		b.WriteString(scriptAnonymous)
@@ -73,7 +55,7 @@ func WriteScript(w io.Writer, p *Plan) error {
 	writeLogChecks(b, p)
 	b.WriteString("say \"start\"\n")
 	if p.Project != "" {
-		fmt.Fprintf(b, "stopped %s %s\n", Quote(p.Project), Quote(shown(p.Project)))
+		fmt.Fprintf(b, "stopped %s %s\n", shell.Quote(p.Project), shell.Quote(shown(p.Project)))
 	}
 	b.WriteString("\n# steps: run once to check, once to change.\nsteps() {\n")
 	if err := writeSteps(b, p); err != nil {
@@ -91,7 +73,7 @@ func writeLogChecks(b *bufio.Writer, p *Plan) {
 	check := func(path string) {
 		if path != "" && !seen[path] {
 			seen[path] = true
-			fmt.Fprintf(b, "log_outside %s %s\n", Quote(path), Quote(shown(path)))
+			fmt.Fprintf(b, "log_outside %s %s\n", shell.Quote(path), shell.Quote(shown(path)))
 		}
 	}
 	for _, m := range p.Moves {
@@ -118,12 +100,12 @@ func writeSteps(b *bufio.Writer, p *Plan) error {
 			if p.belowDeclared(parents[0]) {
 				host = "0"
 			}
-			fmt.Fprintf(b, "\tparent %s %s %s\n", Quote(parents[0]), Quote(shown(parents[0])), host)
+			fmt.Fprintf(b, "\tparent %s %s %s\n", shell.Quote(parents[0]), shell.Quote(shown(parents[0])), host)
 			parents = parents[1:]
 			continue
 		}
 		d := dirs[0]
-		fmt.Fprintf(b, "\tdirectory %s %s %s %s\n", Quote(d.Path), Quote(d.Owner), Quote(d.Mode), Quote(shown(d.Path)))
+		fmt.Fprintf(b, "\tdirectory %s %s %s %s\n", shell.Quote(d.Path), shell.Quote(d.Owner), shell.Quote(d.Mode), shell.Quote(shown(d.Path)))
 		dirs = dirs[1:]
 	}
 	for i, m := range p.Moves {
@@ -132,7 +114,7 @@ func writeSteps(b *bufio.Writer, p *Plan) error {
 		}
 	}
 	for _, u := range p.Unlocated {
-		fmt.Fprintf(b, "\tunlocated %s\n", Quote(fmt.Sprintf("%s for %s: %s", shown(u.Legacy), shown(u.To), shown(u.Find))))
+		fmt.Fprintf(b, "\tunlocated %s\n", shell.Quote(fmt.Sprintf("%s for %s: %s", shown(u.Legacy), shown(u.To), shown(u.Find))))
 	}
 	b.WriteString("\t:\n")
 	return nil
@@ -143,16 +125,16 @@ func writeSteps(b *bufio.Writer, p *Plan) error {
 // target is an error: the script would look for it elsewhere and find
 // nothing.
 func writeMove(b *bufio.Writer, p *Plan, i int, m Move) error {
-	desc := Quote(fmt.Sprintf("move %d (%s)", i+1, shown(m.To)))
-	from, root := Quote(m.From), Quote(m.sourceRoot())
+	desc := shell.Quote(fmt.Sprintf("move %d (%s)", i+1, shown(m.To)))
+	from, root := shell.Quote(m.From), shell.Quote(m.sourceRoot())
 	if a := m.Anonymous; a != nil {
-		fmt.Fprintf(b, "\tanonymous_volume %s %s %s %s\n", Quote(p.Project), Quote(a.Service), Quote(inspectFormat(a.Target)), desc)
-		from, root = `"$src"`, Quote(path.Join(p.DockerRoot, "volumes"))
+		fmt.Fprintf(b, "\tanonymous_volume %s %s %s %s\n", shell.Quote(p.Project), shell.Quote(a.Service), shell.Quote(inspectFormat(a.Target)), desc)
+		from, root = `"$src"`, shell.Quote(path.Join(p.DockerRoot, "volumes"))
 	} else if name, ok := strings.CutPrefix(m.Legacy, "Docker volume "); ok {
-		fmt.Fprintf(b, "\tplain_volume %s %s\n", Quote(name), desc)
+		fmt.Fprintf(b, "\tplain_volume %s %s\n", shell.Quote(name), desc)
 	}
 	if m.Kind == manifest.KindFile {
-		fmt.Fprintf(b, "\tcopy_file %s %s %s %s %s %s\n", from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc, root)
+		fmt.Fprintf(b, "\tcopy_file %s %s %s %s %s %s\n", from, shell.Quote(m.To), shell.Quote(m.Owner), shell.Quote(m.Mode), desc, root)
 		return nil
 	}
 	// The declared paths inside: their owner and mode are the
@@ -165,10 +147,10 @@ func writeMove(b *bufio.Writer, p *Plan, i int, m Move) error {
 		rel := strings.TrimPrefix(in.Path, m.To+"/")
 		filter = append(filter, `^\.[dfL][^ ]* `+bre(itemized(rel))+`/*$`)
 	}
-	fmt.Fprintf(b, "\tcopy_directory %s %s %s %s %s %s %s\n", from, Quote(m.To), Quote(m.Owner), Quote(m.Mode), desc, Quote(strings.Join(filter, "\n")), root)
+	fmt.Fprintf(b, "\tcopy_directory %s %s %s %s %s %s %s\n", from, shell.Quote(m.To), shell.Quote(m.Owner), shell.Quote(m.Mode), desc, shell.Quote(strings.Join(filter, "\n")), root)
 	for _, in := range m.Within {
 		rel := strings.TrimPrefix(in.Path, m.To+"/")
-		fmt.Fprintf(b, "\tinside %s %s %s %s %s %s\n", Quote(m.To), Quote(rel), Quote(in.Owner), Quote(in.Mode), Quote(fmt.Sprintf("%s (in move %d)", shown(in.Path), i+1)), from)
+		fmt.Fprintf(b, "\tinside %s %s %s %s %s %s\n", shell.Quote(m.To), shell.Quote(rel), shell.Quote(in.Owner), shell.Quote(in.Mode), shell.Quote(fmt.Sprintf("%s (in move %d)", shown(in.Path), i+1)), from)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/internal/treetest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
@@ -66,7 +67,7 @@ func legacyTree(t *testing.T, dir string) {
 // PATH that prints running, and returns its output and exit status.
 func runScript(t *testing.T, p *Plan, dir, running string) (string, int) {
 	t.Helper()
-	fake := "#!/bin/sh\n[ \"$1 $2 $3\" = 'ps --filter label=com.docker.compose.project=c2mtest' ] || exit 2\nprintf '%s' " + Quote(running) + "\n"
+	fake := "#!/bin/sh\n[ \"$1 $2 $3\" = 'ps --filter label=com.docker.compose.project=c2mtest' ] || exit 2\nprintf '%s' " + shell.Quote(running) + "\n"
 	return runScriptWith(t, p, dir, fake)
 }
 
@@ -341,7 +342,7 @@ func TestScriptAnonymousVolume(t *testing.T) {
 		return "#!/bin/sh\n" +
 			"case \"$*\" in\n" +
 			"'ps --filter label=com.docker.compose.project=c2mtest -q') exit 0 ;;\n" +
-			"'ps -a -q --no-trunc --filter label=com.docker.compose.project=c2mtest --filter label=com.docker.compose.service=web') printf '%s' " + Quote(containers) + " ;;\n" +
+			"'ps -a -q --no-trunc --filter label=com.docker.compose.project=c2mtest --filter label=com.docker.compose.service=web') printf '%s' " + shell.Quote(containers) + " ;;\n" +
 			"'container inspect --format '*) case \"$4\" in *'(eq .Destination \"/var/cache/we'\\''b \\\"x\\\"\")'*) [ \"$5\" = c0ffee ] && echo 0f1e2d3c ;; *) exit 3 ;; esac ;;\n" +
 			"*) exit 2 ;;\n" +
 			"esac\n"
@@ -398,8 +399,8 @@ func TestScriptVolumeDriver(t *testing.T) {
 	fakeAt := func(how, at string) string {
 		return "#!/bin/sh\n" +
 			"case \"$*\" in\n" +
-			"'volume inspect --format {{.Driver}} {{len .Options}} app_data') [ -n " + Quote(how) + " ] || exit 1; echo " + Quote(how) + " ;;\n" +
-			"'volume inspect --format {{.Mountpoint}} app_data') echo " + Quote(at) + " ;;\n" +
+			"'volume inspect --format {{.Driver}} {{len .Options}} app_data') [ -n " + shell.Quote(how) + " ] || exit 1; echo " + shell.Quote(how) + " ;;\n" +
+			"'volume inspect --format {{.Mountpoint}} app_data') echo " + shell.Quote(at) + " ;;\n" +
 			"*) exit 2 ;;\n" +
 			"esac\n"
 	}

@@ -15,17 +15,18 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/schematest"
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/internal/treetest"
 )
 
 // The odd names plan's tests copy, as bind sources here.
 const (
-	spaces  = "a file with spaces"
-	newline = "new\nline"
-	dash    = "-leading dash"
-	shell   = "quote'd \"and\" $x `y` *"
-	unicode = "naïve ☃ 𝄞"
-	badUTF8 = "bad\xff\xfe bytes"
+	spaces   = "a file with spaces"
+	newline  = "new\nline"
+	dash     = "-leading dash"
+	shellish = "quote'd \"and\" $x `y` *"
+	unicode  = "naïve ☃ 𝄞"
+	badUTF8  = "bad\xff\xfe bytes"
 )
 
 // scratch is a legacy host in a folder: a project checkout with odd
@@ -47,7 +48,7 @@ func newScratch(t *testing.T) scratch {
 	}
 	data := filepath.Join(s.project, "data")
 	must(os.MkdirAll(filepath.Join(data, "sub dir", "deeper"), 0o755))
-	for _, name := range []string{spaces, newline, dash, shell, unicode, badUTF8, "sub dir/deeper/secret"} {
+	for _, name := range []string{spaces, newline, dash, shellish, unicode, badUTF8, "sub dir/deeper/secret"} {
 		must(os.WriteFile(filepath.Join(data, name), []byte("inside\n"), 0o644))
 	}
 	must(os.Symlink("/nowhere/at all", filepath.Join(data, "dangling")))
@@ -56,7 +57,7 @@ func newScratch(t *testing.T) scratch {
 	must(os.Mkdir(filepath.Join(s.project, newline), 0o2775))
 	must(os.Chmod(filepath.Join(s.project, newline), 0o2775)) // past the umask
 	must(os.WriteFile(filepath.Join(s.project, dash), []byte("-"), 0o600))
-	must(os.Mkdir(filepath.Join(s.project, shell), 0o700))
+	must(os.Mkdir(filepath.Join(s.project, shellish), 0o700))
 	must(os.Mkdir(filepath.Join(s.project, unicode), 0o755))
 	must(os.WriteFile(filepath.Join(s.project, badUTF8), []byte("x"), 0o644))
 	must(os.Mkdir(filepath.Join(s.project, "real"), 0o755))
@@ -82,23 +83,23 @@ func fakes(t *testing.T, s scratch) (bin, log string) {
 	log = filepath.Join(bin, "calls.log")
 	x := func(v string) string { return hex.EncodeToString([]byte(v)) }
 	docker := `#!/bin/sh
-printf '%s\n' "$*" >>` + Quote(log) + `
+printf '%s\n' "$*" >>` + shell.Quote(log) + `
 for a; do last=$a; done
 case "$1 $2" in
 "volume inspect")
 	case $last in
-	c2m-test_db) printf '%s\n' ` + Quote(x("local")+":"+x(filepath.Join(s.volumes, "c2m-test_db", "_data"))) + ` ;;
-	c2m-test_odd) printf '%s\n' ` + Quote(x("local")+":"+x(s.odd)) + ` ;;
-	0123abcdef) printf '%s\n' ` + Quote(x("local")+":"+x(filepath.Join(s.volumes, "0123abcdef", "_data"))) + ` ;;
+	c2m-test_db) printf '%s\n' ` + shell.Quote(x("local")+":"+x(filepath.Join(s.volumes, "c2m-test_db", "_data"))) + ` ;;
+	c2m-test_odd) printf '%s\n' ` + shell.Quote(x("local")+":"+x(s.odd)) + ` ;;
+	0123abcdef) printf '%s\n' ` + shell.Quote(x("local")+":"+x(filepath.Join(s.volumes, "0123abcdef", "_data"))) + ` ;;
 	*) echo "Error: No such volume: $last" >&2; exit 1 ;;
 	esac ;;
 "container inspect")
 	[ "$last" = feed01 ] || exit 1
-	case "$*" in *'(eq .Destination "/var/lib/app")'*) printf '%s\n' ` + Quote(x("0123abcdef")) + ` ;; *) echo ;; esac ;;
+	case "$*" in *'(eq .Destination "/var/lib/app")'*) printf '%s\n' ` + shell.Quote(x("0123abcdef")) + ` ;; *) echo ;; esac ;;
 "image inspect")
 	case $last in
-	postgres:16) printf '%s\n' ` + Quote(x("sha256:ab12")+":"+x("")+":"+x("/var/lib/postgresql/data")+",") + ` ;;
-	example/odd:1) printf '%s\n' ` + Quote(x("sha256:cd34")+":"+x("app:app")+":"+x("/data")+","+x("/new\nline")+",") + ` ;;
+	postgres:16) printf '%s\n' ` + shell.Quote(x("sha256:ab12")+":"+x("")+":"+x("/var/lib/postgresql/data")+",") + ` ;;
+	example/odd:1) printf '%s\n' ` + shell.Quote(x("sha256:cd34")+":"+x("app:app")+":"+x("/data")+","+x("/new\nline")+",") + ` ;;
 	*) echo "Error: No such image: $last" >&2; exit 1 ;;
 	esac ;;
 "ps -a")
@@ -106,16 +107,16 @@ case "$1 $2" in
 	*" -q "*service=app) echo feed01 ;;
 	*" -q "*service=twice) printf 'feed02\nfeed03\n' ;;
 	*" -q "*) ;;
-	*project=c2m-test" "*) printf '%s\n' ` + Quote("feed01:"+x("c2m-test-app-1")+":"+x("app")+":"+x("example/odd:1")+":"+x(s.project)) + ` ;;
-	*) printf '%s\n' ` + Quote(x("c2m-test")) + ` ` + Quote(x("other one")) + ` ` + Quote(x("c2m-test")) + ` ;;
+	*project=c2m-test" "*) printf '%s\n' ` + shell.Quote("feed01:"+x("c2m-test-app-1")+":"+x("app")+":"+x("example/odd:1")+":"+x(s.project)) + ` ;;
+	*) printf '%s\n' ` + shell.Quote(x("c2m-test")) + ` ` + shell.Quote(x("other one")) + ` ` + shell.Quote(x("c2m-test")) + ` ;;
 	esac ;;
 *) exit 2 ;;
 esac
 `
 	getent := `#!/bin/sh
-printf 'getent %s\n' "$*" >>` + Quote(log) + `
+printf 'getent %s\n' "$*" >>` + shell.Quote(log) + `
 [ "$1 $2" = "passwd alice" ] || exit 2
-printf 'alice:x:1000:1000:Alice:%s:/bin/sh\n' ` + Quote(s.home) + `
+printf 'alice:x:1000:1000:Alice:%s:/bin/sh\n' ` + shell.Quote(s.home) + `
 `
 	for name, text := range map[string]string{"docker": docker, "getent": getent} {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
@@ -235,7 +236,7 @@ func checkFacts(t *testing.T, s scratch, sv *Survey) {
 		{"binds", "./" + spaces, path(spaces), "", ""},
 		{"binds", "./" + newline, path(newline), "", ""},
 		{"binds", "./" + dash, path(dash), "", ""},
-		{"binds", "./" + shell, path(shell), "", ""},
+		{"binds", "./" + shellish, path(shellish), "", ""},
 		{"binds", "./" + unicode, path(unicode), "", ""},
 		{"binds", "./current", path("current"), "real", ""},
 		{"binds", "./config.yml", path("config.yml"), "", ""},

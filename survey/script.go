@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/internal/shell"
 	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 )
 
@@ -51,13 +52,6 @@ type Target struct {
 	// Service and Target are, for an anonymous volume, the service whose
 	// container has it and where that container mounts it.
 	Service, Target string
-}
-
-// Quote is s as one POSIX shell word, as plan.Quote: single-quoted, each
-// single quote closed, escaped and reopened. Any byte but NUL stands for
-// itself inside single quotes, a newline too.
-func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // shown is s safe in a comment: one line, controls and bytes that are
@@ -104,7 +98,7 @@ func WriteScript(w io.Writer, s Spec) error {
 	for _, img := range s.Images {
 		fmt.Fprintf(b, "# image %s\n", shown(img))
 	}
-	fmt.Fprintf(b, "\nPROJECT=%s\nSURVEY_USER=%s\n", Quote(s.Project), Quote(s.User))
+	fmt.Fprintf(b, "\nPROJECT=%s\nSURVEY_USER=%s\n", shell.Quote(s.Project), shell.Quote(s.User))
 	b.WriteString(scriptHead)
 	b.WriteString("\n# Literal names, $ and ` among them, are single-quoted.\n# shellcheck disable=SC2016\nsources() {\n")
 	for _, src := range s.Sources {
@@ -112,7 +106,7 @@ func WriteScript(w io.Writer, s Spec) error {
 	}
 	b.WriteString("\t:\n}\n\n# shellcheck disable=SC2016\nimages() {\n")
 	for _, img := range s.Images {
-		fmt.Fprintf(b, "\timage %s %s\n", Quote(jsonString(img)), Quote(img))
+		fmt.Fprintf(b, "\timage %s %s\n", shell.Quote(jsonString(img)), shell.Quote(img))
 	}
 	b.WriteString("\t:\n}\n")
 	b.WriteString(scriptTail)
@@ -156,18 +150,18 @@ func bindPath(s Spec, src Target) string {
 // surveys src. Its first word is the function, its second the JSON of
 // its section and key (written here, so exact), the rest its arguments.
 func writeSource(b *bufio.Writer, s Spec, src Target) {
-	id := Quote(`"section":` + jsonString(src.Section) + `,"key":` + jsonString(src.Key))
+	id := shell.Quote(`"section":` + jsonString(src.Section) + `,"key":` + jsonString(src.Key))
 	switch {
-	case src.Section == declare.SectionVolumes && !ValidVolumeName(src.Volume):
-		fmt.Fprintf(b, "\tunlocated %s %s\n", id, Quote(jsonString("the Docker volume name "+src.Volume+" is none docker gives")))
+	case src.Section == declare.SectionVolumes && !shell.ValidVolumeName(src.Volume):
+		fmt.Fprintf(b, "\tunlocated %s %s\n", id, shell.Quote(jsonString("the Docker volume name "+src.Volume+" is none docker gives")))
 	case src.Section == declare.SectionVolumes:
-		fmt.Fprintf(b, "\tvolume %s %s\n", id, Quote(src.Volume))
+		fmt.Fprintf(b, "\tvolume %s %s\n", id, shell.Quote(src.Volume))
 	case src.Section == declare.SectionAnonymous:
-		fmt.Fprintf(b, "\tanonymous %s %s %s %s\n", id, Quote(src.Service), Quote(mountFormat(src.Target)), Quote(jsonString(src.Service)))
+		fmt.Fprintf(b, "\tanonymous %s %s %s %s\n", id, shell.Quote(src.Service), shell.Quote(mountFormat(src.Target)), shell.Quote(jsonString(src.Service)))
 	case home(src.Real):
-		fmt.Fprintf(b, "\thome %s %s\n", id, Quote(strings.TrimLeft(strings.TrimPrefix(src.Real, "~"), "/")))
+		fmt.Fprintf(b, "\thome %s %s\n", id, shell.Quote(strings.TrimLeft(strings.TrimPrefix(src.Real, "~"), "/")))
 	default:
-		fmt.Fprintf(b, "\tbind %s %s\n", id, Quote(bindPath(s, src)))
+		fmt.Fprintf(b, "\tbind %s %s\n", id, shell.Quote(bindPath(s, src)))
 	}
 }
 
@@ -194,20 +188,3 @@ func ValidUser(name string) bool {
 	}
 	return true
 }
-
-// ValidVolumeName reports whether name can be a Docker volume's name as
-// docker volume create accepts it ([a-zA-Z0-9][a-zA-Z0-9_.-]+), as
-// plan.ValidVolumeName: the script passes no other to docker.
-func ValidVolumeName(name string) bool {
-	if len(name) < 2 || !alnum(name[0]) {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if c := name[i]; !alnum(c) && c != '_' && c != '.' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
