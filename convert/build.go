@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -65,41 +66,17 @@ func Convert(ctx context.Context, opts Options) (*Result, error) {
 	return o.res, o.err
 }
 
-// convert is Convert without its bound.
+// convert is Convert without its bound: it checks the options, loads
+// the project, reads its declarations, lock and survey, builds the
+// module, then judges it and writes the result.
 func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	var l *project.Project
 	defer func() { describe(res, l) }()
 	given := opts // before the declarations fill anything in: converted_with
-	if err := checkFlagPath("--host-project-directory", opts.HostProjectDirectory); err != nil {
+	if err := checkOptions(opts); err != nil {
 		return &Result{Status: Failed}, err
 	}
-	if err := checkFlagPath("--volume-root", opts.VolumeRoot); err != nil {
-		return &Result{Status: Failed}, err
-	}
-	if opts.Layout != "" && !slices.Contains(declare.Layouts, opts.Layout) {
-		return &Result{Status: Failed}, fmt.Errorf("--layout %q: want %s", opts.Layout, strings.Join(declare.Layouts, ", "))
-	}
-	// The declarations file may say how the project is run (its compose
-	// files, env files, profiles): read it first, where the caller did
-	// not say.
-	opts, st, err := withSettings(opts)
-	if err != nil {
-		return &Result{Status: Failed}, err
-	}
-	popts := opts.projectOptions()
-	if slices.Contains(opts.ConfigFiles, project.StdinName) && opts.Stdin != nil {
-		if popts.Stdin, err = project.ReadStdin(opts.Stdin); err != nil {
-			return &Result{Status: Failed}, err
-		}
-	}
-	l, err = project.Load(ctx, popts)
-	if l != nil {
-		opts = st.reuse(opts, l.Dir)
-	}
-	if err != nil && st.parseErr != nil {
-		// The settings the file may give were not read.
-		err = errors.Join(st.parseErr, err)
-	}
+	l, opts, st, err := load(ctx, opts)
 	if err != nil {
 		res := &Result{Status: Failed, KnownModule: knownModule(l, opts)}
 		if l != nil {
@@ -107,81 +84,23 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 		return res, err
 	}
-	// Should the conversion stop before the services are built, the
-	// project-scope rules judge what the reading alone shows.
-	early := func() []rules.Diagnostic { return rules.RunProject(rules.All(), &rules.ProjectPass{Project: l}) }
 	res = &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
-	if opts.ProjectName == "" && l.Name() == "" && !l.NameFromEnvironment {
-		res.FolderNamed = true
-		for _, key := range slices.Sorted(maps.Keys(l.Compose.Volumes)) {
-			if v := l.Compose.Volumes[key]; !bool(v.External) && l.TopLevelValue("volumes", key, "name") == "" {
-				res.FolderVolumes = append(res.FolderVolumes, l.Compose.Name+"_"+key)
-			}
-		}
-	}
+	folderNamed(res, l, opts)
 	if err := readSurvey(&opts, res); err != nil {
 		res.Status = Failed
 		return res, err
 	}
-	if len(l.Compose.Services) == 0 {
-		res.Status, res.KnownModule = Failed, knownModule(l, opts)
-		res.Diagnostics = early()
-		return res, noServices(l.Compose)
-	}
-	decl, declFiles, err := declarations(l, opts)
-	if err == nil {
-		err = checkSettings(st, l.Dir, declFiles, decl)
-	}
+	c, err := newConverter(l, opts, given, st)
 	if err != nil {
-		res.Status, res.KnownModule = Failed, knownModule(l, opts)
-		res.Diagnostics = early()
-		return res, err
-	}
-	lock, lockFile, err := readLock(l, opts)
-	if err != nil {
-		res.Status, res.KnownModule = Failed, knownModule(l, opts)
-		res.Diagnostics = early()
-		return res, err
-	}
-	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
-	// and its required modes hold with --strict too; production from its
-	// rows does not. The built-in table is parsed once per process.
-	facts := opts.Images
-	if facts == nil {
-		if facts, err = images.Default(); err != nil {
-			res.Status = Failed
-			return res, err
-		}
-	}
-	c := &converter{l: l, opts: opts, decl: decl, images: opts.Images, facts: facts, fields: newFieldIndex(),
-		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}, lock: lock, lockFile: lockFile}
-	c.flagsAgainstDefaults(given, st)
-	c.module = l.Compose.Name
-	if decl != nil && decl.Module != "" {
-		c.module = decl.Module
-	}
-	if !manifest.ValidModule(c.module) {
 		res.Status = Failed
-		return res, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-'", c.module)
-	}
-	c.hostDir, c.volumeRoot = opts.HostProjectDirectory, opts.VolumeRoot
-	if decl != nil {
-		if c.hostDir == "" {
-			c.hostDir = decl.HostProjectDirectory
+		if c == nil {
+			// Stopped before the services are built: the project-scope
+			// rules judge what the reading alone shows.
+			res.KnownModule = knownModule(l, opts)
+			res.Diagnostics = rules.RunProject(rules.All(), &rules.ProjectPass{Project: l})
 		}
-		if c.volumeRoot == "" {
-			c.volumeRoot = decl.VolumeRoot
-		}
-	}
-	c.layout = opts.Layout
-	if c.layout == "" && decl != nil {
-		c.layout = decl.Layout
-	}
-	if err := checkRootSettings(opts, decl); err != nil {
-		res.Status = Failed
 		return res, err
 	}
-
 	m := c.build(ctx)
 	if err := ctx.Err(); err != nil {
 		res.Status = Failed
@@ -191,26 +110,139 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		res.Status = Failed
 		return res, c.imagesErr
 	}
+	if err := c.judge(res, m, given); err != nil {
+		res.Status = Failed
+		return res, err
+	}
+	return c.finish(ctx, res, m)
+}
+
+// checkOptions refuses options no conversion can take: a setting's
+// path that is not absolute and clean, a layout that does not exist.
+func checkOptions(opts Options) error {
+	if err := checkFlagPath("--host-project-directory", opts.HostProjectDirectory); err != nil {
+		return err
+	}
+	if err := checkFlagPath("--volume-root", opts.VolumeRoot); err != nil {
+		return err
+	}
+	if opts.Layout != "" && !slices.Contains(declare.Layouts, opts.Layout) {
+		return fmt.Errorf("--layout %q: want %s", opts.Layout, strings.Join(declare.Layouts, ", "))
+	}
+	return nil
+}
+
+// load reads the project as docker compose would run it. The
+// declarations file may say how (its compose files, env files,
+// profiles): it is read first, where the caller did not say. It returns
+// the options with those settings filled in.
+func load(ctx context.Context, opts Options) (*project.Project, Options, settings, error) {
+	opts, st, err := withSettings(opts)
+	if err != nil {
+		return nil, opts, st, err
+	}
+	popts := opts.projectOptions()
+	if slices.Contains(opts.ConfigFiles, project.StdinName) && opts.Stdin != nil {
+		if popts.Stdin, err = project.ReadStdin(opts.Stdin); err != nil {
+			return nil, opts, st, err
+		}
+	}
+	l, err := project.Load(ctx, popts)
+	if l != nil {
+		opts = st.reuse(opts, l.Dir)
+	}
+	if err != nil && st.parseErr != nil {
+		// The settings the file may give were not read.
+		err = errors.Join(st.parseErr, err)
+	}
+	return l, opts, st, err
+}
+
+// folderNamed records whether the project is named after its folder (no
+// -p, name: or COMPOSE_PROJECT_NAME gave one), and the Docker volumes
+// named after it.
+func folderNamed(res *Result, l *project.Project, opts Options) {
+	if opts.ProjectName != "" || l.Name() != "" || l.NameFromEnvironment {
+		return
+	}
+	res.FolderNamed = true
+	for _, key := range slices.Sorted(maps.Keys(l.Compose.Volumes)) {
+		if v := l.Compose.Volumes[key]; !bool(v.External) && l.TopLevelValue("volumes", key, "name") == "" {
+			res.FolderVolumes = append(res.FolderVolumes, l.Compose.Name+"_"+key)
+		}
+	}
+}
+
+// newConverter reads what the conversion of l needs beside the project
+// (declarations, image lock, image table) and settles the module's name
+// and settings. A nil converter with the error means the reading
+// stopped before anything was built.
+func newConverter(l *project.Project, opts, given Options, st settings) (*converter, error) {
+	if len(l.Compose.Services) == 0 {
+		return nil, noServices(l.Compose)
+	}
+	decl, declFiles, err := declarations(l, opts)
+	if err == nil {
+		err = checkSettings(st, l.Dir, declFiles, decl)
+	}
+	if err != nil {
+		return nil, err
+	}
+	lock, lockFile, err := readLock(l, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The image table's facts of images as a whole (VAR_FILE, VOLUME)
+	// and its required modes hold with --strict too; production from its
+	// rows does not. The built-in table is parsed once per process.
+	facts := opts.Images
+	if facts == nil {
+		if facts, err = images.Default(); err != nil {
+			return &converter{}, err
+		}
+	}
+	c := &converter{l: l, opts: opts, decl: decl, declFiles: declFiles, images: opts.Images, facts: facts, fields: newFieldIndex(),
+		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}, lock: lock, lockFile: lockFile}
+	c.flagsAgainstDefaults(given, st)
+	c.module = l.Compose.Name
+	if decl != nil && decl.Module != "" {
+		c.module = decl.Module
+	}
+	if !manifest.ValidModule(c.module) {
+		return c, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-'", c.module)
+	}
+	c.hostDir, c.volumeRoot, c.layout = opts.HostProjectDirectory, opts.VolumeRoot, opts.Layout
+	if decl != nil {
+		c.hostDir = cmp.Or(c.hostDir, decl.HostProjectDirectory)
+		c.volumeRoot = cmp.Or(c.volumeRoot, decl.VolumeRoot)
+		c.layout = cmp.Or(c.layout, decl.Layout)
+	}
+	return c, checkRootSettings(opts, decl)
+}
+
+// judge runs the rules over the module built, records its sources, header,
+// settings and fingerprint, and fills in res what the skeleton and ask
+// need: the sources missing declarations and the suggestions.
+func (c *converter) judge(res *Result, m *manifest.Module, given Options) error {
+	l := c.l
 	m.Roots = c.roots()
 	c.secretSources()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
-	inputs := declFiles
-	if lockFile != nil {
-		inputs = append(slices.Clone(declFiles), *lockFile)
+	inputs := c.declFiles
+	if c.lockFile != nil {
+		inputs = append(slices.Clone(c.declFiles), *c.lockFile)
 	}
-	m.Sources, err = sources(l, inputs)
-	if err != nil {
-		res.Status = Failed
-		return res, err
+	var err error
+	if m.Sources, err = sources(l, inputs); err != nil {
+		return err
 	}
 	m.Header = fmt.Sprintf("Module manifest generated by compose2manifest from %s — edit the declarations, not this file.",
 		path.Join(filepath.Base(l.Dir), l.Rel(l.ConfigFiles[0])))
 	c.diags = append(c.diags, rules.Run(builtRules(), m)...)
 	res.Diagnostics = sortDiagnostics(c.diags, c.module)
 	m.ConvertedWith = RecordedSettings(given, l.Dir)
-	if m.Fingerprint, err = c.fingerprint(declFiles, res.Diagnostics); err != nil {
-		res.Status = Failed
-		return res, err
+	if m.Fingerprint, err = c.fingerprint(c.declFiles, res.Diagnostics); err != nil {
+		return err
 	}
 	res.Missing = c.missingList()
 	res.Sources = c.sourceList()
@@ -219,6 +251,13 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
 	res.Decisions = Decisions(c.module, res.Missing, res.Suggestions)
 	c.maskResult(res)
+	return nil
+}
+
+// finish settles the outcome: refused (the module kept as the
+// Candidate) when an error was found, else converted, with the manifest
+// encoded.
+func (c *converter) finish(ctx context.Context, res *Result, m *manifest.Module) (*Result, error) {
 	res.Status = Converted
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
@@ -234,8 +273,8 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 		return res, err
 	}
 	res.Module = m
-	res.Manifest, err = manifest.Encode(m)
-	if err != nil {
+	var err error
+	if res.Manifest, err = manifest.Encode(m); err != nil {
 		res.Status, res.Module = Failed, nil
 		return res, err
 	}
@@ -457,6 +496,9 @@ type converter struct {
 	l *project.Project
 	// rows are the image table rows each placement matches (imageRow).
 	rows map[*placement.Placement]rowMatch
+	// declFiles are the declarations files read, for sources: and the
+	// fingerprint.
+	declFiles []inputFile
 	// filesRead are the compose files docker compose reads without -f,
 	// and filesLeftOut those the -f files given leave out (C2M025);
 	// profilesLeftOut the
