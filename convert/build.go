@@ -634,120 +634,28 @@ type missing struct {
 func (c *converter) build(ctx context.Context) *manifest.Module {
 	p := c.l.Compose
 	m := &manifest.Module{Version: manifest.Version, Module: c.module}
-
-	names := make([]string, 0, len(p.Services))
-	for name := range p.Services {
-		names = append(names, name)
+	names := slices.Sorted(maps.Keys(p.Services))
+	sm := c.serviceMounts(ctx, names)
+	if ctx.Err() != nil {
+		return m
 	}
-	sort.Strings(names)
-	var mounts, imageOnly []project.Mount
-	byService := map[string][]project.Mount{}
-	users := map[string]string{}
-	imageAdded := map[string][]project.Mount{}
+	sm.volumesFrom(p)
+	var mounts []project.Mount
 	for _, name := range names {
-		if ctx.Err() != nil {
-			return m
-		}
-		svc := p.Services[name]
-		ms := c.unshadowed(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget))
-		added, undeclared := c.imageVolumes(svc, ms)
-		ms = append(ms, added...)
-		imageAdded[name] = added
-		imageOnly = append(imageOnly, undeclared...)
-		byService[name] = ms
-		users[name] = svc.User
-	}
-	// volumes_from brings an image VOLUME's anonymous volume too, as
-	// docker mounts every volume of the named container (project.Mounts
-	// knows only the compose file's); services in start order, so a
-	// chain of volumes_from passes it on.
-	for _, name := range startOrder(p) {
-		for _, ref := range p.Services[name].VolumesFrom {
-			from, mode, _ := strings.Cut(ref, ":")
-			if strings.HasPrefix(ref, "container:") {
-				continue
-			}
-			for _, m := range imageAdded[from] {
-				if slices.ContainsFunc(byService[name], func(o project.Mount) bool { return o.Target == m.Target }) {
-					continue
-				}
-				if m.Kind == project.Tmpfs {
-					// Acknowledged disposable: a tmpfs of from's own,
-					// where docker shares one anonymous volume with
-					// this service too (C2M010).
-					byService[name] = append(byService[name], project.Mount{Service: name, Kind: project.Unsupported, Pos: m.Pos, Target: m.Target,
-						Source: "volumes_from " + from,
-						Why:    fmt.Sprintf("the image VOLUME %s acknowledged disposable that volumes_from %s brings (one anonymous volume docker shares between the containers, where a tmpfs is each container's own; declare it under anonymous: %q so both mount one directory)", m.Target, from, from+":"+m.Target)})
-					continue
-				}
-				if m.Kind != project.Anonymous {
-					continue
-				}
-				if m.From == "" {
-					m.From = m.Service
-				}
-				m.Service, m.ReadOnly = name, m.ReadOnly || mode == "ro"
-				byService[name] = append(byService[name], m)
-				imageAdded[name] = append(imageAdded[name], m)
-			}
-		}
-	}
-	for _, name := range names {
-		mounts = append(mounts, byService[name]...)
+		mounts = append(mounts, sm.byService[name]...)
 	}
 	c.mounts = mounts
 	c.acknowledgedOptions(mounts)
-	// Services left out by profiles still count when matching declaration
-	// keys: a key for them is not a typo.
-	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
-		svc := p.DisabledServices[name]
-		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
-		for _, v := range c.uncoveredVolumes(svc, ms) {
-			// An image VOLUME of a service left out: its declaration or
-			// acknowledgement is not a typo either.
-			ms = append(ms, project.Mount{Service: name, Kind: project.Anonymous, Target: v.Path})
-			c.disposable(name, v.Path)
-		}
-		c.acknowledgedOptions(ms)
-		for _, s := range groupSources(ms) {
-			c.match.lookup(s.Section, s.Key)
-		}
-	}
+	c.disabledKeys()
 
-	hostPaths := map[string]string{} // section+key -> host path
-	// Every placement is known before any is placed: a bind lands inside
-	// the bind holding it (holdingBind), whichever service mounts it first.
-	for _, s := range groupSources(mounts) {
-		s.Entry = c.match.lookup(s.Section, s.Key)
-		c.placements = append(c.placements, s)
+	hostPaths := c.placeAll(ctx, m, mounts, sm.users)
+	if ctx.Err() != nil {
+		return m
 	}
-	for _, s := range c.placements {
-		if ctx.Err() != nil {
-			return m
-		}
-		if r := c.declare(s, users); r != nil {
-			m.Resources = append(m.Resources, *r)
-			hostPaths[s.Section+"\x00"+s.Key] = r.Path
-		}
+	for _, s := range groupSources(sm.imageOnly) {
+		c.offerImageVolume(s, sm.users)
 	}
-	for _, s := range groupSources(imageOnly) {
-		c.offerImageVolume(s, users)
-	}
-	if c.decl != nil {
-		for _, e := range c.decl.Directories {
-			r := manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
-				Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
-				Pos: e.Pos, Comment: "supplied: " + e.Pos.File}
-			if e.AcknowledgeMode && e.Mode != "" {
-				r.Comment += "; " + rules.AckModeNote(e.Mode)
-			}
-			if e.Kind == declare.KindHost {
-				// A parent another module (or the host) owns.
-				r = manifest.Resource{Kind: manifest.KindHost, Path: e.Key, Note: e.Note, Pos: e.Pos, Comment: r.Comment}
-			}
-			m.Resources = append(m.Resources, r)
-		}
-	}
+	m.Resources = append(m.Resources, c.declaredDirectories()...)
 	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
@@ -760,7 +668,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 		if ctx.Err() != nil {
 			return m
 		}
-		if r := c.container(p.Services[name], byService[name], hostPaths); r != nil {
+		if r := c.container(p.Services[name], sm.byService[name], hostPaths); r != nil {
 			containers = append(containers, *r)
 		}
 	}
@@ -774,6 +682,139 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	return m
+}
+
+// serviceMounts are the mounts of each service, the users they run as,
+// and the image VOLUMEs: those added as anonymous volumes (declared, or
+// acknowledged disposable) and those nothing declares.
+type serviceMounts struct {
+	byService  map[string][]project.Mount
+	users      map[string]string
+	imageAdded map[string][]project.Mount
+	imageOnly  []project.Mount
+}
+
+// serviceMounts gathers the mounts of the services names, their image
+// VOLUMEs among them.
+func (c *converter) serviceMounts(ctx context.Context, names []string) *serviceMounts {
+	sm := &serviceMounts{byService: map[string][]project.Mount{}, users: map[string]string{}, imageAdded: map[string][]project.Mount{}}
+	for _, name := range names {
+		if ctx.Err() != nil {
+			return sm
+		}
+		svc := c.l.Compose.Services[name]
+		ms := c.unshadowed(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget))
+		added, undeclared := c.imageVolumes(svc, ms)
+		ms = append(ms, added...)
+		sm.imageAdded[name] = added
+		sm.imageOnly = append(sm.imageOnly, undeclared...)
+		sm.byService[name] = ms
+		sm.users[name] = svc.User
+	}
+	return sm
+}
+
+// volumesFrom brings an image VOLUME's anonymous volume to the services
+// naming its service in volumes_from, as docker mounts every volume of
+// the named container (project.Mounts knows only the compose file's);
+// services in start order, so a chain of volumes_from passes it on.
+func (sm *serviceMounts) volumesFrom(p *types.Project) {
+	for _, name := range startOrder(p) {
+		for _, ref := range p.Services[name].VolumesFrom {
+			from, mode, _ := strings.Cut(ref, ":")
+			if strings.HasPrefix(ref, "container:") {
+				continue
+			}
+			for _, m := range sm.imageAdded[from] {
+				if slices.ContainsFunc(sm.byService[name], func(o project.Mount) bool { return o.Target == m.Target }) {
+					continue
+				}
+				if m.Kind == project.Tmpfs {
+					// Acknowledged disposable: a tmpfs of from's own,
+					// where docker shares one anonymous volume with
+					// this service too (C2M010).
+					sm.byService[name] = append(sm.byService[name], project.Mount{Service: name, Kind: project.Unsupported, Pos: m.Pos, Target: m.Target,
+						Source: "volumes_from " + from,
+						Why:    fmt.Sprintf("the image VOLUME %s acknowledged disposable that volumes_from %s brings (one anonymous volume docker shares between the containers, where a tmpfs is each container's own; declare it under anonymous: %q so both mount one directory)", m.Target, from, from+":"+m.Target)})
+					continue
+				}
+				if m.Kind != project.Anonymous {
+					continue
+				}
+				if m.From == "" {
+					m.From = m.Service
+				}
+				m.Service, m.ReadOnly = name, m.ReadOnly || mode == "ro"
+				sm.byService[name] = append(sm.byService[name], m)
+				sm.imageAdded[name] = append(sm.imageAdded[name], m)
+			}
+		}
+	}
+}
+
+// disabledKeys marks the declaration keys of services left out by
+// profiles as used: a key for them is not a typo, nor is one for an image
+// VOLUME of theirs.
+func (c *converter) disabledKeys() {
+	p := c.l.Compose
+	for _, name := range slices.Sorted(maps.Keys(p.DisabledServices)) {
+		svc := p.DisabledServices[name]
+		ms := append(c.l.Mounts(svc), c.l.ConfigMounts(svc, configTarget)...)
+		for _, v := range c.uncoveredVolumes(svc, ms) {
+			ms = append(ms, project.Mount{Service: name, Kind: project.Anonymous, Target: v.Path})
+			c.disposable(name, v.Path)
+		}
+		c.acknowledgedOptions(ms)
+		for _, s := range groupSources(ms) {
+			c.match.lookup(s.Section, s.Key)
+		}
+	}
+}
+
+// placeAll declares every source of mounts, adding its resource to m, and
+// returns where each landed (section and key to host path). Every
+// placement is known before any is placed: a bind lands inside the bind
+// holding it (holdingBind), whichever service mounts it first.
+func (c *converter) placeAll(ctx context.Context, m *manifest.Module, mounts []project.Mount, users map[string]string) map[string]string {
+	hostPaths := map[string]string{}
+	for _, s := range groupSources(mounts) {
+		s.Entry = c.match.lookup(s.Section, s.Key)
+		c.placements = append(c.placements, s)
+	}
+	for _, s := range c.placements {
+		if ctx.Err() != nil {
+			return hostPaths
+		}
+		if r := c.declare(s, users); r != nil {
+			m.Resources = append(m.Resources, *r)
+			hostPaths[s.Section+"\x00"+s.Key] = r.Path
+		}
+	}
+	return hostPaths
+}
+
+// declaredDirectories are the resources of the declarations'
+// directories: (parents no volume mounts), kind host for one another
+// module or the host owns.
+func (c *converter) declaredDirectories() []manifest.Resource {
+	if c.decl == nil {
+		return nil
+	}
+	var out []manifest.Resource
+	for _, e := range c.decl.Directories {
+		r := manifest.Resource{Kind: manifest.KindDirectory, Path: e.Key,
+			Owner: e.Owner, Mode: e.Mode, Intent: manifest.Intent(e.Intent), Note: e.Note,
+			Pos: e.Pos, Comment: "supplied: " + e.Pos.File}
+		if e.AcknowledgeMode && e.Mode != "" {
+			r.Comment += "; " + rules.AckModeNote(e.Mode)
+		}
+		if e.Kind == declare.KindHost {
+			// A parent another module (or the host) owns.
+			r = manifest.Resource{Kind: manifest.KindHost, Path: e.Key, Note: e.Note, Pos: e.Pos, Comment: r.Comment}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // declare returns the resource declaring s on the target host, or nil when

@@ -9,7 +9,7 @@ import "strings"
 // closed, escaped and reopened. Any byte but NUL stands for itself inside
 // single quotes, a newline too. So that a script, printed in a CI log,
 // gives the runner no workflow command, the word is also closed and
-// reopened ('') inside every "##[" and inside a "::" that starts a line
+// reopened (”) inside every "##[" and inside a "::" that starts a line
 // of it: the same word to the shell.
 func Quote(s string) string {
 	s = strings.ReplaceAll(s, "'", `'\''`)
