@@ -1108,63 +1108,93 @@ func undeclared(r *manifest.Resource, conflict, outOfVersion string) *placement.
 // what it produced to provenance and returns why an owner was not
 // produced when evidence conflicted.
 func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *declare.Entry, users map[string]string, provenance *[]string) string {
-	userOwnerValue, userEvidence, conflict := "", "", ""
+	o := c.ownerEvidence(s, r, users)
+	if o.user != "" {
+		r.Owner = o.user
+		*provenance = append(*provenance, "owner produced: "+o.userEvidence)
+	}
+	ownerFromRow := false
+	if o.rowOK {
+		ownerFromRow = c.fromRow(s, r, e, o, provenance)
+	}
+	if o.conflict == "" {
+		// The image's own config (the lock) says who its process runs as.
+		c.configOwner(s, r, provenance, ownerFromRow)
+	}
+	return o.conflict
+}
+
+// ownerFacts are what evidence says of who owns a source: the services'
+// user:, the image table row (its owner remapped by the variables the
+// image documents, envEvidence saying which), and why no owner can be
+// produced when they disagree.
+type ownerFacts struct {
+	user, userEvidence string
+	row                images.Row
+	rowOK              bool
+	envEvidence        string
+	conflict           string
+}
+
+// ownerEvidence gathers ownerFacts for s, for a resource r whose owner is
+// not supplied (or is: then only the row counts).
+func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, users map[string]string) ownerFacts {
+	var o ownerFacts
 	if r.Owner == "" {
-		userOwnerValue, userEvidence, conflict = userOwner(s, users)
+		o.user, o.userEvidence, o.conflict = userOwner(s, users)
 	}
 	// Wherever the source is (a named volume, a relative, absolute or ~
 	// bind), the image's row says what the directory the container
 	// mounts must be: production is never withheld (issue 20). A source
 	// that must move keeps its entry in the skeleton, prefilled
 	// (mustMove).
-	row, rowOK, rowConflict := c.imageRow(s)
-	if rowConflict != "" && conflict == "" {
-		conflict = rowConflict
+	var rowConflict string
+	o.row, o.rowOK, rowConflict = c.imageRow(s)
+	if rowConflict != "" && o.conflict == "" {
+		o.conflict = rowConflict
 	}
+	row := &o.row
 	// The owner-changing variables the image documents (PUID, USER_UID)
 	// remap its user: where a service sets them, they give the owner, not
 	// the row's default.
-	envEvidence := ""
-	if rowOK && row.Owner != "" {
+	if o.rowOK && row.Owner != "" {
 		switch owner, evidence, why := c.envOwner(s, users); {
 		case why != "":
-			if conflict == "" {
-				conflict = why
+			if o.conflict == "" {
+				o.conflict = why
 			}
 			row.Owner = ""
 		case owner != "":
-			row.Owner, envEvidence = owner, evidence
+			row.Owner, o.envEvidence = owner, evidence
 		}
 	}
-	if userOwnerValue != "" && rowOK && row.Owner != "" && row.Owner != userOwnerValue {
-		conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
-		userOwnerValue = ""
+	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
+		o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", o.userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
+		o.user = ""
 		row.Owner = ""
 	}
-	if rowOK && row.Owner != "" {
+	if o.rowOK && row.Owner != "" {
 		// A user: that is not the full numeric UID:GID still says the
 		// process does not run as the image's user when it names another
 		// uid, or a user the table cannot vouch for.
 		if why := userContradicts(s, users, row.Owner); why != "" {
-			conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
+			o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
 			row.Owner = ""
 		}
 	}
-	if userOwnerValue != "" {
-		r.Owner = userOwnerValue
-		*provenance = append(*provenance, "owner produced: "+userEvidence)
-	}
-	if !rowOK {
-		if conflict == "" {
-			c.configOwner(s, r, provenance, false)
-		}
-		return conflict
-	}
+	return o
+}
+
+// fromRow fills the kind, owner, mode and intent r lacks from the image
+// table row of o, and says so in provenance. It reports whether the owner
+// came from the row's own owner (not remapped by variables).
+func (c *converter) fromRow(s *placement.Placement, r *manifest.Resource, e *declare.Entry, o ownerFacts, provenance *[]string) bool {
+	row := o.row
 	var fields []string
-	if r.Owner == "" && row.Owner != "" && envEvidence != "" {
+	if r.Owner == "" && row.Owner != "" && o.envEvidence != "" {
 		r.Owner = row.Owner
-		*provenance = append(*provenance, "owner produced: "+envEvidence)
-		c.noteOwnerFrom(s, envEvidence)
+		*provenance = append(*provenance, "owner produced: "+o.envEvidence)
+		c.noteOwnerFrom(s, o.envEvidence)
 	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
@@ -1183,16 +1213,13 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	}
 	if len(fields) > 0 {
 		basis := ""
-		if strings.Contains(strings.Join(fields, ","), "mode") && row.ModeBasis != "" {
+		if slices.Contains(fields, "mode") && row.ModeBasis != "" {
 			basis = ", mode " + row.ModeBasis
 		}
 		*provenance = append(*provenance, fmt.Sprintf("%s produced: image table row %s %s (%s:%d%s)",
 			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
 	}
-	if conflict == "" {
-		c.configOwner(s, r, provenance, slices.Contains(fields, "owner"))
-	}
-	return conflict
+	return slices.Contains(fields, "owner")
 }
 
 // noteOwnerFrom records the evidence the owner of s was produced from.
