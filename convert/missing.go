@@ -120,82 +120,96 @@ func (c *converter) missingList() []Missing {
 			// declarations: C2M015 says so, and nothing is offered.
 			continue
 		}
-		first := m.src.First()
-		x := Missing{
-			Section:      m.src.Section,
-			Key:          m.src.Key,
-			Source:       first.Display(),
-			Kind:         first.Kind,
-			Supplied:     m.src.Entry != nil,
-			Known:        m.entry,
-			Reason:       m.reason,
-			NoOwner:      m.noOwner,
-			OutOfVersion: m.outOfVersion,
-			NeedsKind:    m.src.KindUnknown != nil,
-			LinkOutside:  m.src.LinkOutside,
-			NeedsEntry:   m.imageVolume,
-		}
-		if m.src.Entry != nil {
-			x.Key = m.src.Entry.Key
-		}
-		if m.src.Section == declare.SectionBinds {
-			x.Local = project.Evidence(c.l.Dir, x.Key)
-			x.WellKnownHost = strings.HasPrefix(x.Key, "/") && project.WellKnownHost(path.Clean(x.Key))
-			x.LooksLikeFile = looksLikeFile(x.Source, x.Key, m.src.Mounts)
-		}
-		if x.Known.Key == "" {
-			x.Known.Key = x.Key
-		}
-		if m.src.Section == declare.SectionVolumes {
-			x.Legacy = c.maskSecrets(c.dockerVolumeName(first.Volume))
-		}
-		if m.entry.Path == "" && c.collided[m.src] {
-			x.NeedsPath = true // layout fhs would land it where another source did
-		}
-		if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
-			x.Inside = h.Key
-		}
-		x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
-		if m.src.Entry == nil && x.Inside == "" && m.src.Section == declare.SectionBinds {
-			// Once declared, the entry is the person's answer: a path,
-			// or layout fhs's place for it.
-			x.Moves = c.moves(m.src)
-			if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
-				x.KeepRoot = keepRoot(m.src.Key, c.module)
-			}
-		}
-		if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
-			switch {
-			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
-				x.NeedsPath = true
-			case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "/") && m.entry.Kind != declare.KindHost:
-				// An absolute source the module may not own (/etc/pihole):
-				// declared as it is, C2M006 refuses it; it needs a path of
-				// its own (its data moves, by plan) or kind: host.
-				var roots []string
-				for _, r := range c.roots() {
-					roots = append(roots, r.Path)
-				}
-				if why, ok := rules.Ownable(m.src.Key, c.module, roots); !ok {
-					x.NotOwnable = why
-				}
-			case m.src.Section == declare.SectionBinds && !strings.HasPrefix(m.src.Key, "/"):
-				x.NeedsHostProjectDirectory = c.hostDir == ""
-			case m.src.Section != declare.SectionBinds:
-				x.NeedsVolumeRoot = c.volumeRoot == ""
-			}
-		}
-		for _, mt := range m.src.Mounts {
-			img := ""
-			if svc, ok := c.l.Compose.Services[mt.Service]; ok {
-				img = svc.Image
-			}
-			x.Mounts = append(x.Mounts, Mount{Service: mt.Service, Image: img, Target: mt.Target, ReadOnly: mt.ReadOnly, Pos: mt.Pos})
-		}
-		sort.SliceStable(x.Mounts, func(i, j int) bool { return x.Mounts[i].Service < x.Mounts[j].Service })
-		out = append(out, x)
+		out = append(out, c.missingOf(m))
 	}
 	return out
+}
+
+// missingOf is the Missing of one source convert could not declare: what
+// is known of it, and what it still needs.
+func (c *converter) missingOf(m *missing) Missing {
+	first := m.src.First()
+	x := Missing{
+		Section:      m.src.Section,
+		Key:          m.src.Key,
+		Source:       first.Display(),
+		Kind:         first.Kind,
+		Supplied:     m.src.Entry != nil,
+		Known:        m.entry,
+		Reason:       m.reason,
+		NoOwner:      m.noOwner,
+		OutOfVersion: m.outOfVersion,
+		NeedsKind:    m.src.KindUnknown != nil,
+		LinkOutside:  m.src.LinkOutside,
+		NeedsEntry:   m.imageVolume,
+	}
+	if m.src.Entry != nil {
+		x.Key = m.src.Entry.Key
+	}
+	if m.src.Section == declare.SectionBinds {
+		x.Local = project.Evidence(c.l.Dir, x.Key)
+		x.WellKnownHost = strings.HasPrefix(x.Key, "/") && project.WellKnownHost(path.Clean(x.Key))
+		x.LooksLikeFile = looksLikeFile(x.Source, x.Key, m.src.Mounts)
+	}
+	if x.Known.Key == "" {
+		x.Known.Key = x.Key
+	}
+	if m.src.Section == declare.SectionVolumes {
+		x.Legacy = c.maskSecrets(c.dockerVolumeName(first.Volume))
+	}
+	if m.entry.Path == "" && c.collided[m.src] {
+		x.NeedsPath = true // layout fhs would land it where another source did
+	}
+	if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
+		x.Inside = h.Key
+	}
+	x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
+	if m.src.Entry == nil && x.Inside == "" && m.src.Section == declare.SectionBinds {
+		// Once declared, the entry is the person's answer: a path,
+		// or layout fhs's place for it.
+		x.Moves = c.moves(m.src)
+		if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
+			x.KeepRoot = keepRoot(m.src.Key, c.module)
+		}
+	}
+	if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
+		c.locationNeeds(&x, m)
+	}
+	for _, mt := range m.src.Mounts {
+		img := ""
+		if svc, ok := c.l.Compose.Services[mt.Service]; ok {
+			img = svc.Image
+		}
+		x.Mounts = append(x.Mounts, Mount{Service: mt.Service, Image: img, Target: mt.Target, ReadOnly: mt.ReadOnly, Pos: mt.Pos})
+	}
+	sort.SliceStable(x.Mounts, func(i, j int) bool { return x.Mounts[i].Service < x.Mounts[j].Service })
+	return x
+}
+
+// locationNeeds says what a source without a path and without layout
+// fhs needs for a location: a path (a ~ bind), a path or kind host (an
+// absolute one the module may not own), host_project_directory or
+// volume_root.
+func (c *converter) locationNeeds(x *Missing, m *missing) {
+	switch {
+	case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "~"):
+		x.NeedsPath = true
+	case m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "/") && m.entry.Kind != declare.KindHost:
+		// An absolute source the module may not own (/etc/pihole):
+		// declared as it is, C2M006 refuses it; it needs a path of
+		// its own (its data moves, by plan) or kind: host.
+		var roots []string
+		for _, r := range c.roots() {
+			roots = append(roots, r.Path)
+		}
+		if why, ok := rules.Ownable(m.src.Key, c.module, roots); !ok {
+			x.NotOwnable = why
+		}
+	case m.src.Section == declare.SectionBinds && !strings.HasPrefix(m.src.Key, "/"):
+		x.NeedsHostProjectDirectory = c.hostDir == ""
+	case m.src.Section != declare.SectionBinds:
+		x.NeedsVolumeRoot = c.volumeRoot == ""
+	}
 }
 
 // Complete reports whether the known values give owner, mode and intent
