@@ -26,6 +26,7 @@ func runCheck(e *env, args []string) int {
 	var text report.TextOptions
 	fl.BoolVar(&text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
 	againstRoot := fl.String("against", "", "also convert each manifest's compose project under `ROOT` again and compare")
+	jobs := fl.Int("jobs", 0, "with --against: convert and check `N` projects at once, 1 or more (default: GOMAXPROCS)")
 	reconvert := fl.Bool("reconvert", false, "with --against: convert every project again, even one whose manifest's fingerprint says it is current")
 	exclude := fl.StringArray("exclude", nil, "with --against: leave out project folders under ROOT matching `GLOB`, as convert --batch does (repeatable)")
 	var shard batch.Shard
@@ -53,11 +54,11 @@ func runCheck(e *env, args []string) int {
 		hintf(e, "name manifest files or directories of them: compose2manifest check out/")
 		return exitUsage
 	}
-	if *projectTimeout < 0 {
-		errorf(e, "check: --project-timeout %s: want 0 (no limit) or more", *projectTimeout)
+	if *projectTimeout < 0 || (fl.Changed("jobs") && *jobs < 1) {
+		errorf(e, "check: --project-timeout %s, --jobs %d: want 0 (no limit) or more, and 1 or more", *projectTimeout, *jobs)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || fl.Changed("jobs") || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}
@@ -69,7 +70,7 @@ func runCheck(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout, Shard: shard}
+	cfg := check.Config{Dir: e.dir, Rules: rules.All(), WarningsAsErrors: *warningsAsErrors, Convert: conv, Reconvert: *reconvert, Exclude: *exclude, Cache: check.CacheDir(e.environ), ProjectTimeout: *projectTimeout, Shard: shard, Jobs: *jobs}
 	cfg.Convert.Environ = e.environ
 	var res *check.Result
 	if *againstRoot != "" {
