@@ -147,8 +147,10 @@ type Entry struct {
 	// File is, for a project converted from one compose file alone
 	// (Project.File), that file's name relative to Project; else empty.
 	File string
-	// Missing counts the declarations the author must still supply.
-	Missing int
+	// Missing counts the declarations the author must still supply, and
+	// Decisions the values their skeleton leaves to fill in
+	// (convert.Result.Decisions).
+	Missing, Decisions int
 	// LeftOut names the services profiles left out (each also a
 	// warning among Diagnostics); VolumesLeftOut reports that every
 	// service that mounts a volume is among them, so the manifest
@@ -242,6 +244,9 @@ type Summary struct {
 	Kept       int `json:"kept"`
 	Refused    int `json:"refused"`
 	Missing    int `json:"missing_declarations"`
+	// Decisions is how many values the refused projects' skeletons leave
+	// to fill in, in all.
+	Decisions int `json:"decisions_left"`
 	LoadFailed int `json:"failed_to_load"`
 	Failed     int `json:"failed"`
 	Orphans    int `json:"orphaned"`
@@ -298,6 +303,7 @@ func (r *Report) Summary() Summary {
 		case convert.Refused:
 			s.Refused++
 			s.Missing += e.Missing
+			s.Decisions += e.Decisions
 		case convert.Failed:
 			s.Failed++
 			if e.LoadFailed {
@@ -655,7 +661,7 @@ func absIn(dir, p string) (string, error) {
 // converted manifest to the file staged returns (none when staged is nil:
 // a manifest kept in Out) and its declared paths to sp. It keeps nothing of res but the report's fields.
 func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error), create createFunc) Entry {
-	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Skeleton: res.Skeleton,
+	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Decisions: res.Decisions, Skeleton: res.Skeleton,
 		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut}
 	if p.File != "" {
 		e.File = filepath.ToSlash(filepath.Base(p.File))

@@ -192,7 +192,7 @@ func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 		fmt.Fprintf(w, "compose2manifest: hint: a project converted without its volumes runs only with profiles; say them with profiles: in its %s\n", convert.DeclarationsFile)
 	}
 	if s.Refused > 0 {
-		fmt.Fprintf(w, "compose2manifest: hint: --format json gives each refused module's declarations skeleton; or run convert in its folder\n")
+		fmt.Fprintf(w, "compose2manifest: hint: %s left in the refused projects' skeletons: --format json gives each refused module's skeleton; or run convert, or compose2manifest ask, in its folder\n", report.Plural(s.Decisions, "decision"))
 	}
 }
 
