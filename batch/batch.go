@@ -241,12 +241,12 @@ type Summary struct {
 	Unchanged int `json:"unchanged"`
 	// Kept counts the unchanged manifests kept without converting their
 	// projects again (Entry.Kept), among Unchanged.
-	Kept       int `json:"kept"`
-	Refused    int `json:"refused"`
-	Missing    int `json:"missing_declarations"`
+	Kept    int `json:"kept"`
+	Refused int `json:"refused"`
+	Missing int `json:"missing_declarations"`
 	// Decisions is how many values the refused projects' skeletons leave
 	// to fill in, in all.
-	Decisions int `json:"decisions_left"`
+	Decisions  int `json:"decisions_left"`
 	LoadFailed int `json:"failed_to_load"`
 	Failed     int `json:"failed"`
 	Orphans    int `json:"orphaned"`
