@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -447,6 +448,20 @@ func (r Runner) convertOne(ctx context.Context, p Project, opts convert.Options)
 	return &convert.Result{Status: convert.Failed}, &TimeoutError{Timeout: r.Timeout}
 }
 
+// RootDefaults returns opts with DefaultsFile naming the defaults file
+// at the batch's root (declare.DefaultsFile), when opts names none and
+// root has one: every project under the root is converted with it.
+func RootDefaults(root string, opts convert.Options) convert.Options {
+	if opts.DefaultsFile != "" {
+		return opts
+	}
+	p := filepath.Join(root, declare.DefaultsFile)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		opts.DefaultsFile = p
+	}
+	return opts
+}
+
 // Run converts every project under cfg.Root and writes the manifests of
 // the modules that pass into cfg.Out.
 //
@@ -515,7 +530,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	removeStale(outAbs, time.Now())
 	unfinished := readJournal(cfg.Out, outAbs)
-	opts := cfg.Convert
+	opts := RootDefaults(rootAbs, cfg.Convert)
 	if cfg.TuneGC {
 		TuneGC(len(projects))
 	}

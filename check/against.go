@@ -317,7 +317,7 @@ func index(ctx context.Context, cfg Config, root string, manifests []string) (*p
 	}
 	found := all.Projects
 	realRoot, _ := filepath.EvalSymlinks(root)
-	a := &projects{root: root, realRoot: realRoot, opts: cfg.Convert, reconvert: cfg.Reconvert, timeout: cfg.ProjectTimeout, byModule: map[string][]string{}, quick: map[string]bool{},
+	a := &projects{root: root, realRoot: realRoot, opts: batch.RootDefaults(root, cfg.Convert), reconvert: cfg.Reconvert, timeout: cfg.ProjectTimeout, byModule: map[string][]string{}, quick: map[string]bool{},
 		confirmed: map[string][]string{}, others: map[string]string{}, holders: map[string][]string{}, matched: map[string]bool{}, found: all, read: map[string]bool{}}
 	names := make([]string, len(found))
 	quick := make([]bool, len(found))

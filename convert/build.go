@@ -188,6 +188,9 @@ func newConverter(l *project.Project, opts, given Options, st settings) (*conver
 	if err != nil {
 		return nil, err
 	}
+	if decl, declFiles, err = withDefaults(l, opts, decl, declFiles); err != nil {
+		return nil, err
+	}
 	lock, lockFile, err := readLock(l, opts)
 	if err != nil {
 		return nil, err
@@ -327,6 +330,36 @@ func declarations(l *project.Project, opts Options) (*declare.File, []inputFile,
 		return nil, nil, err
 	}
 	return declare.Merge(ext, side), []inputFile{*in}, nil
+}
+
+// withDefaults adds to decl what the defaults file opts.DefaultsFile says
+// and decl does not (declare.WithDefaults), and the file to the inputs
+// declFiles. A defaults file that is not a regular file, is over
+// project.MaxInputSize bytes or gives more than defaults may is an error.
+func withDefaults(l *project.Project, opts Options, decl *declare.File, declFiles []inputFile) (*declare.File, []inputFile, error) {
+	p := opts.DefaultsFile
+	if p == "" {
+		return decl, declFiles, nil
+	}
+	if !filepath.IsAbs(p) {
+		wd := opts.WorkingDirectory
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		p = filepath.Join(wd, p)
+	}
+	if err := project.CheckInputFile("defaults file", p); err != nil {
+		return nil, nil, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("defaults: %w", err)
+	}
+	d, err := declare.ParseDefaults(l.Rel(p), data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return declare.WithDefaults(decl, d), append(slices.Clone(declFiles), inputFile{p, data}), nil
 }
 
 // sidecar returns the declarations file of the project in dir: the bytes

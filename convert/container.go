@@ -536,8 +536,8 @@ func (c *converter) unusedAcks() []placement.Unmatched {
 	}
 	var out []placement.Unmatched
 	for i, a := range c.decl.Acknowledge {
-		if c.usedAcks[i] {
-			continue
+		if c.usedAcks[i] || a.Default {
+			continue // a default holds for many projects, not all
 		}
 		out = append(out, placement.Unmatched{What: placement.UnmatchedAcknowledge, Item: a.String(), Pos: a.Pos})
 	}

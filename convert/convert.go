@@ -51,6 +51,13 @@ type Options struct {
 	// DeclarationsFile (--declarations) overrides the default
 	// compose2manifest.yaml in the project directory.
 	DeclarationsFile string
+	// DefaultsFile, when set, names the declarations that hold for every
+	// project under a batch's root (declare.ParseDefaults: layout,
+	// volume_root, acknowledge:); the project's own win where both say
+	// something. A relative path is taken from WorkingDirectory. It is
+	// recorded in the manifest's sources:, so that a change to it makes
+	// the manifest stale.
+	DefaultsFile string
 	// Declarations, when not nil, is the declarations file given in
 	// memory: Convert reads it instead of the file on disk, which is then
 	// not opened, whether it exists or not.

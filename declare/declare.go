@@ -173,6 +173,10 @@ type Ack struct {
 	// of an AckVolumes item.
 	Target, Option string
 	Pos            manifest.Pos
+	// Default reports an item of a defaults file (ParseDefaults): it
+	// holds for every project under a batch's root, so matching nothing
+	// in one of them is no mistake (C2M009 leaves it out).
+	Default bool
 }
 
 // The Field of an acknowledge item that names more than a field.

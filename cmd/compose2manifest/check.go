@@ -38,6 +38,7 @@ func runCheck(e *env, args []string) int {
 	fl.StringVar(&conv.Layout, "layout", "", "with --against: convert's --layout `LAYOUT`")
 	fl.BoolVar(&conv.Strict, "strict", false, "with --against: convert's --strict (else converted_with decides)")
 	fl.StringArrayVar(&conv.Profiles, "profile", nil, "with --against: convert's --profile `PROFILE` (repeatable)")
+	fl.StringVar(&conv.DefaultsFile, "defaults", "", "with --against: convert's --defaults `FILE` (default: ROOT/compose2manifest.defaults.yaml)")
 	fl.StringArrayVar(&conv.EnvFiles, "env-file", nil, "with --against: convert's --env-file `FILE` (repeatable)")
 	previousDir := fl.String("previous", "", "also hold the manifests against the manifests in `OLD_DIR` (a file or directory): a change that drops state is C2M022")
 	previousRev := fl.String("previous-rev", "", "as --previous, with the manifests as they were at git revision `REV` (git show REV:PATH)")
@@ -58,7 +59,7 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: --project-timeout %s, --jobs %d: want 0 (no limit) or more, and 1 or more", *projectTimeout, *jobs)
 		return exitUsage
 	}
-	if *againstRoot == "" && (*reconvert || fl.Changed("jobs") || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0) {
+	if *againstRoot == "" && (*reconvert || fl.Changed("jobs") || shard.On() || len(*exclude) > 0 || conv.VolumeRoot != "" || conv.HostProjectDirectory != "" || conv.Layout != "" || conv.Strict || len(conv.Profiles) > 0 || len(conv.EnvFiles) > 0 || conv.DefaultsFile != "") {
 		errorf(e, "check: conversion flags need --against ROOT")
 		return exitUsage
 	}

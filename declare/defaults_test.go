@@ -1,0 +1,44 @@
+package declare
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseDefaults(t *testing.T) {
+	d, err := ParseDefaults(DefaultsFile, []byte("version: 1\nlayout: fhs\nvolume_root: /srv\nacknowledge: ['*.container_name', '*.volumes.*.z']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Layout != "fhs" || d.VolumeRoot != "/srv" || len(d.Acknowledge) != 2 || !d.Acknowledge[0].Default {
+		t.Errorf("defaults %+v", d)
+	}
+	for _, bad := range []string{"binds:\n  ./data: {owner: \"0:0\", mode: \"0750\", intent: state}\n", "host_project_directory: /opt/x\n", "module: x\n", "credentials:\n  web.TOKEN: tok\n"} {
+		if _, err := ParseDefaults(DefaultsFile, []byte("version: 1\n"+bad)); err == nil || !strings.Contains(err.Error(), "a defaults file gives only") {
+			t.Errorf("ParseDefaults accepts %q: %v", bad, err)
+		}
+	}
+}
+
+// A project's own declarations win where both say something; the
+// defaults fill in the rest.
+func TestWithDefaults(t *testing.T) {
+	d, err := ParseDefaults(DefaultsFile, []byte("version: 1\nlayout: fhs\nvolume_root: /srv\nacknowledge: ['*.container_name', 'web.build']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(DefaultFile, []byte("version: 1\nvolume_root: /data\nacknowledge: [web.build]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := WithDefaults(f, d)
+	if got.VolumeRoot != "/data" || got.Layout != "fhs" {
+		t.Errorf("settings: volume_root %q, layout %q", got.VolumeRoot, got.Layout)
+	}
+	if len(got.Acknowledge) != 2 || got.Acknowledge[0].String() != "web.build" || got.Acknowledge[0].Default || !got.Acknowledge[1].Default {
+		t.Errorf("acknowledge: %+v", got.Acknowledge)
+	}
+	if WithDefaults(nil, d).Layout != "fhs" || WithDefaults(f, nil).VolumeRoot != "/data" || WithDefaults(nil, nil) != nil {
+		t.Error("nil sides")
+	}
+}
