@@ -51,9 +51,30 @@ func (c *converter) knownSecrets() []knownSecret {
 	if c.known != nil {
 		return *c.known
 	}
-	// Names the project shows openly: a value one of them contains
-	// (POSTGRES_PASSWORD=postgres beside image postgres:16) is no secret
-	// to keep, and would match every field naming it.
+	carried, delivered := c.plaintextValues()
+	s := &secretSet{public: c.publicNames(), carried: carried, delivered: delivered, seen: map[string]bool{}}
+	if c.l.Compose != nil {
+		c.addCredentialSecrets(s)
+		c.addServiceSecrets(s)
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.l.Environment)) {
+		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
+			s.add(v, k)
+		}
+	}
+	for _, k := range s.inURLs {
+		s.add(k.value, k.of)
+	}
+	out := s.out
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
+	c.known = &out
+	return out
+}
+
+// publicNames returns the names the project shows openly: a value one of
+// them contains (POSTGRES_PASSWORD=postgres beside image postgres:16) is
+// no secret to keep, and would match every field naming it.
+func (c *converter) publicNames() []string {
 	var public []string
 	if p := c.l.Compose; p != nil {
 		public = append(public, p.Name)
@@ -82,78 +103,92 @@ func (c *converter) knownSecrets() []knownSecret {
 	for k := range c.l.Environment {
 		public = append(public, k, CredentialName("", k))
 	}
-	// A value carried in plaintext knowingly (acknowledge names the
-	// variable) is in the manifest anyway: it spreads nowhere, unless it
-	// is also a credential's value.
-	carried, delivered := map[string]bool{}, map[string]bool{}
-	if c.l.Compose != nil {
-		for name, svc := range c.l.Compose.Services {
-			for k, v := range svc.Environment {
-				switch {
-				case v == nil:
-				case c.declaresCredential(name, k):
-					delivered[*v] = true
-				case c.decl.AcknowledgesVariable(declare.AckEnvironment, name, k):
-					carried[*v] = true
-				}
+	return public
+}
+
+// plaintextValues returns the environment values carried in plaintext
+// knowingly (acknowledge names the variable) and those credentials:
+// delivers. A carried value is in the manifest anyway: it spreads
+// nowhere, unless it is also a credential's value.
+func (c *converter) plaintextValues() (carried, delivered map[string]bool) {
+	carried, delivered = map[string]bool{}, map[string]bool{}
+	if c.l.Compose == nil {
+		return carried, delivered
+	}
+	for name, svc := range c.l.Compose.Services {
+		for k, v := range svc.Environment {
+			switch {
+			case v == nil:
+			case c.declaresCredential(name, k):
+				delivered[*v] = true
+			case c.decl.AcknowledgesVariable(declare.AckEnvironment, name, k):
+				carried[*v] = true
 			}
 		}
 	}
-	seen := map[string]bool{}
-	var out []knownSecret
-	// The password inside a URL value is a secret of its own, wherever
-	// the rest of the URL is not; added after every whole value, so a
-	// value is named after the variable it is the whole of.
-	var inURLs []knownSecret
-	add := func(v, of string) {
-		if !project.CouldBeSecret(v) || seen[v] || (carried[v] && !delivered[v]) {
+	return carried, delivered
+}
+
+// secretSet collects known secrets for knownSecrets, each value once.
+type secretSet struct {
+	public             []string // names shown openly (publicNames)
+	carried, delivered map[string]bool
+	seen               map[string]bool
+	out                []knownSecret
+	// inURLs holds the passwords inside URL values, secrets of their
+	// own wherever the rest of the URL is not; added after every whole
+	// value, so a value is named after the variable it is the whole of.
+	inURLs []knownSecret
+}
+
+// add adds v, the value of of, unless it could be no secret, is already
+// known, is carried knowingly and delivered by no credential, or is
+// contained in a public name.
+func (s *secretSet) add(v, of string) {
+	if !project.CouldBeSecret(v) || s.seen[v] || (s.carried[v] && !s.delivered[v]) {
+		return
+	}
+	for _, pub := range s.public {
+		if strings.Contains(pub, v) {
 			return
 		}
-		for _, pub := range public {
-			if strings.Contains(pub, v) {
-				return
-			}
-		}
-		seen[v] = true
-		out = append(out, knownSecret{value: v, of: of, credential: delivered[v]})
-		if p := project.URLPassword(v); p != "" && p != v {
-			inURLs = append(inURLs, knownSecret{value: p, of: of, credential: delivered[v]})
-		}
 	}
-	if c.l.Compose != nil {
-		// A credential's value first, named after the credential: a
-		// field holding it names both places.
-		for _, cr := range c.decl.CredentialsOrNil() {
-			if svc, ok := c.l.Compose.Services[cr.Service]; ok {
-				if v := svc.Environment[cr.Variable]; v != nil {
-					add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
-				}
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
-			svc := c.l.Compose.Services[name]
-			for _, k := range sortedEnvKeys(svc.Environment) {
-				v := svc.Environment[k]
-				if v == nil {
-					continue
-				}
-				if project.LooksLikeSecret(k, *v) {
-					add(*v, "environment "+k+" of service "+name)
-				}
+	s.seen[v] = true
+	s.out = append(s.out, knownSecret{value: v, of: of, credential: s.delivered[v]})
+	if p := project.URLPassword(v); p != "" && p != v {
+		s.inURLs = append(s.inURLs, knownSecret{value: p, of: of, credential: s.delivered[v]})
+	}
+}
+
+// addCredentialSecrets adds the value of each credential credentials:
+// delivers, named after the credential: a field holding it names both
+// places. It is added first, before any other name for the same value.
+func (c *converter) addCredentialSecrets(s *secretSet) {
+	for _, cr := range c.decl.CredentialsOrNil() {
+		if svc, ok := c.l.Compose.Services[cr.Service]; ok {
+			if v := svc.Environment[cr.Variable]; v != nil {
+				s.add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.l.Environment)) {
-		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
-			add(v, k)
+}
+
+// addServiceSecrets adds the literal environment values of every
+// service that C2M015 judges secret (project.LooksLikeSecret), services
+// and variables in sorted order.
+func (c *converter) addServiceSecrets(s *secretSet) {
+	for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
+		svc := c.l.Compose.Services[name]
+		for _, k := range sortedEnvKeys(svc.Environment) {
+			v := svc.Environment[k]
+			if v == nil {
+				continue
+			}
+			if project.LooksLikeSecret(k, *v) {
+				s.add(*v, "environment "+k+" of service "+name)
+			}
 		}
 	}
-	for _, k := range inURLs {
-		add(k.value, k.of)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
-	c.known = &out
-	return out
 }
 
 func keysOf[V any](m map[string]V) map[string]bool {
