@@ -203,77 +203,99 @@ func (s *Session) RunRefusals(rs []Refusal) ([]Settled, error) {
 			s.printf(": service %q", r.Service)
 		}
 		s.printf(": %s\n", r.Message)
+		var got *Settled
+		var err error
 		switch r.What {
 		case RefusalAcknowledge:
-			yes, err := s.yesNo("acknowledge "+r.Key+", to say the module knowingly goes without it? (yes or no; no leaves it, and check --against refuses it)",
-				"yes writes "+r.Key+" under acknowledge:, and convert and check --against accept the field not carried; no writes nothing")
-			if err != nil {
-				return nil, err
-			}
-			if yes {
-				out = append(out, Settled{Section: RefusalAcknowledge, Key: r.Key})
-			}
+			got, err = s.settleAcknowledge(r)
 		case RefusalImage:
-			v, err := s.ask(question{
-				label: "image for service " + r.Key + " (the image the mesh runs, such as registry.example.org/" + r.Key + ":1.0; - leaves it out)",
-				what:  "image",
-				help:  "the reference of the image built from this service's build:, as pushed to a registry; written under images:",
-				dash:  true,
-				check: func(v string) error {
-					if strings.ContainsAny(v, " \t") {
-						return fmt.Errorf("image %q: an image reference has no blanks", v)
-					}
-					return nil
-				},
-			})
-			if err != nil {
-				return nil, err
-			}
-			if v != "" {
-				out = append(out, Settled{Section: RefusalImage, Key: r.Key, Value: v})
-			}
+			got, err = s.settleImage(r)
 		case RefusalCredential:
-			service, variable, _ := declare.SplitCredentialKey(r.Key)
-			ack := declare.AckVariable(declare.AckEnvironment, service, variable)
-			delivered, how := "at /run/secrets/NAME", ", with "+variable+"_FILE set to /run/secrets/NAME"
-			if r.UnreadFile {
-				// The image is not known to read VARIABLE_FILE: the host
-				// sets the variable from the credential.
-				delivered, how = "as the variable "+variable, ", the host setting "+variable+" from it when it starts the container"
-			}
-			instead := "; plaintext acknowledges " + ack + " instead"
-			if r.Existing != "" {
-				instead = "; the same value as " + r.Existing + ", never in plaintext"
-			}
-			v, err := s.ask(question{
-				label: "credential name for " + r.Key + " (the mesh delivers it " + delivered + instead + "; - leaves it)",
-				what:  "credential name",
-				help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential" + how + ": the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
-				sugg:  Suggestion{Value: r.Suggest, From: r.suggestFrom()},
-				dash:  true,
-				check: func(v string) error {
-					if v == "plaintext" && r.Existing != "" {
-						return fmt.Errorf("credentials: %s delivers the same value, and a credential's value is nowhere else in plaintext: answer a credential name (%s)", r.Existing, r.Suggest)
-					}
-					if v != "plaintext" && !declare.ValidCredential(v) {
-						return fmt.Errorf("%q is not a credential name (letters, digits, '.', '_', '-', such as db_password)", v)
-					}
-					return nil
-				},
-			})
-			if err != nil {
-				return nil, err
-			}
-			switch v {
-			case "":
-			case "plaintext":
-				out = append(out, Settled{Section: RefusalAcknowledge, Key: ack})
-			default:
-				out = append(out, Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v})
-			}
+			got, err = s.settleCredential(r)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if got != nil {
+			out = append(out, *got)
 		}
 	}
 	return out, nil
+}
+
+// settleAcknowledge asks whether to acknowledge a field not carried; nil
+// when the author answers no.
+func (s *Session) settleAcknowledge(r Refusal) (*Settled, error) {
+	yes, err := s.yesNo("acknowledge "+r.Key+", to say the module knowingly goes without it? (yes or no; no leaves it, and check --against refuses it)",
+		"yes writes "+r.Key+" under acknowledge:, and convert and check --against accept the field not carried; no writes nothing")
+	if err != nil || !yes {
+		return nil, err
+	}
+	return &Settled{Section: RefusalAcknowledge, Key: r.Key}, nil
+}
+
+// settleImage asks for the image of a service with build: and no image;
+// nil when the author leaves it out ("-").
+func (s *Session) settleImage(r Refusal) (*Settled, error) {
+	v, err := s.ask(question{
+		label: "image for service " + r.Key + " (the image the mesh runs, such as registry.example.org/" + r.Key + ":1.0; - leaves it out)",
+		what:  "image",
+		help:  "the reference of the image built from this service's build:, as pushed to a registry; written under images:",
+		dash:  true,
+		check: func(v string) error {
+			if strings.ContainsAny(v, " \t") {
+				return fmt.Errorf("image %q: an image reference has no blanks", v)
+			}
+			return nil
+		},
+	})
+	if err != nil || v == "" {
+		return nil, err
+	}
+	return &Settled{Section: RefusalImage, Key: r.Key, Value: v}, nil
+}
+
+// settleCredential asks for the credential that delivers a plaintext
+// secret, or "plaintext" to acknowledge the variable instead (unless a
+// credential delivers the same value already); nil when the author
+// leaves it ("-").
+func (s *Session) settleCredential(r Refusal) (*Settled, error) {
+	service, variable, _ := declare.SplitCredentialKey(r.Key)
+	ack := declare.AckVariable(declare.AckEnvironment, service, variable)
+	delivered, how := "at /run/secrets/NAME", ", with "+variable+"_FILE set to /run/secrets/NAME"
+	if r.UnreadFile {
+		// The image is not known to read VARIABLE_FILE: the host
+		// sets the variable from the credential.
+		delivered, how = "as the variable "+variable, ", the host setting "+variable+" from it when it starts the container"
+	}
+	instead := "; plaintext acknowledges " + ack + " instead"
+	if r.Existing != "" {
+		instead = "; the same value as " + r.Existing + ", never in plaintext"
+	}
+	v, err := s.ask(question{
+		label: "credential name for " + r.Key + " (the mesh delivers it " + delivered + instead + "; - leaves it)",
+		what:  "credential name",
+		help:  "credentials: " + r.Key + ": NAME has the mesh deliver the value as a credential" + how + ": the manifest never holds the value. plaintext writes " + ack + " under acknowledge: and the manifest carries the value as written",
+		sugg:  Suggestion{Value: r.Suggest, From: r.suggestFrom()},
+		dash:  true,
+		check: func(v string) error {
+			if v == "plaintext" && r.Existing != "" {
+				return fmt.Errorf("credentials: %s delivers the same value, and a credential's value is nowhere else in plaintext: answer a credential name (%s)", r.Existing, r.Suggest)
+			}
+			if v != "plaintext" && !declare.ValidCredential(v) {
+				return fmt.Errorf("%q is not a credential name (letters, digits, '.', '_', '-', such as db_password)", v)
+			}
+			return nil
+		},
+	})
+	switch {
+	case err != nil, v == "":
+		return nil, err
+	case v == "plaintext":
+		return &Settled{Section: RefusalAcknowledge, Key: ack}, nil
+	default:
+		return &Settled{Section: declare.KeyCredentials, Key: r.Key, Value: v}, nil
+	}
 }
 
 // yesNo asks a yes-or-no question labelled label, with help for "?";

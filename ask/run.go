@@ -317,41 +317,14 @@ type runner struct {
 
 // terminal holds the conversation, then writes the declarations.
 func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, res *convert.Result) Outcome {
-	// A file with CRLF line endings is edited as LF and written back with
-	// CRLF.
-	old, crlf, err := atomicfile.ReadLF(r.declPath)
-	if err != nil && !os.IsNotExist(err) {
-		return failed(fmt.Errorf("ask: %w", err))
-	}
-	doc, err := declare.LoadDocument(r.declName, old)
-	if err != nil {
-		return failed(fmt.Errorf("ask: %w", err))
-	}
-	// Answers are never lost to a file that cannot be written: find out
-	// before the first question.
-	if err := canWrite(r.declPath); err != nil {
-		return Outcome{Status: Failed, Err: fmt.Errorf("ask: cannot write %s: %w; nothing asked", r.declName, err),
-			Hints: []string{"make " + r.declName + " and its directory writable, or name another file with --declarations"}}
+	old, crlf, doc, stop := r.openDeclarations()
+	if stop != nil {
+		return *stop
 	}
 	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName}
-
-	a := &Answers{}
-	if len(plan.Items) > 0 {
-		got, ok, err := interruptible(ctx, func() (*Answers, error) { return s.Run(plan) })
-		switch {
-		case !ok:
-			return r.interrupted()
-		case err != nil:
-			return sessionFailed(err)
-		}
-		a = got
-	}
-	settled, ok, err := interruptible(ctx, func() ([]Settled, error) { return s.RunRefusals(refusals) })
-	switch {
-	case !ok:
-		return r.interrupted()
-	case err != nil:
-		return sessionFailed(err)
+	a, settled, stop := r.converse(ctx, s, plan, refusals)
+	if stop != nil {
+		return *stop
 	}
 	// A setting a flag gives and the file does not is written into it,
 	// so convert finds it without the flag (convert --batch refuses
@@ -363,35 +336,8 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 	if err != nil {
 		return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
 	}
-
-	// Where the sources land decides their parent directories: convert
-	// the declarations as answered, then offer the parents nothing
-	// declares.
-	// A conversion that fails (such as answers that would not read back,
-	// reported below) offers none.
-	pres := res
-	if !bytes.Equal(data, old) {
-		if pres, err = r.convertData(ctx, r.opts, data); err != nil {
-			pres = nil
-		}
-	}
-	if pres == nil {
-		pres = &convert.Result{}
-	}
-	if dirs := NewDirectories(pres.UndeclaredAncestors, resultModule(pres)); len(dirs) > 0 {
-		got, ok, err := interruptible(ctx, func() ([]Answer, error) { return s.RunDirectories(dirs) })
-		switch {
-		case !ok:
-			return r.interrupted()
-		case err != nil:
-			return sessionFailed(err)
-		}
-		if len(got) > 0 {
-			Apply(doc, &Answers{Directories: got})
-			if data, err = doc.Bytes(); err != nil {
-				return failed(fmt.Errorf("ask: %s: %w", r.declName, err))
-			}
-		}
+	if data, stop = r.offerDirectories(ctx, s, doc, old, data, res); stop != nil {
+		return *stop
 	}
 	if !bytes.Equal(data, old) {
 		data = declare.WithSchemaComment(data, r.cfg.SchemaComment)
@@ -399,38 +345,145 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 	if _, err := declare.Parse(r.declName, data); err != nil {
 		return failed(fmt.Errorf("ask: the declarations would not read back: %w; nothing written", err))
 	}
+	if stop := r.writeDeclarations(ctx, s, old, data, crlf, fromFlags); stop != nil {
+		return *stop
+	}
+	return r.recheck(ctx, plan, fromFlags)
+}
+
+// openDeclarations reads the declarations file (a missing one reads as
+// empty) and loads it for editing. A file with CRLF line endings is
+// edited as LF and written back with CRLF (crlf). A non-nil Outcome ends
+// ask: the file does not load, or cannot be written, found out before
+// the first question so that answers are never lost to it.
+func (r *runner) openDeclarations() (old []byte, crlf bool, doc *declare.Document, stop *Outcome) {
+	old, crlf, err := atomicfile.ReadLF(r.declPath)
+	if err != nil && !os.IsNotExist(err) {
+		o := failed(fmt.Errorf("ask: %w", err))
+		return nil, false, nil, &o
+	}
+	if doc, err = declare.LoadDocument(r.declName, old); err != nil {
+		o := failed(fmt.Errorf("ask: %w", err))
+		return nil, false, nil, &o
+	}
+	if err := canWrite(r.declPath); err != nil {
+		return nil, false, nil, &Outcome{Status: Failed, Err: fmt.Errorf("ask: cannot write %s: %w; nothing asked", r.declName, err),
+			Hints: []string{"make " + r.declName + " and its directory writable, or name another file with --declarations"}}
+	}
+	return old, crlf, doc, nil
+}
+
+// stopped returns the outcome that ends ask after a question asked
+// through interruptible: interrupted on Ctrl-C (ok false), sessionFailed
+// on err; nil when the answers came.
+func (r *runner) stopped(ok bool, err error) *Outcome {
+	var o Outcome
+	switch {
+	case !ok:
+		o = r.interrupted()
+	case err != nil:
+		o = sessionFailed(err)
+	default:
+		return nil
+	}
+	return &o
+}
+
+// converse asks the plan's questions, if it has any, then how to settle
+// each refusal. A non-nil Outcome ends ask (stopped).
+func (r *runner) converse(ctx context.Context, s *Session, plan *Plan, refusals []Refusal) (*Answers, []Settled, *Outcome) {
+	a := &Answers{}
+	if len(plan.Items) > 0 {
+		got, ok, err := interruptible(ctx, func() (*Answers, error) { return s.Run(plan) })
+		if stop := r.stopped(ok, err); stop != nil {
+			return nil, nil, stop
+		}
+		a = got
+	}
+	settled, ok, err := interruptible(ctx, func() ([]Settled, error) { return s.RunRefusals(refusals) })
+	if stop := r.stopped(ok, err); stop != nil {
+		return nil, nil, stop
+	}
+	return a, settled, nil
+}
+
+// offerDirectories offers the parent directories nothing declares and
+// returns data, doc's bytes, with the directories answered applied to
+// doc. Where the sources land decides their parent directories: it
+// converts the declarations as answered (data, unless it equals old: then
+// res, the conversion already made), and a conversion that fails (such
+// as answers that would not read back, reported later) offers none. A
+// non-nil Outcome ends ask.
+func (r *runner) offerDirectories(ctx context.Context, s *Session, doc *declare.Document, old, data []byte, res *convert.Result) ([]byte, *Outcome) {
+	pres := res
+	if !bytes.Equal(data, old) {
+		var err error
+		if pres, err = r.convertData(ctx, r.opts, data); err != nil {
+			pres = nil
+		}
+	}
+	if pres == nil {
+		pres = &convert.Result{}
+	}
+	dirs := NewDirectories(pres.UndeclaredAncestors, resultModule(pres))
+	if len(dirs) == 0 {
+		return data, nil
+	}
+	got, ok, err := interruptible(ctx, func() ([]Answer, error) { return s.RunDirectories(dirs) })
+	if stop := r.stopped(ok, err); stop != nil {
+		return nil, stop
+	}
+	if len(got) > 0 {
+		Apply(doc, &Answers{Directories: got})
+		if data, err = doc.Bytes(); err != nil {
+			o := failed(fmt.Errorf("ask: %s: %w", r.declName, err))
+			return nil, &o
+		}
+	}
+	return data, nil
+}
+
+// writeDeclarations shows the lines data changes from old, and the
+// settings taken from flags, then writes data to the declarations file
+// (asking first unless Write is set); it says so when nothing changes.
+// A non-nil Outcome ends ask: the write declined, interrupted, or failed
+// (then data is printed on Stdout, for the author to save by hand).
+func (r *runner) writeDeclarations(ctx context.Context, s *Session, old, data []byte, crlf bool, fromFlags []flagSetting) *Outcome {
 	if bytes.Equal(data, old) {
 		fmt.Fprintf(r.cfg.Out, "\n%s already says all that; nothing to write.\n", r.declName)
-	} else {
-		fmt.Fprintf(r.cfg.Out, "\n%s:\n%s", r.declName, changedLines(old, data))
-		for _, f := range fromFlags {
-			fmt.Fprintf(r.cfg.Out, "  (%s from %s, so that convert finds it without the flag)\n", f.setting, f.flag)
-		}
-		if !r.cfg.Write {
-			yes, ok, err := interruptible(ctx, func() (bool, error) { return s.Confirm("Write " + r.declName + "?") })
-			switch {
-			case !ok:
-				return r.interrupted()
-			case err != nil:
-				return sessionFailed(err)
-			case !yes:
-				return Outcome{Status: Unanswered, Message: "nothing written"}
-			}
-		}
-		if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
-			// The answers are not lost: print what would have been
-			// written, for the author to save by hand.
-			if r.cfg.Stdout != nil {
-				io.WriteString(r.cfg.Stdout, report.Block(string(data)))
-			}
-			return Outcome{Status: Failed, Err: fmt.Errorf("ask: %w; nothing written", err),
-				Hints: []string{"the declarations answered are printed on stdout: save them as " + r.declName}}
-		}
-		fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
+		return nil
 	}
+	fmt.Fprintf(r.cfg.Out, "\n%s:\n%s", r.declName, changedLines(old, data))
+	for _, f := range fromFlags {
+		fmt.Fprintf(r.cfg.Out, "  (%s from %s, so that convert finds it without the flag)\n", f.setting, f.flag)
+	}
+	if !r.cfg.Write {
+		yes, ok, err := interruptible(ctx, func() (bool, error) { return s.Confirm("Write " + r.declName + "?") })
+		if stop := r.stopped(ok, err); stop != nil {
+			return stop
+		}
+		if !yes {
+			return &Outcome{Status: Unanswered, Message: "nothing written"}
+		}
+	}
+	if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
+		// The answers are not lost: print what would have been
+		// written, for the author to save by hand.
+		if r.cfg.Stdout != nil {
+			io.WriteString(r.cfg.Stdout, report.Block(string(data)))
+		}
+		return &Outcome{Status: Failed, Err: fmt.Errorf("ask: %w; nothing written", err),
+			Hints: []string{"the declarations answered are printed on stdout: save them as " + r.declName}}
+	}
+	fmt.Fprintf(r.cfg.Out, "wrote %s\n", r.declName)
+	return nil
+}
 
-	// Check the result as convert will see it: the settings written into
-	// the file need no flag any more, so the check converts without them.
+// recheck checks the result as convert will see it: the settings written
+// into the file need no flag any more, so it converts without them. The
+// outcome is Done, with the command to run next, when convert accepts
+// the module, and Unanswered with convert's errors otherwise.
+func (r *runner) recheck(ctx context.Context, plan *Plan, fromFlags []flagSetting) Outcome {
 	next, again := r.cfg.Options, r.opts
 	for _, f := range fromFlags {
 		*f.opt(&next), *f.opt(&again) = "", ""

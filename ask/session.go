@@ -502,6 +502,8 @@ func (s *Session) ask(q question) (string, error) {
 	return v, err
 }
 
+// askOnce shows a question's suggestion and prompt, and reads answers
+// until one is valid; after "*" it takes the suggestion where q allows.
 func (s *Session) askOnce(q question) (string, error) {
 	if q.sugg.Value != "" && q.sugg.From != "" {
 		s.printf("  suggested: %s — %s\n", q.sugg.Value, q.sugg.Why())
@@ -514,62 +516,79 @@ func (s *Session) askOnce(q question) (string, error) {
 		return q.sugg.Value, nil
 	}
 	for {
-		prompt := q.label
-		if q.sugg.Value != "" {
-			prompt += " [" + q.sugg.Value + "]"
-		}
-		s.printf("%s: ", prompt)
-		line, err := s.line()
+		line, err := s.prompt(q)
 		if err != nil {
-			s.printf("\n")
 			return "", err
-		}
-		if s.Echo {
-			s.printf("%s\n", line)
 		}
 		if line == "*" && q.all {
 			s.all = true
 			s.printf("  accepting every suggestion from here on\n")
 			return s.askOnce(q)
 		}
-		if line == "=" && q.repeat != "" {
-			v, ok := s.prev[q.repeat]
-			if !ok {
-				s.printf("  = repeats the previous source's %s, and none was answered yet\n", q.repeat)
-				continue
-			}
-			s.printf("  = %s (as for the previous source)\n", v)
-			if v == "" {
-				if q.optional || q.dash {
-					return "", nil
-				}
-				continue
-			}
-			line = v
+		if v, ok := s.answer(q, line); ok {
+			return v, nil
 		}
-		switch {
-		case line == "?":
-			s.printf("  %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
-			continue
-		case line == "" && q.sugg.Value != "":
-			return q.sugg.Value, nil
-		case line == "" && q.optional, line == "-" && (q.optional || q.dash):
-			return "", nil
-		case line == "":
-			s.printf("  an answer is needed: %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
-			continue
-		case line == "-":
-			s.printf("  %s is required (- leaves out only an optional value); ? explains\n", q.name())
-			continue
-		}
-		if q.check != nil {
-			if err := q.check(line); err != nil {
-				s.printf("  %v; try again\n", err)
-				continue
-			}
-		}
-		return line, nil
 	}
+}
+
+// prompt prints q's prompt, its suggestion in brackets, and reads one
+// line, echoed when Echo is set.
+func (s *Session) prompt(q question) (string, error) {
+	prompt := q.label
+	if q.sugg.Value != "" {
+		prompt += " [" + q.sugg.Value + "]"
+	}
+	s.printf("%s: ", prompt)
+	line, err := s.line()
+	if err != nil {
+		s.printf("\n")
+		return "", err
+	}
+	if s.Echo {
+		s.printf("%s\n", line)
+	}
+	return line, nil
+}
+
+// answer judges one line read for q: it returns the value the line
+// gives and true, or false when the line gives none (a request for
+// help, an answer missing or invalid), having said why, so that q is
+// asked again. "=" stands for the previous answer of q's repeat.
+func (s *Session) answer(q question, line string) (string, bool) {
+	if line == "=" && q.repeat != "" {
+		v, ok := s.prev[q.repeat]
+		if !ok {
+			s.printf("  = repeats the previous source's %s, and none was answered yet\n", q.repeat)
+			return "", false
+		}
+		s.printf("  = %s (as for the previous source)\n", v)
+		if v == "" {
+			return "", q.optional || q.dash
+		}
+		line = v
+	}
+	switch {
+	case line == "?":
+		s.printf("  %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
+		return "", false
+	case line == "" && q.sugg.Value != "":
+		return q.sugg.Value, true
+	case line == "" && q.optional, line == "-" && (q.optional || q.dash):
+		return "", true
+	case line == "":
+		s.printf("  an answer is needed: %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
+		return "", false
+	case line == "-":
+		s.printf("  %s is required (- leaves out only an optional value); ? explains\n", q.name())
+		return "", false
+	}
+	if q.check != nil {
+		if err := q.check(line); err != nil {
+			s.printf("  %v; try again\n", err)
+			return "", false
+		}
+	}
+	return line, true
 }
 
 // line reads one line without its line ending and surrounding blanks.

@@ -34,7 +34,50 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 	if len(defs) > 0 {
 		pos = defs[len(defs)-1].Pos("")
 	}
-	ct := &manifest.Container{
+	ct := containerShape(svc)
+	if ct.Image == "" {
+		if ref, ok := c.decl.ImageFor(svc.Name); ok {
+			ct.Image = ref // else C2M016 refuses the module
+		}
+	}
+	notes := c.environment(svc, ct)
+	ct.Ports = containerPorts(svc.Ports)
+	ct.Tmpfs, ct.Volumes = containerMounts(mounts, hostPaths)
+	ct.Devices = containerDevices(svc.Devices)
+	ct.Secrets = mergeSecretRefs(c.unshadowedSecrets(svc, mounts), ct.Secrets)
+	ct.Configs = c.inlineConfigs(svc)
+	ct.Healthcheck = containerHealthcheck(svc.HealthCheck)
+	ct.DependsOn = containerDependencies(svc.DependsOn)
+	if len(svc.ExtraHosts) > 0 {
+		ct.ExtraHosts = svc.ExtraHosts.AsList("=")
+		sort.Strings(ct.ExtraHosts)
+	}
+	// With no networks: written, compose's implicit default network,
+	// which every service of the module shares.
+	if len(svc.Networks) > 0 && writes(defs, "networks") {
+		ct.Networks = containerNetworks(svc.Networks)
+	}
+	ct.Ulimits = containerUlimits(svc.Ulimits)
+	if lg := svc.Logging; lg != nil && (lg.Driver != "" || len(lg.Options) > 0) {
+		ct.Logging = &manifest.Logging{Driver: lg.Driver, Options: stringMap(lg.Options)}
+	}
+	ct.Deploy = deploy(svc)
+	c.secretFields(svc, ct, pos)
+	// build: is not carried; with no image it is refused above (C2M016),
+	// and an image named in the declarations stands for it.
+	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
+	notes = append(notes, c.disposed[svc.Name]...)
+	comment := pos.String()
+	if len(notes) > 0 {
+		comment = strings.Join(append([]string{comment}, notes...), "; ")
+	}
+	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: comment}
+}
+
+// containerShape returns the container fields that copy a service field
+// as it is, or with a plain change of type.
+func containerShape(svc types.ServiceConfig) *manifest.Container {
+	return &manifest.Container{
 		Name:            svc.Name,
 		Image:           svc.Image,
 		Platform:        svc.Platform,
@@ -82,19 +125,25 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 		Annotations:     stringMap(svc.Annotations),
 		Sysctls:         stringMap(svc.Sysctls),
 	}
-	if ct.Image == "" {
-		if ref, ok := c.decl.ImageFor(svc.Name); ok {
-			ct.Image = ref // else C2M016 refuses the module
-		}
-	}
-	notes := c.environment(svc, ct)
-	for _, p := range svc.Ports {
-		ct.Ports = append(ct.Ports, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
+}
+
+// containerPorts maps the service's ports.
+func containerPorts(ports []types.ServicePortConfig) []manifest.Port {
+	var out []manifest.Port
+	for _, p := range ports {
+		out = append(out, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
 			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
 	}
+	return out
+}
+
+// containerMounts returns the tmpfs mounts and the volumes of mounts. A
+// volume is mapped to the declared host path of its source (hostPaths,
+// by section and key), and left out when its source has none.
+func containerMounts(mounts []project.Mount, hostPaths map[string]string) (tmpfs []manifest.Tmpfs, volumes []manifest.Volume) {
 	for _, m := range mounts {
 		if m.Kind == project.Tmpfs {
-			ct.Tmpfs = append(ct.Tmpfs, *m.Tmpfs)
+			tmpfs = append(tmpfs, *m.Tmpfs)
 			continue
 		}
 		section, key, ok := sourceKey(m)
@@ -105,77 +154,84 @@ func (c *converter) container(svc types.ServiceConfig, mounts []project.Mount, h
 		if !ok {
 			continue
 		}
-		ct.Volumes = append(ct.Volumes, manifest.Volume{Source: hp, Target: m.Target, ReadOnly: m.ReadOnly})
+		volumes = append(volumes, manifest.Volume{Source: hp, Target: m.Target, ReadOnly: m.ReadOnly})
 	}
-	for _, d := range svc.Devices {
-		ct.Devices = append(ct.Devices, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
+	return tmpfs, volumes
+}
+
+// containerDevices maps the service's devices.
+func containerDevices(devices []types.DeviceMapping) []manifest.Device {
+	var out []manifest.Device
+	for _, d := range devices {
+		out = append(out, manifest.Device{Source: d.Source, Target: d.Target, Permissions: d.Permissions})
 	}
-	ct.Secrets = mergeSecretRefs(c.unshadowedSecrets(svc, mounts), ct.Secrets)
-	ct.Configs = c.inlineConfigs(svc)
-	if h := svc.HealthCheck; h != nil {
-		ct.Healthcheck = &manifest.Healthcheck{Test: h.Test, Retries: h.Retries, Disable: h.Disable,
-			Interval: dur(h.Interval), Timeout: dur(h.Timeout), StartPeriod: dur(h.StartPeriod), StartInterval: dur(h.StartInterval)}
+	return out
+}
+
+// containerHealthcheck maps the service's healthcheck; nil for none.
+func containerHealthcheck(h *types.HealthCheckConfig) *manifest.Healthcheck {
+	if h == nil {
+		return nil
 	}
-	deps := make([]string, 0, len(svc.DependsOn))
-	for name := range svc.DependsOn {
+	return &manifest.Healthcheck{Test: h.Test, Retries: h.Retries, Disable: h.Disable,
+		Interval: dur(h.Interval), Timeout: dur(h.Timeout), StartPeriod: dur(h.StartPeriod), StartInterval: dur(h.StartInterval)}
+}
+
+// containerDependencies maps depends_on, sorted by service name. Only a
+// dependency that is not required says so (required: false).
+func containerDependencies(dependsOn types.DependsOnConfig) []manifest.Dependency {
+	deps := make([]string, 0, len(dependsOn))
+	for name := range dependsOn {
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)
+	var out []manifest.Dependency
 	for _, name := range deps {
-		d := svc.DependsOn[name]
+		d := dependsOn[name]
 		dep := manifest.Dependency{Service: name, Condition: d.Condition, Restart: d.Restart}
 		if !d.Required {
 			f := false
 			dep.Required = &f
 		}
-		ct.DependsOn = append(ct.DependsOn, dep)
+		out = append(out, dep)
 	}
-	if len(svc.ExtraHosts) > 0 {
-		ct.ExtraHosts = svc.ExtraHosts.AsList("=")
-		sort.Strings(ct.ExtraHosts)
-	}
-	for name, n := range svc.Networks {
-		if !writes(defs, "networks") {
-			break // compose's implicit default network: every service of the module shares it
-		}
-		if ct.Networks == nil {
-			ct.Networks = map[string]manifest.Network{}
-		}
+	return out
+}
+
+// containerNetworks maps the networks a service names; a network with
+// no settings maps to an empty one.
+func containerNetworks(networks map[string]*types.ServiceNetworkConfig) map[string]manifest.Network {
+	out := map[string]manifest.Network{}
+	for name, n := range networks {
 		var net manifest.Network
 		if n != nil {
 			net = manifest.Network{Aliases: n.Aliases, Ipv4Address: n.Ipv4Address, Ipv6Address: n.Ipv6Address,
 				LinkLocalIPs: n.LinkLocalIPs, MacAddress: n.MacAddress, InterfaceName: n.InterfaceName,
 				Priority: int64(n.Priority), GwPriority: int64(n.GatewayPriority), DriverOpts: stringMap(n.DriverOpts)}
 		}
-		ct.Networks[name] = net
+		out[name] = net
 	}
-	for name, u := range svc.Ulimits {
+	return out
+}
+
+// containerUlimits maps the service's ulimits, a single value as both
+// soft and hard; nil for none.
+func containerUlimits(ulimits map[string]*types.UlimitsConfig) map[string]manifest.Ulimit {
+	var out map[string]manifest.Ulimit
+	for name, u := range ulimits {
 		if u == nil {
 			continue
 		}
-		if ct.Ulimits == nil {
-			ct.Ulimits = map[string]manifest.Ulimit{}
+		if out == nil {
+			out = map[string]manifest.Ulimit{}
 		}
 		l := manifest.Ulimit{Soft: int64(u.Soft), Hard: int64(u.Hard)}
 		if u.Single != 0 {
 			l = manifest.Ulimit{Soft: int64(u.Single), Hard: int64(u.Single)}
 		}
-		ct.Ulimits[name] = l
+		out[name] = l
 	}
-	if lg := svc.Logging; lg != nil && (lg.Driver != "" || len(lg.Options) > 0) {
-		ct.Logging = &manifest.Logging{Driver: lg.Driver, Options: stringMap(lg.Options)}
-	}
-	ct.Deploy = deploy(svc)
-	c.secretFields(svc, ct, pos)
-	// build: is not carried; with no image it is refused above (C2M016),
-	// and an image named in the declarations stands for it.
-	c.notCarried(svc, defs, svc.Image == "" || ct.Image != svc.Image, true)
-	notes = append(notes, c.disposed[svc.Name]...)
-	comment := pos.String()
-	if len(notes) > 0 {
-		comment = strings.Join(append([]string{comment}, notes...), "; ")
-	}
-	return &manifest.Resource{Kind: manifest.KindContainer, Container: ct, Pos: pos, Comment: comment}
+	return out
 }
 
 // environment sets the container's environment: env_file and environment

@@ -51,9 +51,30 @@ func (c *converter) knownSecrets() []knownSecret {
 	if c.known != nil {
 		return *c.known
 	}
-	// Names the project shows openly: a value one of them contains
-	// (POSTGRES_PASSWORD=postgres beside image postgres:16) is no secret
-	// to keep, and would match every field naming it.
+	carried, delivered := c.plaintextValues()
+	s := &secretSet{public: c.publicNames(), carried: carried, delivered: delivered, seen: map[string]bool{}}
+	if c.l.Compose != nil {
+		c.addCredentialSecrets(s)
+		c.addServiceSecrets(s)
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.l.Environment)) {
+		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
+			s.add(v, k)
+		}
+	}
+	for _, k := range s.inURLs {
+		s.add(k.value, k.of)
+	}
+	out := s.out
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
+	c.known = &out
+	return out
+}
+
+// publicNames returns the names the project shows openly: a value one of
+// them contains (POSTGRES_PASSWORD=postgres beside image postgres:16) is
+// no secret to keep, and would match every field naming it.
+func (c *converter) publicNames() []string {
 	var public []string
 	if p := c.l.Compose; p != nil {
 		public = append(public, p.Name)
@@ -82,78 +103,92 @@ func (c *converter) knownSecrets() []knownSecret {
 	for k := range c.l.Environment {
 		public = append(public, k, CredentialName("", k))
 	}
-	// A value carried in plaintext knowingly (acknowledge names the
-	// variable) is in the manifest anyway: it spreads nowhere, unless it
-	// is also a credential's value.
-	carried, delivered := map[string]bool{}, map[string]bool{}
-	if c.l.Compose != nil {
-		for name, svc := range c.l.Compose.Services {
-			for k, v := range svc.Environment {
-				switch {
-				case v == nil:
-				case c.declaresCredential(name, k):
-					delivered[*v] = true
-				case c.decl.AcknowledgesVariable(declare.AckEnvironment, name, k):
-					carried[*v] = true
-				}
+	return public
+}
+
+// plaintextValues returns the environment values carried in plaintext
+// knowingly (acknowledge names the variable) and those credentials:
+// delivers. A carried value is in the manifest anyway: it spreads
+// nowhere, unless it is also a credential's value.
+func (c *converter) plaintextValues() (carried, delivered map[string]bool) {
+	carried, delivered = map[string]bool{}, map[string]bool{}
+	if c.l.Compose == nil {
+		return carried, delivered
+	}
+	for name, svc := range c.l.Compose.Services {
+		for k, v := range svc.Environment {
+			switch {
+			case v == nil:
+			case c.declaresCredential(name, k):
+				delivered[*v] = true
+			case c.decl.AcknowledgesVariable(declare.AckEnvironment, name, k):
+				carried[*v] = true
 			}
 		}
 	}
-	seen := map[string]bool{}
-	var out []knownSecret
-	// The password inside a URL value is a secret of its own, wherever
-	// the rest of the URL is not; added after every whole value, so a
-	// value is named after the variable it is the whole of.
-	var inURLs []knownSecret
-	add := func(v, of string) {
-		if !project.CouldBeSecret(v) || seen[v] || (carried[v] && !delivered[v]) {
+	return carried, delivered
+}
+
+// secretSet collects known secrets for knownSecrets, each value once.
+type secretSet struct {
+	public             []string // names shown openly (publicNames)
+	carried, delivered map[string]bool
+	seen               map[string]bool
+	out                []knownSecret
+	// inURLs holds the passwords inside URL values, secrets of their
+	// own wherever the rest of the URL is not; added after every whole
+	// value, so a value is named after the variable it is the whole of.
+	inURLs []knownSecret
+}
+
+// add adds v, the value of of, unless it could be no secret, is already
+// known, is carried knowingly and delivered by no credential, or is
+// contained in a public name.
+func (s *secretSet) add(v, of string) {
+	if !project.CouldBeSecret(v) || s.seen[v] || (s.carried[v] && !s.delivered[v]) {
+		return
+	}
+	for _, pub := range s.public {
+		if strings.Contains(pub, v) {
 			return
 		}
-		for _, pub := range public {
-			if strings.Contains(pub, v) {
-				return
-			}
-		}
-		seen[v] = true
-		out = append(out, knownSecret{value: v, of: of, credential: delivered[v]})
-		if p := project.URLPassword(v); p != "" && p != v {
-			inURLs = append(inURLs, knownSecret{value: p, of: of, credential: delivered[v]})
-		}
 	}
-	if c.l.Compose != nil {
-		// A credential's value first, named after the credential: a
-		// field holding it names both places.
-		for _, cr := range c.decl.CredentialsOrNil() {
-			if svc, ok := c.l.Compose.Services[cr.Service]; ok {
-				if v := svc.Environment[cr.Variable]; v != nil {
-					add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
-				}
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
-			svc := c.l.Compose.Services[name]
-			for _, k := range sortedEnvKeys(svc.Environment) {
-				v := svc.Environment[k]
-				if v == nil {
-					continue
-				}
-				if project.LooksLikeSecret(k, *v) {
-					add(*v, "environment "+k+" of service "+name)
-				}
+	s.seen[v] = true
+	s.out = append(s.out, knownSecret{value: v, of: of, credential: s.delivered[v]})
+	if p := project.URLPassword(v); p != "" && p != v {
+		s.inURLs = append(s.inURLs, knownSecret{value: p, of: of, credential: s.delivered[v]})
+	}
+}
+
+// addCredentialSecrets adds the value of each credential credentials:
+// delivers, named after the credential: a field holding it names both
+// places. It is added first, before any other name for the same value.
+func (c *converter) addCredentialSecrets(s *secretSet) {
+	for _, cr := range c.decl.CredentialsOrNil() {
+		if svc, ok := c.l.Compose.Services[cr.Service]; ok {
+			if v := svc.Environment[cr.Variable]; v != nil {
+				s.add(*v, "environment "+cr.Variable+" of service "+cr.Service+", delivered as credential "+cr.Name)
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.l.Environment)) {
-		if v := c.l.Environment[k]; project.LooksLikeSecret(k, v) {
-			add(v, k)
+}
+
+// addServiceSecrets adds the literal environment values of every
+// service that C2M015 judges secret (project.LooksLikeSecret), services
+// and variables in sorted order.
+func (c *converter) addServiceSecrets(s *secretSet) {
+	for _, name := range slices.Sorted(maps.Keys(c.l.Compose.Services)) {
+		svc := c.l.Compose.Services[name]
+		for _, k := range sortedEnvKeys(svc.Environment) {
+			v := svc.Environment[k]
+			if v == nil {
+				continue
+			}
+			if project.LooksLikeSecret(k, *v) {
+				s.add(*v, "environment "+k+" of service "+name)
+			}
 		}
 	}
-	for _, k := range inURLs {
-		add(k.value, k.of)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].value) > len(out[j].value) })
-	c.known = &out
-	return out
 }
 
 func keysOf[V any](m map[string]V) map[string]bool {
@@ -200,102 +235,144 @@ func (c *converter) declaresCredential(service, variable string) bool {
 // secret, masking the value out of it. A secret-looking variable's own
 // value is left to environment (it is carried only when acknowledged).
 func (c *converter) secretFields(svc types.ServiceConfig, ct *manifest.Container, pos manifest.Pos) {
-	known := c.knownSecrets()
-	reported := map[string]bool{}
-	var walk func(v reflect.Value, field string, set func(reflect.Value))
-	walk = func(v reflect.Value, field string, set func(reflect.Value)) {
-		switch v.Kind() {
-		case reflect.String:
-			s := v.String()
-			masked := s
-			// A password written in a URL (curl http://u:pw@host, a
-			// label, a healthcheck) is a secret wherever it is.
-			if p := project.URLPassword(masked); p != "" && len(p) >= project.MinSecretLen/2 {
-				masked = strings.ReplaceAll(masked, p, project.Mask(p))
-				if id := field + "\x00url"; !reported[id] {
-					reported[id] = true
-					c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Image: ct.Image, Field: field, Of: "a password in a URL", Pos: pos})
-				}
-			}
-			for _, k := range known {
-				if !strings.Contains(masked, k.value) {
-					continue
-				}
-				masked = strings.ReplaceAll(masked, k.value, project.Mask(k.value))
-				if id := field + "\x00" + k.of; !reported[id] {
-					reported[id] = true
-					c.secrets = append(c.secrets, rules.EnvSecret{Service: svc.Name, Image: ct.Image, Field: field, Of: k.of, Pos: pos})
-				}
-			}
-			if masked != s {
-				set(reflect.ValueOf(masked).Convert(v.Type()))
-			}
-		case reflect.Pointer, reflect.Interface:
-			if !v.IsNil() {
-				e := v.Elem()
-				if v.Kind() == reflect.Pointer {
-					walk(e, field, func(n reflect.Value) { e.Set(n) })
-				} else {
-					cp := reflect.New(e.Type()).Elem()
-					cp.Set(e)
-					walk(cp, field, func(n reflect.Value) { cp.Set(n) })
-					if !reflect.DeepEqual(cp.Interface(), e.Interface()) {
-						set(cp)
-					}
-				}
-			}
-		case reflect.Slice, reflect.Array:
-			for i := 0; i < v.Len(); i++ {
-				e := v.Index(i)
-				walk(e, field, func(n reflect.Value) { e.Set(n) })
-			}
-		case reflect.Map:
-			iter := v.MapRange()
-			type entry struct{ k, v reflect.Value }
-			var entries []entry
-			for iter.Next() {
-				entries = append(entries, entry{iter.Key(), iter.Value()})
-			}
-			sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
-			for _, en := range entries {
-				key := en.k.String()
-				if _, own := c.envSecret(key, en.v.String()); field == "environment" && en.v.Kind() == reflect.String && own {
-					continue // its own value: C2M015 in environment
-				}
-				cp := reflect.New(en.v.Type()).Elem()
-				cp.Set(en.v)
-				changed := false
-				walk(cp, field+" "+key, func(n reflect.Value) { cp.Set(n); changed = true })
-				if changed || !reflect.DeepEqual(cp.Interface(), en.v.Interface()) {
-					v.SetMapIndex(en.k, cp)
-				}
-			}
-		case reflect.Struct:
-			t := v.Type()
-			for i := 0; i < t.NumField(); i++ {
-				f := t.Field(i)
-				if !f.IsExported() {
-					continue
-				}
-				name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-				if name == "" || name == "-" {
-					name = strings.ToLower(f.Name)
-				}
-				sub := name
-				switch {
-				case field == "":
-				case v.Type() == reflect.TypeOf(manifest.FileRef{}):
-					sub = field + " " + v.FieldByName("Source").String() + " " + name
-				default:
-					sub = field + " " + name
-				}
-				fv := v.Field(i)
-				walk(fv, sub, func(n reflect.Value) { fv.Set(n) })
-			}
+	w := &secretWalk{c: c, service: svc.Name, ct: ct, pos: pos, known: c.knownSecrets(), reported: map[string]bool{}}
+	w.walk(reflect.ValueOf(ct).Elem(), "", func(reflect.Value) {})
+}
+
+// secretWalk walks a built container for secretFields, masking each
+// known secret it finds and reporting it once per field.
+type secretWalk struct {
+	c        *converter
+	service  string
+	ct       *manifest.Container // its Image names the refusal, as masked so far
+	pos      manifest.Pos
+	known    []knownSecret
+	reported map[string]bool // field and what the value is of
+}
+
+// walk masks the secrets in v, the value of field (a path of yaml names,
+// "" for the container itself), calling set with a replacement value
+// when v cannot be set in place.
+func (w *secretWalk) walk(v reflect.Value, field string, set func(reflect.Value)) {
+	switch v.Kind() {
+	case reflect.String:
+		w.walkString(v, field, set)
+	case reflect.Pointer, reflect.Interface:
+		w.walkIndirect(v, field, set)
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			e := v.Index(i)
+			w.walk(e, field, func(n reflect.Value) { e.Set(n) })
+		}
+	case reflect.Map:
+		w.walkMap(v, field)
+	case reflect.Struct:
+		w.walkStruct(v, field)
+	}
+}
+
+// walkString masks a password written in a URL and every known secret
+// out of the string v, reporting each.
+func (w *secretWalk) walkString(v reflect.Value, field string, set func(reflect.Value)) {
+	s := v.String()
+	masked := s
+	// A password written in a URL (curl http://u:pw@host, a
+	// label, a healthcheck) is a secret wherever it is.
+	if p := project.URLPassword(masked); p != "" && len(p) >= project.MinSecretLen/2 {
+		masked = strings.ReplaceAll(masked, p, project.Mask(p))
+		w.report(field, "\x00url", "a password in a URL")
+	}
+	for _, k := range w.known {
+		if !strings.Contains(masked, k.value) {
+			continue
+		}
+		masked = strings.ReplaceAll(masked, k.value, project.Mask(k.value))
+		w.report(field, "\x00"+k.of, k.of)
+	}
+	if masked != s {
+		set(reflect.ValueOf(masked).Convert(v.Type()))
+	}
+}
+
+// report records C2M015 for field holding the value of of, unless the
+// same field and key were reported already.
+func (w *secretWalk) report(field, key, of string) {
+	if id := field + key; !w.reported[id] {
+		w.reported[id] = true
+		w.c.secrets = append(w.c.secrets, rules.EnvSecret{Service: w.service, Image: w.ct.Image, Field: field, Of: of, Pos: w.pos})
+	}
+}
+
+// walkIndirect walks what a non-nil pointer or interface v holds. An
+// interface's value is walked as a copy, set back only when it changed.
+func (w *secretWalk) walkIndirect(v reflect.Value, field string, set func(reflect.Value)) {
+	if v.IsNil() {
+		return
+	}
+	e := v.Elem()
+	if v.Kind() == reflect.Pointer {
+		w.walk(e, field, func(n reflect.Value) { e.Set(n) })
+		return
+	}
+	cp := reflect.New(e.Type()).Elem()
+	cp.Set(e)
+	w.walk(cp, field, func(n reflect.Value) { cp.Set(n) })
+	if !reflect.DeepEqual(cp.Interface(), e.Interface()) {
+		set(cp)
+	}
+}
+
+// walkMap walks each entry of the map v in key order, as field KEY,
+// writing back the entries that changed. A secret-looking environment
+// variable's own value is skipped: environment refuses it.
+func (w *secretWalk) walkMap(v reflect.Value, field string) {
+	iter := v.MapRange()
+	type entry struct{ k, v reflect.Value }
+	var entries []entry
+	for iter.Next() {
+		entries = append(entries, entry{iter.Key(), iter.Value()})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
+	for _, en := range entries {
+		key := en.k.String()
+		if _, own := w.c.envSecret(key, en.v.String()); field == "environment" && en.v.Kind() == reflect.String && own {
+			continue // its own value: C2M015 in environment
+		}
+		cp := reflect.New(en.v.Type()).Elem()
+		cp.Set(en.v)
+		changed := false
+		w.walk(cp, field+" "+key, func(n reflect.Value) { cp.Set(n); changed = true })
+		if changed || !reflect.DeepEqual(cp.Interface(), en.v.Interface()) {
+			v.SetMapIndex(en.k, cp)
 		}
 	}
-	rv := reflect.ValueOf(ct).Elem()
-	walk(rv, "", func(reflect.Value) {})
+}
+
+// walkStruct walks each exported field of the struct v, named by its
+// yaml name (its lower-cased Go name without one); a file reference's
+// fields are named after its source as well.
+func (w *secretWalk) walkStruct(v reflect.Value, field string) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" {
+			name = strings.ToLower(f.Name)
+		}
+		sub := name
+		switch {
+		case field == "":
+		case v.Type() == reflect.TypeOf(manifest.FileRef{}):
+			sub = field + " " + v.FieldByName("Source").String() + " " + name
+		default:
+			sub = field + " " + name
+		}
+		fv := v.Field(i)
+		w.walk(fv, sub, func(n reflect.Value) { fv.Set(n) })
+	}
 }
 
 // secretSources refuses (C2M015) each mount whose source carries a known
