@@ -321,7 +321,7 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 	if stop != nil {
 		return *stop
 	}
-	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName}
+	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName, Check: r.checker(ctx, old, plan)}
 	a, settled, stop := r.converse(ctx, s, plan, refusals)
 	if stop != nil {
 		return *stop
@@ -371,6 +371,51 @@ func (r *runner) openDeclarations() (old []byte, crlf bool, doc *declare.Documen
 			Hints: []string{"make " + r.declName + " and its directory writable, or name another file with --declarations"}}
 	}
 	return old, crlf, doc, nil
+}
+
+// checker returns the Session's Check: it applies the answers so far to
+// the declarations file's content old, converts in memory (nothing is
+// written), and returns the errors the rules find about the source just
+// answered, as convert prints them. A conversion that fails gives none:
+// the final check reports it.
+func (r *runner) checker(ctx context.Context, old []byte, plan *Plan) func(*Answers, Answer) []string {
+	return func(a *Answers, last Answer) []string {
+		doc, err := declare.LoadDocument(r.declName, old)
+		if err != nil {
+			return nil
+		}
+		Apply(doc, a)
+		data, err := doc.Bytes()
+		if err != nil {
+			return nil
+		}
+		res, err := r.convertData(ctx, r.opts, data)
+		if err != nil || res == nil {
+			return nil
+		}
+		it := plan.find(last.Section, last.Key)
+		if it == nil {
+			return nil
+		}
+		var out []string
+		for _, d := range res.Diagnostics {
+			if d.Severity == rules.Error && about(d, &it.Missing) && !rules.NoDeclarationSettles(d) {
+				out = append(out, report.Line(d.String()))
+			}
+		}
+		return out
+	}
+}
+
+// about reports whether d is a finding about the source m: at one of its
+// mounts, or naming it.
+func about(d rules.Diagnostic, m *convert.Missing) bool {
+	for _, mt := range m.Mounts {
+		if d.Service == mt.Service && d.Target == mt.Target && d.Target != "" {
+			return true
+		}
+	}
+	return d.Source != "" && d.Source == m.Source
 }
 
 // stopped returns the outcome that ends ask after a question asked

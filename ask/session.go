@@ -32,6 +32,11 @@ type Session struct {
 	Echo bool
 	// DeclarationsFile names the file the answers go to, in messages.
 	DeclarationsFile string
+	// Check, when set, is called after each source is answered, with
+	// every answer so far: it converts with them in memory and returns
+	// what the rules still find wrong with that source (their own
+	// findings, as convert prints them), which the session shows.
+	Check func(a *Answers, last Answer) []string
 
 	r *bufio.Reader
 	// prev holds the last answer to each field, for "=".
@@ -146,6 +151,11 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 			return nil, err
 		}
 		a.Entries = append(a.Entries, ans)
+		if s.Check != nil {
+			for _, f := range s.Check(a, ans) {
+				s.printf("  convert: %s\n", f)
+			}
+		}
 	}
 	return a, nil
 }
