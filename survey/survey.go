@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -188,6 +190,11 @@ func Read(name string, data []byte) (*Survey, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%s:%s: more than one JSON value", name, position(data, dec.InputOffset()-1))
 	}
+	var raw any
+	_ = json.Unmarshal(data, &raw) // decoded strictly before
+	if err := exactMembers(raw, reflect.TypeFor[Survey](), ""); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
 	if err := s.valid(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -195,6 +202,53 @@ func Read(name string, data []byte) (*Survey, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return &s, nil
+}
+
+// exactMembers checks the members of v, a JSON value decoded as any,
+// against t's json tags as the schema does and encoding/json does not:
+// a name matches its tag exactly (encoding/json takes "dAte" for
+// "date"), and a member whose tag has no omitempty is required (but
+// exists, which present judges). at names where v is, for errors.
+func exactMembers(v any, t reflect.Type, at string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		list, _ := v.([]any)
+		for i, x := range list {
+			if err := exactMembers(x, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		fields := map[string]reflect.StructField{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			fields[name] = f
+			if _, given := obj[name]; !given && opts != "omitempty" && name != "exists" {
+				return fmt.Errorf("%s: member %q missing", strings.TrimPrefix(at+".", "."), name)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			f, ok := fields[k]
+			if !ok {
+				return fmt.Errorf("%s: unknown member %q (member names are exact, in lower case)", strings.TrimPrefix(at+"."+k, "."), k)
+			}
+			if err := exactMembers(obj[k], f.Type, at+"."+k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // decodeError is err with the line and column of data it happened at.
