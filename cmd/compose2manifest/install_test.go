@@ -13,14 +13,7 @@ import (
 // gives for a clone: the line of its first sh block that runs go install.
 func readmeInstall(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, install, ok := strings.Cut(string(data), "\n## Install\n")
-	if !ok {
-		t.Fatal("README has no ## Install section")
-	}
+	install := readmeSection(t, "Install")
 	m := regexp.MustCompile(`(?m)^(go install \./cmd/compose2manifest)\b`).FindStringSubmatch(install)
 	if m == nil {
 		t.Fatal("README's Install section has no `go install ./cmd/compose2manifest` line")

@@ -10,18 +10,27 @@ import (
 	"time"
 )
 
-// readmeWalkthrough returns the commands of the README's "Your first
-// project, end to end": each line of its sh block without its comment.
-func readmeWalkthrough(t *testing.T) []string {
+// readmeSection returns the README's section under "## heading", up to
+// the next "## " heading; the test fails without one.
+func readmeSection(t *testing.T, heading string) string {
 	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "## Your first project, end to end\n")
+	_, section, ok := strings.Cut(string(readme), "\n## "+heading+"\n")
 	if !ok {
-		t.Fatal("README has no \"Your first project, end to end\"")
+		t.Fatalf("README has no ## %s section", heading)
 	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	return section
+}
+
+// readmeWalkthrough returns the commands of the README's "Your first
+// project, end to end": each line of its sh block without its comment.
+func readmeWalkthrough(t *testing.T) []string {
+	t.Helper()
+	section := readmeSection(t, "Your first project, end to end")
 	m := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(section)
 	if m == nil {
 		t.Fatal("the walkthrough has no sh block")
