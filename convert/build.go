@@ -251,8 +251,7 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	res.Sources = c.sourceList()
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
-	res.Skeleton = SkeletonFor(c.module, res.Missing, res.Suggestions)
-	res.Decisions = Decisions(c.module, res.Missing, res.Suggestions)
+	res.Skeleton, res.Decisions = skeleton(c.module, res.Missing, res.Suggestions)
 	c.maskResult(res)
 	return nil
 }

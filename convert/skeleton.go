@@ -207,38 +207,48 @@ type MissingRoot struct {
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
 func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
+	doc, _ := skeleton(module, missing, s)
+	return doc
+}
+
+// skeleton returns the document SkeletonFor writes and how many values it
+// leaves to fill in (Decisions), building it once; nil and 0 when there
+// is nothing to declare.
+func skeleton(module string, missing []Missing, s Suggestions) ([]byte, int) {
 	root := skeletonNode(module, missing, s)
 	if root == nil {
-		return nil
+		return nil, 0
 	}
+	n := emptyValues(root)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(root); err != nil {
-		return nil
+		return nil, 0
 	}
 	enc.Close()
-	return buf.Bytes()
+	return buf.Bytes(), n
 }
 
 // Decisions returns how many values the skeleton of missing and s
 // (SkeletonFor) leaves for a person to fill in: its "" fields and its
 // empty acknowledge: items. 0 when there is no skeleton.
 func Decisions(module string, missing []Missing, s Suggestions) int {
-	n := 0
-	var walk func(*yaml.Node)
-	walk = func(x *yaml.Node) {
-		if x.Kind == yaml.ScalarNode && x.Value == "" && x.Style == yaml.DoubleQuotedStyle {
-			n++
-		}
-		for _, c := range x.Content {
-			walk(c)
-		}
-	}
-	if root := skeletonNode(module, missing, s); root != nil {
-		walk(root)
-	}
+	_, n := skeleton(module, missing, s)
 	return n
+}
+
+// emptyValues counts the double-quoted "" scalars under n: the values a
+// skeleton leaves to fill in.
+func emptyValues(n *yaml.Node) int {
+	count := 0
+	if n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == yaml.DoubleQuotedStyle {
+		count++
+	}
+	for _, c := range n.Content {
+		count += emptyValues(c)
+	}
+	return count
 }
 
 // skeletonNode builds the document SkeletonFor writes, nil when there is
