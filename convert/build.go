@@ -1468,18 +1468,7 @@ func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidenc
 	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "" || elsewhere) || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
 		return nil
 	}
-	name := ""
-	switch {
-	case project.LooksLikeFile(s.Key):
-		name = "its name " + path.Base(s.Key)
-	default:
-		for _, m := range s.Mounts {
-			if project.LooksLikeFile(m.Target) {
-				name = "its target " + m.Target
-				break
-			}
-		}
-	}
+	name := looksLikeFile(first.Source, s.Key, s.Mounts)
 	if name == "" {
 		return nil
 	}
