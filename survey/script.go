@@ -55,9 +55,10 @@ type Target struct {
 }
 
 // shown is s safe in a comment: one line, controls and bytes that are
-// not UTF-8 escaped.
+// not UTF-8 escaped, and no GitHub workflow command (textsafe.Guard), as
+// plan's script shows names.
 func shown(s string) string {
-	return strings.Join(strings.Fields(textsafe.Escape(s, false)), " ")
+	return textsafe.Guard(strings.Join(strings.Fields(textsafe.Escape(s, false)), " "))
 }
 
 // jsonString is s as a JSON string, <, > and & as they are; bytes that

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -112,4 +113,23 @@ func oddSpec(dir string) Spec {
 		{Section: declare.SectionAnonymous, Key: "app:/var/lib/app", Service: "app", Target: "/var/lib/app"},
 		{Section: declare.SectionAnonymous, Key: "down:/x", Service: "down", Target: "/x"},
 	}}
+}
+
+// A name from the compose file printed in the script's comments gives a
+// CI log no workflow command: "##[" is written "##\x5b", as plan's script
+// and every other output do; a "::" starting a comment's text cannot
+// happen (each comment starts with "# ").
+func TestScriptNoWorkflowCommand(t *testing.T) {
+	s := Spec{Project: "app", ProjectDirectory: "/opt/app",
+		Sources: []Target{{Section: "binds", Key: "./a##[error]b", Real: "./a##[error]b"}},
+		Images:  []string{"example/x##[warning]:1"}}
+	var script bytes.Buffer
+	if err := WriteScript(&script, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(script.String(), "\n") {
+		if strings.Contains(line, "##[") {
+			t.Errorf("script line holds a workflow command: %q", line)
+		}
+	}
 }
