@@ -20,6 +20,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/images"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
@@ -347,12 +348,9 @@ func withDefaults(l *project.Project, opts Options, decl *declare.File, declFile
 		}
 		p = filepath.Join(wd, p)
 	}
-	if err := project.CheckInputFile("defaults file", p); err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(p)
+	data, err := fsread.File("defaults file", p, project.MaxInputSize)
 	if err != nil {
-		return nil, nil, fmt.Errorf("defaults: %w", err)
+		return nil, nil, err
 	}
 	d, err := declare.ParseDefaults(l.Rel(p), data)
 	if err != nil {

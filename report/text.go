@@ -165,9 +165,10 @@ func (f *finding) lines(names map[string]*finding) []string {
 		}
 		line := d.String()
 		if len(services) > 0 {
-			head := first.Rule + " " + string(first.Severity) + ": "
-			if i := strings.Index(line, head); i >= 0 {
-				line = line[:i+len(head)] + "services " + strings.Join(services, ", ") + ": " + line[i+len(head):]
+			// d.String with the services where the service stands.
+			line = first.Rule + " " + string(first.Severity) + ": services " + strings.Join(services, ", ") + ": " + d.Body()
+			if p := d.Pos().String(); p != "" {
+				line = p + ": " + line
 			}
 		}
 		if at := otherPositions(f.members); at != "" {
