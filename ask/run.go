@@ -376,8 +376,8 @@ func (r *runner) openDeclarations() (old []byte, crlf bool, doc *declare.Documen
 // checker returns the Session's Check: it applies the answers so far to
 // the declarations file's content old, converts in memory (nothing is
 // written), and returns the errors the rules find about the source just
-// answered, as convert prints them. A conversion that fails gives none:
-// the final check reports it.
+// answered, as convert prints them. A conversion that fails says so in
+// one line: the final check reports it in full.
 func (r *runner) checker(ctx context.Context, old []byte, plan *Plan) func(*Answers, Answer) []string {
 	return func(a *Answers, last Answer) []string {
 		doc, err := declare.LoadDocument(r.declName, old)
@@ -391,7 +391,9 @@ func (r *runner) checker(ctx context.Context, old []byte, plan *Plan) func(*Answ
 		}
 		res, err := r.convertData(ctx, r.opts, data)
 		if err != nil || res == nil {
-			return nil
+			// Said, not swallowed: the check after the last answer
+			// converts again and reports in full.
+			return []string{report.Line(fmt.Sprintf("could not check this answer: %v", err))}
 		}
 		it := plan.find(last.Section, last.Key)
 		if it == nil {
