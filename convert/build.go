@@ -341,13 +341,7 @@ func withDefaults(l *project.Project, opts Options, decl *declare.File, declFile
 	if p == "" {
 		return decl, declFiles, nil
 	}
-	if !filepath.IsAbs(p) {
-		wd := opts.WorkingDirectory
-		if wd == "" {
-			wd, _ = os.Getwd()
-		}
-		p = filepath.Join(wd, p)
-	}
+	p = opts.abs(p)
 	data, err := fsread.File("defaults file", p, project.MaxInputSize)
 	if err != nil {
 		return nil, nil, err
@@ -372,12 +366,8 @@ func sidecar(dir string, opts Options) (*inputFile, error) {
 	explicit := p != ""
 	if !explicit {
 		p = filepath.Join(dir, DeclarationsFile)
-	} else if !filepath.IsAbs(p) {
-		wd := opts.WorkingDirectory
-		if wd == "" {
-			wd, _ = os.Getwd()
-		}
-		p = filepath.Join(wd, p)
+	} else {
+		p = opts.abs(p)
 	}
 	if opts.Declarations != nil {
 		data := opts.Declarations.Data
@@ -1700,10 +1690,7 @@ func builtRules() []*rules.Rule {
 // the declarations are the pull request's to edit, and docker compose up,
 // run in the folder, reads the folder's files, not theirs.
 func (c *converter) flagsAgainstDefaults(given Options, st settings) {
-	wd := given.WorkingDirectory
-	if wd == "" {
-		wd, _ = os.Getwd()
-	}
+	wd := given.workingDir()
 	chosen := func(flag, declared []string) []string {
 		if len(flag) > 0 {
 			return flag

@@ -10,6 +10,8 @@ package convert
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/compose2manifest/compose2manifest/images"
@@ -215,4 +217,22 @@ func (o Options) projectOptions() project.Options {
 		Environ:          o.Environ,
 		AllowDirs:        o.AllowDirs,
 	}
+}
+
+// workingDir is where the options' relative paths are taken from:
+// WorkingDirectory, else the process's working directory.
+func (o Options) workingDir() string {
+	if o.WorkingDirectory != "" {
+		return o.WorkingDirectory
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// abs is the path p names, a relative one taken from workingDir.
+func (o Options) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(o.workingDir(), p)
 }

@@ -27,14 +27,7 @@ func LockPath(opts Options, dir string) string {
 	if p == "" {
 		return filepath.Join(dir, imageconfig.LockFile)
 	}
-	if !filepath.IsAbs(p) {
-		wd := opts.WorkingDirectory
-		if wd == "" {
-			wd, _ = os.Getwd()
-		}
-		p = filepath.Join(wd, p)
-	}
-	return filepath.Join(filepath.Dir(p), imageconfig.LockFile)
+	return filepath.Join(filepath.Dir(opts.abs(p)), imageconfig.LockFile)
 }
 
 // readLock reads the image lock of the project l (LockPath): nil when

@@ -3,7 +3,6 @@ package convert
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,10 +49,7 @@ func VariablesDigest(names []string, environ []string) string {
 // declarations file unless it is dir's own. check --against compares a manifest's
 // record with what it would convert with through this same function.
 func RecordedSettings(opts Options, dir string) *manifest.Settings {
-	wd := opts.WorkingDirectory
-	if wd == "" {
-		wd, _ = os.Getwd()
-	}
+	wd := opts.workingDir()
 	abs := func(ps []string) []string {
 		var out []string
 		for _, p := range ps {

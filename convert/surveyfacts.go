@@ -2,8 +2,6 @@ package convert
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,14 +18,7 @@ import (
 // named after its folder may have run under another folder's name.
 func readSurvey(opts *Options, res *Result) error {
 	if opts.Survey == nil && opts.SurveyFile != "" {
-		p := opts.SurveyFile
-		if !filepath.IsAbs(p) {
-			wd := opts.WorkingDirectory
-			if wd == "" {
-				wd, _ = os.Getwd()
-			}
-			p = filepath.Join(wd, p)
-		}
+		p := opts.abs(opts.SurveyFile)
 		s, err := survey.ReadFile(p)
 		if err != nil {
 			return fmt.Errorf("--survey: %v", err)
