@@ -1,6 +1,7 @@
 package declare
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,21 @@ func TestWithDefaults(t *testing.T) {
 	}
 	if WithDefaults(nil, d).Layout != "fhs" || WithDefaults(f, nil).VolumeRoot != "/data" || WithDefaults(nil, nil) != nil {
 		t.Error("nil sides")
+	}
+}
+
+// Every field of File is either what a defaults file may give or one
+// ParseDefaults refuses: a field added to File must be placed here, so
+// that a defaults file never carries it without a word.
+func TestParseDefaultsCoversFile(t *testing.T) {
+	allowed := map[string]bool{"Name": true, "Version": true, "Layout": true, "LayoutPos": true, "VolumeRoot": true, "VolumeRootPos": true, "Acknowledge": true}
+	refused := map[string]bool{"Module": true, "ModulePos": true, "HostProjectDirectory": true, "HostProjectDirectoryPos": true,
+		"ComposeFiles": true, "EnvFiles": true, "Profiles": true, "Binds": true, "Volumes": true, "Anonymous": true,
+		"Directories": true, "Images": true, "Credentials": true, "Roots": true}
+	ft := reflect.TypeFor[File]()
+	for i := range ft.NumField() {
+		if name := ft.Field(i).Name; !allowed[name] && !refused[name] && ft.Field(i).IsExported() {
+			t.Errorf("File.%s is neither allowed in a defaults file nor refused by ParseDefaults", name)
+		}
 	}
 }
