@@ -6,13 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // LockPath returns the image lock (imageconfig.LockFile) of the project
@@ -104,7 +103,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 	if r.Owner != "" {
 		if fromTable {
 			for _, m := range s.Mounts {
-				if e := c.lockEntry(m.Service); e != nil && slices.Contains(e.Volumes, m.Target) && numericUser(e.User) && e.User != r.Owner {
+				if e := c.lockEntry(m.Service); e != nil && slices.Contains(e.Volumes, m.Target) && rules.NumericOwner(e.User) && e.User != r.Owner {
 					*provenance = append(*provenance, fmt.Sprintf("%s has User %s", e.Provenance(c.lockName()), e.User))
 					return
 				}
@@ -118,7 +117,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 		if e == nil || !slices.Contains(e.Volumes, m.Target) {
 			continue
 		}
-		if !numericUser(e.User) {
+		if !rules.NumericOwner(e.User) {
 			what := "no User (root, unless the entrypoint changes user)"
 			if e.User != "" {
 				what = fmt.Sprintf("User %q, not a numeric UID:GID", e.User)
@@ -136,15 +135,4 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 		r.Owner = owner
 		*provenance = append(*provenance, fmt.Sprintf("owner produced: %s, User %s", from, owner))
 	}
-}
-
-// numericUser reports whether user is a numeric UID:GID.
-func numericUser(user string) bool {
-	uid, gid, ok := strings.Cut(user, ":")
-	for _, id := range []string{uid, gid} {
-		if _, err := strconv.ParseUint(id, 10, 32); err != nil || strings.TrimLeft(id, "0123456789") != "" {
-			return false
-		}
-	}
-	return ok
 }

@@ -110,7 +110,7 @@ func checkImageRequirement(p *Pass) {
 					runs = "" // not known: no owner held against it
 				}
 			}
-			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && numericOwner(r.Owner) && !otherUser(c.Container.User, runs) {
+			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && NumericOwner(r.Owner) && !otherUser(c.Container.User, runs) {
 				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, runs, r.Owner)
 				d.Service = c.Container.Name
 				p.Report(d)
@@ -119,8 +119,9 @@ func checkImageRequirement(p *Pass) {
 	}
 }
 
-// numericOwner reports whether owner is "UID:GID" in digits.
-func numericOwner(owner string) bool {
+// NumericOwner reports whether owner is "UID:GID" with both parts
+// numeric ids that fit in 32 bits, such as an image config's User "70:70".
+func NumericOwner(owner string) bool {
 	u, g, ok := strings.Cut(owner, ":")
 	_, e1 := strconv.ParseUint(u, 10, 32)
 	_, e2 := strconv.ParseUint(g, 10, 32)
