@@ -24,7 +24,7 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 591
+	corpusMaxDecisions = 515
 	corpusMinProduced  = 43 // sources with owner, mode and intent produced
 )
 

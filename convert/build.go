@@ -552,10 +552,14 @@ type converter struct {
 	layout  string
 	laidOut map[string]string
 	// missingRoots are the module roots layout fhs needs that no
-	// directories: entry declares; collided are the sources layout fhs
-	// would place where another landed already (each needs a path).
+	// directories: entry declares; needsPath are the sources layout fhs
+	// cannot place where it would (another landed there already, or the
+	// module root is kind host): each needs a path.
 	missingRoots []MissingRoot
-	collided     map[*placement.Placement]bool
+	// producedRoots are the module roots layout fhs produced, where no
+	// directories: entry declares one and --strict is off.
+	producedRoots []producedRoot
+	needsPath     map[*placement.Placement]bool
 	// ownerFrom is, for each source whose owner was produced from a
 	// service's owner-changing variables, that evidence (Missing.OwnerFrom).
 	ownerFrom  map[*placement.Placement]string
@@ -676,6 +680,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 		c.offerImageVolume(s, sm.users)
 	}
 	m.Resources = append(m.Resources, c.declaredDirectories()...)
+	m.Resources = append(m.Resources, c.rootResources()...)
 	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)
 	sort.SliceStable(m.Resources, func(i, j int) bool {
 		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0

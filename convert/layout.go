@@ -74,18 +74,92 @@ func (c *converter) placeByIntent(s *placement.Placement) (hostPath, legacy stri
 		c.laidOut = map[string]string{}
 	}
 	if other, ok := c.laidOut[p]; ok {
-		if c.collided == nil {
-			c.collided = map[*placement.Placement]bool{}
-		}
-		c.collided[s] = true
+		c.needPath(s)
 		return "", "", &placement.Unplaced{Why: placement.WhyCollision, What: describeSource(s), At: p, Other: other}
 	}
 	c.laidOut[p] = describeSource(s)
 	if root != "" && !c.rootDeclared(root) {
-		c.missingRoot(root, intent, p)
-		return "", "", &placement.Unplaced{Why: placement.WhyRootUndeclared, What: describeSource(s), At: p, Root: root}
+		if c.rootDeclaredHost(root) {
+			c.needPath(s)
+			return "", "", &placement.Unplaced{Why: placement.WhyRootHost, What: describeSource(s), At: p, Root: root}
+		}
+		if c.opts.Strict {
+			c.missingRoot(root, intent, p)
+			return "", "", &placement.Unplaced{Why: placement.WhyRootUndeclared, What: describeSource(s), At: p, Root: root}
+		}
+		c.produceRoot(root, intent, p, s)
 	}
 	return p, legacy, nil
+}
+
+// needPath records that layout fhs cannot place s where it would land
+// (another source lands there, or its module root is not the module's):
+// only a path of its own places it (Missing.NeedsPath).
+func (c *converter) needPath(s *placement.Placement) {
+	if c.needsPath == nil {
+		c.needsPath = map[*placement.Placement]bool{}
+	}
+	c.needsPath[s] = true
+}
+
+// Owner and mode of a module root layout fhs produces: what the host
+// gives a parent directory nobody declared (C2M011), root's and
+// traversable by all. The root holds nothing but the paths placed in
+// it, each declared with its own owner and mode, which decide who
+// reads them.
+const (
+	rootOwner = "0:0"
+	rootMode  = "0755"
+)
+
+// producedRoot is a module root of layout fhs no directories: entry
+// declares, produced as a directory of its own (rootOwner, rootMode,
+// the intent of its home) at the first source placed in it.
+type producedRoot struct {
+	root  MissingRoot
+	first manifest.Pos
+}
+
+// produceRoot records that layout fhs placed p (source s) in root,
+// which no directories: entry declares: the root is produced.
+func (c *converter) produceRoot(root string, intent manifest.Intent, p string, s *placement.Placement) {
+	for i := range c.producedRoots {
+		if c.producedRoots[i].root.Path == root {
+			c.producedRoots[i].root.Holds = append(c.producedRoots[i].root.Holds, p)
+			return
+		}
+	}
+	c.producedRoots = append(c.producedRoots, producedRoot{root: MissingRoot{Path: root, Intent: intent, Holds: []string{p}}, first: s.First().Pos})
+}
+
+// rootResources are the directories of the module roots produced
+// (produceRoot), each saying it was produced and what it holds.
+func (c *converter) rootResources() []manifest.Resource {
+	var out []manifest.Resource
+	for _, r := range c.producedRoots {
+		holds := fmt.Sprintf("%d paths", len(r.root.Holds))
+		if len(r.root.Holds) == 1 {
+			holds = r.root.Holds[0]
+		}
+		out = append(out, manifest.Resource{Kind: manifest.KindDirectory, Path: r.root.Path,
+			Owner: rootOwner, Mode: rootMode, Intent: r.root.Intent, Pos: r.first,
+			Comment: fmt.Sprintf("produced: module root of layout fhs, holding %s (owner %s, mode %s: as the host creates a parent; each path in it has its own)", holds, rootOwner, rootMode)})
+	}
+	return out
+}
+
+// rootDeclaredHost reports whether the declarations' directories: say
+// root is kind host: another module, or the host, owns it.
+func (c *converter) rootDeclaredHost(root string) bool {
+	if c.decl == nil {
+		return false
+	}
+	for _, e := range c.decl.Directories {
+		if e.Key == root && e.Kind == declare.KindHost {
+			return true
+		}
+	}
+	return false
 }
 
 // fhsTarget returns where layout fhs names s's place by its own intent

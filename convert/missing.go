@@ -157,8 +157,8 @@ func (c *converter) missingOf(m *missing) Missing {
 	if m.src.Section == declare.SectionVolumes {
 		x.Legacy = c.maskSecrets(c.dockerVolumeName(first.Volume))
 	}
-	if m.entry.Path == "" && c.collided[m.src] {
-		x.NeedsPath = true // layout fhs would land it where another source did
+	if m.entry.Path == "" && c.needsPath[m.src] {
+		x.NeedsPath = true // layout fhs cannot place it where it would land
 	}
 	if h := c.holdingBind(m.src); h != nil && m.entry.Path == "" {
 		x.Inside = h.Key

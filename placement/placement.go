@@ -118,7 +118,7 @@ type Unplaced struct {
 	What string
 	// At is where it would land; Root the folder it would lie outside of
 	// (WhyOutsideRoot) or the module root with no declaration
-	// (WhyRootUndeclared); Other what lands at At too (WhyCollision).
+	// (WhyRootUndeclared, WhyRootHost); Other what lands at At too (WhyCollision).
 	At, Root, Other string
 	// Holder is, for WhyInsideUnplaced, the key of the bind it lies in,
 	// and HolderWhy why that one has no place.
@@ -150,6 +150,9 @@ const (
 	// WhyRootUndeclared: layout fhs places it at At in its module root
 	// Root, which has no declaration.
 	WhyRootUndeclared Why = "root undeclared"
+	// WhyRootHost: layout fhs places it at At in its module root Root,
+	// which the declarations say is kind host: not the module's to own.
+	WhyRootHost Why = "root host"
 	// WhyInsideUnplaced: it lies inside bind Holder, which layout fhs
 	// cannot place (HolderWhy).
 	WhyInsideUnplaced Why = "inside"

@@ -740,6 +740,8 @@ func UnplacedMessage(u *placement.Unplaced) string {
 		return fmt.Sprintf("layout fhs places %s at %s, where %s lands too: declare a path for one of them", u.What, u.At, u.Other)
 	case placement.WhyRootUndeclared:
 		return fmt.Sprintf("layout fhs places %s at %s, and its module root %s has no declaration: declare %s under directories: with owner, mode and intent", u.What, u.At, u.Root, u.Root)
+	case placement.WhyRootHost:
+		return fmt.Sprintf("layout fhs places %s at %s, and its module root %s is declared kind host, which the module may not own: declare a path for %s, or declare %s with owner, mode and intent", u.What, u.At, u.Root, u.What, u.Root)
 	case placement.WhyInsideUnplaced:
 		return fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", u.What, u.Holder, UnplacedMessage(u.HolderWhy))
 	case placement.WhyInvalidPath:
