@@ -967,6 +967,9 @@ func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, place
 		var ignored []string
 		conflict = c.produce(s, r, e, users, &ignored)
 		c.surveyValues(s, r, &ignored)
+		if conflict == "" {
+			c.layerValues(s, r, &ignored)
+		}
 	}
 	reason := placeErr
 	if conflict != "" {
@@ -1059,7 +1062,12 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 	conflict := ""
 	if !c.opts.Strict {
 		conflict = c.produce(s, r, e, users, &f.provenance)
+		// What the data has today (a survey) before what docker would
+		// give a new volume (the image's layers).
 		c.surveyValues(s, r, &f.provenance)
+		if conflict == "" {
+			c.layerValues(s, r, &f.provenance)
+		}
 	}
 	complete := r.Owner != "" && r.Mode != "" && r.Intent != ""
 	switch {

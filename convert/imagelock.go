@@ -6,12 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // LockPath returns the image lock (imageconfig.LockFile) of the project
@@ -135,4 +138,103 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 		r.Owner = owner
 		*provenance = append(*provenance, fmt.Sprintf("owner produced: %s, User %s", from, owner))
 	}
+}
+
+// layerValues fills the owner and mode r still lacks, for a named or
+// anonymous volume, with what the image's layers hold at the path its
+// containers mount it on (the lock's paths:): docker gives a new volume
+// the owner and mode of the image's directory there, and root's 0755
+// where the image has none. Every mount must be of an image the lock
+// read there, and all must agree; a volume docker does not fill from
+// the image (nocopy, external, a driver's) gets nothing. A mode nobody
+// should choose (the image's 1777) is not carried, and provenance says
+// why; where another source gave another owner or mode, provenance
+// says that too: two sources that disagree are shown, not resolved.
+func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
+	if c.lock == nil || r.Kind != manifest.KindDirectory || s.Section == declare.SectionBinds || !c.dockerFills(s) {
+		return
+	}
+	var fact *imageconfig.PathFact
+	from := ""
+	for _, m := range s.Mounts {
+		e := c.lockEntry(m.Service)
+		if e == nil {
+			return
+		}
+		f := e.Path(m.Target)
+		if f == nil || (f.Type != imageconfig.Directory && f.Type != imageconfig.Absent) {
+			return
+		}
+		if fact != nil && (fact.Type != f.Type || fact.Owner != f.Owner || fact.Mode != f.Mode) {
+			*provenance = append(*provenance, fmt.Sprintf("no owner or mode from image layers: %s has %s, %s has %s at %s", from, fact, e.Provenance(c.lockName()), f, m.Target))
+			return
+		}
+		if owner := layerOwner(*f); !rootUser(e.User) && e.User != owner {
+			// The process runs as another user than owns what docker
+			// makes: its entrypoint, or a person, changes one of them.
+			*provenance = append(*provenance, fmt.Sprintf("no owner or mode from image layers: %s runs as User %q, and a new volume at %s is %s's", e.Provenance(c.lockName()), e.User, m.Target, owner))
+			return
+		}
+		fact, from = f, e.Provenance(c.lockName())
+	}
+	if fact == nil {
+		return
+	}
+	owner, mode, what := layerOwner(*fact), fact.Mode, fmt.Sprintf("image layers of %s: %s at %s", from, fact, fact.Path)
+	if fact.Type == imageconfig.Absent {
+		mode = "0755"
+		what += ", and docker makes a new volume root's, mode 0755"
+	}
+	var fields []string
+	switch {
+	case r.Owner == "":
+		r.Owner = owner
+		fields = append(fields, "owner")
+	case r.Owner != owner:
+		*provenance = append(*provenance, fmt.Sprintf("%s: owner %s there", what, owner))
+	}
+	switch why := unchosen(mode, survey.Directory); {
+	case why != "":
+		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s not carried: %s", what, mode, why))
+	case r.Mode == "":
+		r.Mode = mode
+		fields = append(fields, "mode")
+	case !sameMode(r.Mode, mode):
+		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s there", what, mode))
+	}
+	if len(fields) > 0 {
+		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+what)
+	}
+}
+
+// layerOwner is the owner of a new volume docker fills from f: the
+// directory's, or root's where the image has none there.
+func layerOwner(f imageconfig.PathFact) string {
+	if f.Type == imageconfig.Absent {
+		return "0:0"
+	}
+	return f.Owner
+}
+
+// rootUser reports whether an image config's User runs its process as
+// root: none given, or root by name or uid.
+func rootUser(u string) bool {
+	name, _, _ := strings.Cut(u, ":")
+	return name == "" || name == "root" || name == "0"
+}
+
+// dockerFills reports whether docker fills the volume of s from the
+// image when it makes it: a volume compose creates with the local
+// driver, mounted without nocopy.
+func (c *converter) dockerFills(s *placement.Placement) bool {
+	for _, m := range s.Mounts {
+		if slices.Contains(m.Options, "nocopy") {
+			return false
+		}
+	}
+	if s.Section != declare.SectionVolumes {
+		return true
+	}
+	v, ok := c.l.Compose.Volumes[s.First().Volume]
+	return ok && !bool(v.External) && (v.Driver == "" || v.Driver == "local") && len(v.DriverOpts) == 0
 }

@@ -1,7 +1,9 @@
 package convert
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -25,6 +27,16 @@ type Source struct {
 	// Images are the images of the services mounting it, sorted, without
 	// repeats ("" left out: a service built from a Dockerfile).
 	Images []string
+	// Targets are, for a named or anonymous volume, where the containers
+	// of each image mount it, sorted, without repeats: what docker fills
+	// a new volume from (imageconfig.PathFact).
+	Targets []ImageTarget
+}
+
+// ImageTarget is a container path a service running Image mounts a
+// source on.
+type ImageTarget struct {
+	Image, Target string
 }
 
 // sourceList returns every source of c's placements, in the order
@@ -47,10 +59,17 @@ func (c *converter) sourceList() []Source {
 		for _, mt := range s.Mounts {
 			if svc, ok := c.l.Compose.Services[mt.Service]; ok && svc.Image != "" {
 				x.Images = append(x.Images, svc.Image)
+				if s.Section != declare.SectionBinds {
+					x.Targets = append(x.Targets, ImageTarget{Image: svc.Image, Target: mt.Target})
+				}
 			}
 		}
 		slices.Sort(x.Images)
 		x.Images = slices.Compact(x.Images)
+		slices.SortFunc(x.Targets, func(a, b ImageTarget) int {
+			return cmp.Or(strings.Compare(a.Image, b.Image), strings.Compare(a.Target, b.Target))
+		})
+		x.Targets = slices.Compact(x.Targets)
 		out = append(out, x)
 	}
 	return out

@@ -1,6 +1,7 @@
 // Package imageconfig reads what an image's config says of the data its
-// container keeps (User, Volumes and the names of its Env) from a
-// registry, a local OCI image layout or a docker save archive, with
+// container keeps (User, Volumes and the names of its Env), and what its
+// layers hold at the paths the project mounts volumes on (PathFact), from
+// a registry, a local OCI image layout or a docker save archive, with
 // github.com/google/go-containerregistry, and pins it by digest in the
 // image lock, a file beside the declarations that convert reads offline
 // (LockFile). Reading the lock never touches the network; refreshing it
@@ -77,11 +78,36 @@ type Config struct {
 	// Env are the names of the config's Env variables, sorted: their
 	// values are not kept.
 	Env []string
+	// Paths are what the image's layers hold at the paths Read was asked
+	// of, sorted by path: what docker copies into a new volume mounted
+	// there.
+	Paths []PathFact
 }
 
-// Read reads the config of the image ref from src. A registry read is
-// bounded by ctx and src.Timeout.
-func Read(ctx context.Context, ref string, src Source) (Config, error) {
+// Path returns the fact of the container path p, nil when Read was not
+// asked of it.
+func (c *Config) Path(p string) *PathFact {
+	for i := range c.Paths {
+		if c.Paths[i].Path == p {
+			return &c.Paths[i]
+		}
+	}
+	return nil
+}
+
+// Read reads the config of the image ref from src, and what its layers
+// hold at each container path of paths (absolute, clean). A registry
+// read, layers included, is bounded by ctx and src.Timeout.
+func Read(ctx context.Context, ref string, src Source, paths []string) (Config, error) {
+	if src.Kind == Registry {
+		timeout := src.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	img, err := image(ctx, ref, src)
 	if err != nil {
 		return Config{}, fmt.Errorf("image %s (%s): %w", ref, src, err)
@@ -90,10 +116,15 @@ func Read(ctx context.Context, ref string, src Source) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("image %s (%s): %w", ref, src, err)
 	}
+	if len(paths) > 0 {
+		if c.Paths, err = pathFacts(img, paths); err != nil {
+			return Config{}, fmt.Errorf("image %s (%s): layers: %w", ref, src, err)
+		}
+	}
 	return c, nil
 }
 
-// image opens the image ref at src.
+// image opens the image ref at src; a registry read is bounded by ctx.
 func image(ctx context.Context, ref string, src Source) (v1.Image, error) {
 	r, err := name.ParseReference(ref)
 	if err != nil {
@@ -101,12 +132,6 @@ func image(ctx context.Context, ref string, src Source) (v1.Image, error) {
 	}
 	switch src.Kind {
 	case Registry:
-		timeout := src.Timeout
-		if timeout <= 0 {
-			timeout = DefaultTimeout
-		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
 		// Credentials as docker login stored them ($DOCKER_CONFIG), else
 		// anonymous; the default platform, linux/amd64, of an index.
 		opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(authn.DefaultKeychain)}
@@ -115,7 +140,7 @@ func image(ctx context.Context, ref string, src Source) (v1.Image, error) {
 			return nil, err
 		}
 		// The config is read within the timeout too (remote.Image reads
-		// the manifest only).
+		// the manifest only), and so are the layers (pathFacts).
 		if _, err := img.ConfigFile(); err != nil {
 			return nil, err
 		}

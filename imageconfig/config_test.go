@@ -46,7 +46,7 @@ func TestReadEverySource(t *testing.T) {
 		{Kind: imageconfig.Archive, Path: archive},
 	} {
 		t.Run(string(src.Kind), func(t *testing.T) {
-			got, err := imageconfig.Read(context.Background(), ref, src)
+			got, err := imageconfig.Read(context.Background(), ref, src, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,8 +60,8 @@ func TestReadEverySource(t *testing.T) {
 		})
 	}
 	// The registry and the layout serve the same manifest: the same digest.
-	r, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Registry})
-	l, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: lay})
+	r, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Registry}, nil)
+	l, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: lay}, nil)
 	if d, _ := img.Digest(); r.Digest != d.String() || l.Digest != d.String() {
 		t.Errorf("digests: registry %s, layout %s, want %s", r.Digest, l.Digest, d)
 	}
@@ -102,18 +102,18 @@ func TestReadFailures(t *testing.T) {
 		{imageconfig.Source{Kind: imageconfig.Layout, Path: filepath.Join(dir, "none")}, "layout " + filepath.Join(dir, "none")},
 		{imageconfig.Source{Kind: imageconfig.Archive, Path: archive}, "archive " + archive},
 	} {
-		_, err := imageconfig.Read(context.Background(), other, tc.src)
+		_, err := imageconfig.Read(context.Background(), other, tc.src, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), other) {
 			t.Errorf("%s: got %v, want an error with %q", tc.src, err, tc.want)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := imageconfig.Read(ctx, ref, imageconfig.Source{Kind: imageconfig.Registry}); err == nil {
+	if _, err := imageconfig.Read(ctx, ref, imageconfig.Source{Kind: imageconfig.Registry}, nil); err == nil {
 		t.Error("a cancelled context read the registry")
 	}
 	// A timeout shorter than any request.
-	if _, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Registry, Timeout: time.Nanosecond}); err == nil {
+	if _, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Registry, Timeout: time.Nanosecond}, nil); err == nil {
 		t.Error("a registry read within 1ns")
 	}
 }
@@ -132,12 +132,12 @@ func TestLayoutNames(t *testing.T) {
 	}
 	d, _ := img.Digest()
 	for _, ref := range []string{"acme/db:7.1", "docker.io/acme/db:7.1", "acme/db@" + d.String()} {
-		got, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: dir})
+		got, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: dir}, nil)
 		if err != nil || got.Digest != d.String() || got.User != "1:1" {
 			t.Errorf("%s: %+v %v", ref, got, err)
 		}
 	}
-	if _, err := imageconfig.Read(context.Background(), "acme/db:7.2", imageconfig.Source{Kind: imageconfig.Layout, Path: dir}); err == nil || !strings.Contains(err.Error(), "it names 7.1") {
+	if _, err := imageconfig.Read(context.Background(), "acme/db:7.2", imageconfig.Source{Kind: imageconfig.Layout, Path: dir}, nil); err == nil || !strings.Contains(err.Error(), "it names 7.1") {
 		t.Errorf("another tag: %v", err)
 	}
 }

@@ -103,6 +103,8 @@ func ReadLock(file, p string) (*Lock, []byte, error) {
 var (
 	digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	envRE    = regexp.MustCompile(`^[^=\x00-\x1f]+$`)
+	ownerRE  = regexp.MustCompile(`^[0-9]{1,10}:[0-9]{1,10}$`)
+	modeRE   = regexp.MustCompile(`^[0-7]{4}$`)
 )
 
 // ParseLock parses and validates a lock file's bytes, named file in errors.
@@ -161,7 +163,7 @@ func ParseLock(file string, data []byte) (*Lock, error) {
 // parseEntry parses one entry of images:.
 func parseEntry(fail func(int, string, ...any) error, n *yaml.Node) (Entry, error) {
 	if n.Kind != yaml.MappingNode {
-		return Entry{}, fail(n.Line, "an entry of images: is a mapping (image, digest, config, user, volumes, env, source, read_at)")
+		return Entry{}, fail(n.Line, "an entry of images: is a mapping (image, digest, config, user, volumes, env, paths, source, read_at)")
 	}
 	e := Entry{Line: n.Line}
 	seen := map[string]bool{}
@@ -182,8 +184,10 @@ func parseEntry(fail func(int, string, ...any) error, n *yaml.Node) (Entry, erro
 			e.Volumes, err = list(v, func(s string) bool { return path.IsAbs(s) && path.Clean(s) == s })
 		case "env":
 			e.Env, err = list(v, envRE.MatchString)
+		case "paths":
+			e.Paths, err = pathList(v)
 		default:
-			return Entry{}, fail(k.Line, "unknown key %q: want image, digest, config, user, volumes, env, source, path, read_at", k.Value)
+			return Entry{}, fail(k.Line, "unknown key %q: want image, digest, config, user, volumes, env, paths, source, path, read_at", k.Value)
 		}
 		if err != nil {
 			return Entry{}, fail(v.Line, "%s: %v", k.Value, err)
@@ -257,19 +261,48 @@ func list(v *yaml.Node, valid func(string) bool) ([]string, error) {
 	return out, nil
 }
 
+// pathList parses paths:, a mapping of container path to its PathFact
+// (PathFact.String), each path absolute and clean, once, in order.
+func pathList(v *yaml.Node) ([]PathFact, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, errors.New("want a mapping of container path to what the layers hold there")
+	}
+	var out []PathFact
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, f := v.Content[i], v.Content[i+1]
+		p := k.Value
+		if k.Kind != yaml.ScalarNode || !path.IsAbs(p) || path.Clean(p) != p || p == "/" {
+			return nil, fmt.Errorf("%q is not an absolute, clean container path", p)
+		}
+		if len(out) > 0 && out[len(out)-1].Path >= p {
+			return nil, fmt.Errorf("%q: paths are sorted, each once", p)
+		}
+		if f.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("%s: want a string", p)
+		}
+		fact, err := ParsePathFact(p, f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		out = append(out, fact)
+	}
+	return out, nil
+}
+
 // Encode returns the lock file of l: Marker, then the entries sorted by
 // image reference, deterministic.
 func (l *Lock) Encode() ([]byte, error) {
 	type entry struct {
-		Image   string   `yaml:"image"`
-		Digest  string   `yaml:"digest"`
-		Config  string   `yaml:"config"`
-		User    quoted   `yaml:"user"`
-		Volumes []string `yaml:"volumes,flow"`
-		Env     []string `yaml:"env,flow"`
-		Source  string   `yaml:"source"`
-		Path    string   `yaml:"path,omitempty"`
-		ReadAt  string   `yaml:"read_at"`
+		Image   string     `yaml:"image"`
+		Digest  string     `yaml:"digest"`
+		Config  string     `yaml:"config"`
+		User    quoted     `yaml:"user"`
+		Volumes []string   `yaml:"volumes,flow"`
+		Env     []string   `yaml:"env,flow"`
+		Paths   *yaml.Node `yaml:"paths,omitempty"`
+		Source  string     `yaml:"source"`
+		Path    string     `yaml:"path,omitempty"`
+		ReadAt  string     `yaml:"read_at"`
 	}
 	doc := struct {
 		Version int     `yaml:"version"`
@@ -279,7 +312,7 @@ func (l *Lock) Encode() ([]byte, error) {
 	slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Image, b.Image) })
 	for _, e := range es {
 		doc.Images = append(doc.Images, entry{Image: e.Image, Digest: e.Digest, Config: e.ID, User: quoted(e.User),
-			Volumes: nonNil(e.Volumes), Env: nonNil(e.Env), Source: string(e.Source.Kind), Path: e.Source.Path,
+			Volumes: nonNil(e.Volumes), Env: nonNil(e.Env), Paths: pathsNode(e.Paths), Source: string(e.Source.Kind), Path: e.Source.Path,
 			ReadAt: e.ReadAt.UTC().Format(time.RFC3339)})
 	}
 	var b bytes.Buffer
@@ -303,6 +336,19 @@ type quoted string
 // MarshalYAML writes q double-quoted.
 func (q quoted) MarshalYAML() (any, error) {
 	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Value: string(q)}, nil
+}
+
+// pathsNode is the paths: mapping of facts, nil for none.
+func pathsNode(facts []PathFact) *yaml.Node {
+	if len(facts) == 0 {
+		return nil
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, f := range facts {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: f.Path},
+			&yaml.Node{Kind: yaml.ScalarNode, Value: f.String()})
+	}
+	return n
 }
 
 func nonNil(s []string) []string {

@@ -23,7 +23,8 @@ func goodLock() string {
 func TestLockRoundTrip(t *testing.T) {
 	l := &imageconfig.Lock{Images: []imageconfig.Entry{
 		{Image: "b:2", Config: imageconfig.Config{Digest: sum, ID: sum}, Source: imageconfig.Source{Kind: imageconfig.Registry}, ReadAt: time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)},
-		{Image: "a:1", Config: imageconfig.Config{Digest: sum, ID: sum, User: "1000:1000", Volumes: []string{"/data"}, Env: []string{"PUID"}}, Source: imageconfig.Source{Kind: imageconfig.Layout, Path: "/oci"}, ReadAt: time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)},
+		{Image: "a:1", Config: imageconfig.Config{Digest: sum, ID: sum, User: "1000:1000", Volumes: []string{"/data"}, Env: []string{"PUID"},
+			Paths: []imageconfig.PathFact{{Path: "/data", Type: imageconfig.Directory, Owner: "1000:1000", Mode: "0750"}, {Path: "/srv", Type: imageconfig.Absent}}}, Source: imageconfig.Source{Kind: imageconfig.Layout, Path: "/oci"}, ReadAt: time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)},
 	}}
 	data, err := l.Encode()
 	if err != nil {
@@ -36,7 +37,8 @@ func TestLockRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	if len(got.Images) != 2 || got.Images[0].Image != "a:1" || got.Entry("a:1").User != "1000:1000" || got.Entry("a:1").Source.Path != "/oci" || got.Entry("b:2").Source.Kind != imageconfig.Registry {
+	if len(got.Images) != 2 || got.Images[0].Image != "a:1" || got.Entry("a:1").User != "1000:1000" || got.Entry("a:1").Source.Path != "/oci" || got.Entry("b:2").Source.Kind != imageconfig.Registry ||
+		got.Entry("a:1").Path("/data").String() != "directory 1000:1000 0750" || got.Entry("a:1").Path("/srv").Type != imageconfig.Absent || got.Entry("b:2").Paths != nil {
 		t.Errorf("got %+v", got.Images)
 	}
 	again, _ := got.Encode()
@@ -57,6 +59,10 @@ func TestParseLockErrors(t *testing.T) {
 		{"no path", strings.Replace(good, "    path: /tmp/app.tar\n", "", 1), "lock:3: path:"},
 		{"local time", strings.Replace(good, "15:00:00Z", "15:00:00+01:00", 1), "lock:11: read_at: want a UTC time"},
 		{"twice", good + strings.TrimPrefix(good, "version: 1\nimages:\n"), `image "acme/app:1" has a second entry`},
+		{"paths not a mapping", strings.Replace(good, "    env: [PATH]\n", "    env: [PATH]\n    paths: [/data]\n", 1), "lock:9: paths: want a mapping"},
+		{"relative container path", strings.Replace(good, "    env: [PATH]\n", "    env: [PATH]\n    paths: {data: absent}\n", 1), `lock:9: paths: "data" is not an absolute`},
+		{"unsorted paths", strings.Replace(good, "    env: [PATH]\n", "    env: [PATH]\n    paths: {/b: absent, /a: absent}\n", 1), `lock:9: paths: "/a": paths are sorted`},
+		{"bad fact", strings.Replace(good, "    env: [PATH]\n", "    env: [PATH]\n    paths: {/a: directory 999 0700}\n", 1), `lock:9: paths: /a: "directory 999 0700": want`},
 		{"unknown entry key", strings.Replace(good, "    env:", "    envs:", 1), `lock:8: unknown key "envs"`},
 		{"no image", strings.Replace(good, "  - image: acme/app:1\n    digest", "  - digest", 1), "lock:3: no image"},
 		{"not a mapping", "[1]", "lock:1: want a mapping"},

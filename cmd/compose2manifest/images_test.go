@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/tar"
+	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/imageconfig/imagetest"
@@ -8,8 +10,9 @@ import (
 )
 
 // cmdImage implements "image registry|layout|archive DEST REF [user=U]
-// [volumes=/a,/b] [env=A=1,B=2]": it makes an image with that config
-// (imagetest.Image) and pushes it to the story's in-memory registry
+// [volumes=/a,/b] [env=A=1,B=2] [dir=/p:UID:GID:MODE]... [link=/p:TARGET]...":
+// it makes an image with that config (imagetest.Image), and a layer with
+// those directories and symbolic links, and pushes it to the story's in-memory registry
 // ($REGISTRY; DEST is then -), or writes it to the OCI layout DEST or the
 // docker save archive DEST, named REF. No story touches the network.
 func cmdImage(ts *testscript.TestScript, neg bool, args []string) {
@@ -18,6 +21,7 @@ func cmdImage(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	user := ""
 	var volumes, env []string
+	var entries []imagetest.Entry
 	for _, a := range args[3:] {
 		k, v, _ := strings.Cut(a, "=")
 		switch k {
@@ -27,12 +31,31 @@ func cmdImage(ts *testscript.TestScript, neg bool, args []string) {
 			volumes = strings.Split(v, ",")
 		case "env":
 			env = strings.Split(v, ",")
+		case "dir":
+			f := strings.Split(v, ":")
+			if len(f) != 4 {
+				ts.Fatalf("image: dir=%s: want /PATH:UID:GID:MODE", v)
+			}
+			uid, err1 := strconv.Atoi(f[1])
+			gid, err2 := strconv.Atoi(f[2])
+			mode, err3 := strconv.ParseInt(f[3], 8, 64)
+			if err1 != nil || err2 != nil || err3 != nil {
+				ts.Fatalf("image: dir=%s: want /PATH:UID:GID:MODE", v)
+			}
+			entries = append(entries, imagetest.Entry{Path: strings.TrimPrefix(f[0], "/") + "/", Type: tar.TypeDir, Uid: uid, Gid: gid, Mode: mode})
+		case "link":
+			p, target, _ := strings.Cut(v, ":")
+			entries = append(entries, imagetest.Entry{Path: strings.TrimPrefix(p, "/"), Type: tar.TypeSymlink, Link: target})
 		default:
 			ts.Fatalf("image: unknown %q", a)
 		}
 	}
 	img, err := imagetest.Image(user, volumes, env)
 	ts.Check(err)
+	if len(entries) > 0 {
+		img, err = imagetest.AddLayer(img, entries...)
+		ts.Check(err)
+	}
 	ref := args[2]
 	switch args[0] {
 	case "registry":

@@ -5,6 +5,8 @@
 package imagetest
 
 import (
+	"archive/tar"
+	"bytes"
 	"fmt"
 	"io"
 	"log"
@@ -42,6 +44,39 @@ func Image(user string, volumes, env []string) (v1.Image, error) {
 		cf.Config.Volumes[v] = struct{}{}
 	}
 	return mutate.ConfigFile(img, cf)
+}
+
+// Entry is one entry of a layer AddLayer makes: a directory (Type
+// tar.TypeDir), a regular file (tar.TypeReg), a symbolic link
+// (tar.TypeSymlink, to Link), or a whiteout (a Path whose base name
+// starts with ".wh.", which deletes that name below it).
+type Entry struct {
+	Path     string
+	Type     byte
+	Uid, Gid int
+	Mode     int64
+	Link     string
+}
+
+// AddLayer returns img with one more layer, on top, holding entries.
+func AddLayer(img v1.Image, entries ...Entry) (v1.Image, error) {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for _, e := range entries {
+		h := &tar.Header{Name: e.Path, Typeflag: e.Type, Uid: e.Uid, Gid: e.Gid, Mode: e.Mode, Linkname: e.Link, Format: tar.FormatPAX}
+		if err := tw.WriteHeader(h); err != nil {
+			return nil, err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	data := b.Bytes()
+	layer, err := tarball.LayerFromOpener(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
+	if err != nil {
+		return nil, err
+	}
+	return mutate.AppendLayers(img, layer)
 }
 
 // WriteLayout writes img to the OCI image layout at dir (made or

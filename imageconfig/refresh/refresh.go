@@ -100,8 +100,9 @@ func (r *Request) Lock(ctx context.Context, opts convert.Options, src imageconfi
 		now = r.Now
 	}
 	lock := &imageconfig.Lock{}
+	targets := Targets(res)
 	for _, ref := range Images(res) {
-		c, err := imageconfig.Read(ctx, ref, src)
+		c, err := imageconfig.Read(ctx, ref, src, targets[ref])
 		if err != nil {
 			return nil, "", fmt.Errorf("--refresh-images: %w", err)
 		}
@@ -127,4 +128,23 @@ func Images(res *convert.Result) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Targets returns, for each image reference, the container paths its
+// services mount named and anonymous volumes on, sorted, each once: the
+// paths whose content and owner docker copies from the image into a new
+// volume, read from its layers (imageconfig.PathFact). Secret-named
+// sources are left out, as res.Sources leaves them.
+func Targets(res *convert.Result) map[string][]string {
+	out := map[string][]string{}
+	for _, s := range res.Sources {
+		for _, t := range s.Targets {
+			out[t.Image] = append(out[t.Image], t.Target)
+		}
+	}
+	for ref, ts := range out {
+		slices.Sort(ts)
+		out[ref] = slices.Compact(ts)
+	}
+	return out
 }
