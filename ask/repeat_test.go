@@ -24,7 +24,8 @@ func TestRunRepeatAndAcceptAll(t *testing.T) {
 	compose.WriteString("name: sql\nservices:\n  db:\n    image: example.org/sqlrunner:1\n    user: \"70:70\"\n    volumes:\n")
 	for i := 1; i <= 8; i++ {
 		name := fmt.Sprintf("%02d.sql", i)
-		fmt.Fprintf(&compose, "      - ./init/%s:/docker-entrypoint-initdb.d/%s:ro\n", name, name)
+		// Writable: a read-only file of the checkout would be produced.
+		fmt.Fprintf(&compose, "      - ./init/%s:/docker-entrypoint-initdb.d/%s\n", name, name)
 		if err := os.WriteFile(filepath.Join(dir, "init", name), []byte("select 1;\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

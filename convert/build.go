@@ -1067,6 +1067,7 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 		c.surveyValues(s, r, &f.provenance)
 		if conflict == "" {
 			c.layerValues(s, r, &f.provenance)
+			c.checkoutValues(f)
 		}
 	}
 	complete := r.Owner != "" && r.Mode != "" && r.Intent != ""

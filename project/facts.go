@@ -445,6 +445,11 @@ type SourceEvidence struct {
 	// host's survey found (convert --survey), where that came from:
 	// "survey HOST DATE". "" otherwise.
 	Surveyed string
+	// Executable is, for a file of the checkout, whether its owner may
+	// run it (u+x: git records 0755, not 0644). Of a mode, only this bit
+	// is the same in every checkout of a repo; the others follow the
+	// umask of whoever checked it out.
+	Executable bool
 }
 
 // maxLinks is how many symbolic links Evidence follows for one source, as
@@ -532,6 +537,7 @@ func Evidence(projectDir, key string) SourceEvidence {
 	case err != nil:
 	case fi.Mode().IsRegular():
 		ev.Kind = declare.KindFile
+		ev.Executable = fi.Mode()&0o100 != 0
 	case fi.IsDir():
 		ev.Kind = declare.KindDirectory
 	}

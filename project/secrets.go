@@ -1,7 +1,9 @@
 package project
 
 import (
+	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -183,6 +185,22 @@ var bracedReferenceRE = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
 
 // secretWord reports whether a lower-case word part of a variable name
 // says its value is secret.
+// SecretFileName reports whether a file's path names what it holds as a
+// secret (default-password.xml, secrets/db.txt, tls.key, id_rsa): a word
+// of any of its elements is one LooksLikeSecret takes for a secret's,
+// or its extension is a private key's.
+func SecretFileName(p string) bool {
+	for _, el := range strings.Split(p, "/") {
+		for _, w := range wordParts(el) {
+			if secretWord(w) {
+				return true
+			}
+		}
+	}
+	base := path.Base(p)
+	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env"}, path.Ext(base)) || base == ".htpasswd" || base == ".env"
+}
+
 func secretWord(p string) bool {
 	switch p {
 	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt", "passphrase":

@@ -149,6 +149,9 @@ func (e SourceEvidence) String() string {
 	default:
 		s = "other"
 	}
+	if e.Executable {
+		s += " executable"
+	}
 	if e.Link != "" {
 		s += fmt.Sprintf(" (link %s)", e.Link)
 	}

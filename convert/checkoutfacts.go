@@ -1,0 +1,64 @@
+package convert
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
+)
+
+// checkoutValues fills the owner, mode and intent r still lacks, for a
+// relative bind source that is a file or directory of the checkout (the
+// module's repo) which every service mounts read-only: the software only
+// reads it and the repo can recreate it, which is what intent config
+// means; the host ships it as root's, mode 0644 (0755 for a file its
+// owner may run, and for a directory), as git records a file's mode
+// whatever the checkout's umask, so that a laptop and CI agree (no other
+// bit of the checkout's mode counts, for the same reason). Nothing is
+// produced for a source whose path names a secret (a password file, a private key: readable by every
+// user of the host at 0644), for a link out of the project, or for a
+// kind the survey, not the checkout, told.
+func (c *converter) checkoutValues(f *sourceFacts) {
+	s, r, ev := f.s, f.r, f.ev
+	if s.Section != declare.SectionBinds || ev.Outside != "" || ev.Surveyed != "" || len(s.Mounts) == 0 {
+		return
+	}
+	switch {
+	case ev.Kind == declare.KindFile && r.Kind == manifest.KindFile:
+	case ev.Kind == declare.KindDirectory && r.Kind == manifest.KindDirectory:
+	default:
+		return
+	}
+	for _, m := range s.Mounts {
+		if !m.ReadOnly {
+			return
+		}
+	}
+	if project.SecretFileName(strings.TrimPrefix(s.Key, "./")) {
+		f.provenance = append(f.provenance, "nothing produced from the checkout: its path names a secret, which mode 0644 would show every user of the host")
+		return
+	}
+	mode := "0644"
+	if ev.Kind == declare.KindDirectory || ev.Executable {
+		mode = "0755"
+	}
+	var fields []string
+	if r.Owner == "" {
+		r.Owner = "0:0"
+		fields = append(fields, "owner")
+	}
+	if r.Mode == "" {
+		r.Mode = mode
+		fields = append(fields, "mode")
+	}
+	if r.Intent == "" {
+		r.Intent = manifest.IntentConfig
+		fields = append(fields, "intent")
+	}
+	if len(fields) > 0 {
+		f.provenance = append(f.provenance, fmt.Sprintf("%s produced: %s is a %s of the checkout, mounted read-only everywhere: the software only reads it and the repo recreates it (config); the host ships it root's, mode %s as git records it",
+			strings.Join(fields, ", "), s.Key, ev.Kind, mode))
+	}
+}
