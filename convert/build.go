@@ -562,7 +562,11 @@ type converter struct {
 	needsPath     map[*placement.Placement]bool
 	// ownerFrom is, for each source whose owner was produced from a
 	// service's owner-changing variables, that evidence (Missing.OwnerFrom).
-	ownerFrom  map[*placement.Placement]string
+	ownerFrom map[*placement.Placement]string
+	// valueFrom is, for each source, where evidence gave each value of
+	// its declaration ("owner", "mode"): what a disagreement names as
+	// kept (C2M026).
+	valueFrom  map[*placement.Placement]map[string]string
 	diags      []rules.Diagnostic
 	mounts     []project.Mount // of the services converted
 	placements []*placement.Placement
@@ -1146,6 +1150,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if o.user != "" {
 		r.Owner = o.user
 		*provenance = append(*provenance, "owner produced: "+o.userEvidence)
+		c.setFrom(s, "owner", o.userEvidence)
 	}
 	ownerFromRow := false
 	if o.rowOK {
@@ -1224,18 +1229,22 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 // came from the row's own owner (not remapped by variables).
 func (c *converter) fromRow(s *placement.Placement, r *manifest.Resource, e *declare.Entry, o ownerFacts, provenance *[]string) bool {
 	row := o.row
+	rowFrom := fmt.Sprintf("image table row %s %s (%s:%d)", row.Repository, row.Path, images.TableFile, row.Line)
 	var fields []string
 	if r.Owner == "" && row.Owner != "" && o.envEvidence != "" {
 		r.Owner = row.Owner
 		*provenance = append(*provenance, "owner produced: "+o.envEvidence)
 		c.noteOwnerFrom(s, o.envEvidence)
+		c.setFrom(s, "owner", o.envEvidence)
 	} else if r.Owner == "" && row.Owner != "" {
 		r.Owner = row.Owner
 		fields = append(fields, "owner")
+		c.setFrom(s, "owner", rowFrom)
 	}
 	if r.Mode == "" && row.Mode != "" {
 		r.Mode = row.Mode
 		fields = append(fields, "mode")
+		c.setFrom(s, "mode", rowFrom)
 	}
 	if r.Intent == "" && row.Intent != "" {
 		r.Intent = row.Intent

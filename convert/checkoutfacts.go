@@ -44,14 +44,17 @@ func (c *converter) checkoutValues(f *sourceFacts) {
 	if ev.Kind == declare.KindDirectory || ev.Executable {
 		mode = "0755"
 	}
+	from := fmt.Sprintf("%s, a %s of the checkout mounted read-only everywhere", s.Key, ev.Kind)
 	var fields []string
 	if r.Owner == "" {
 		r.Owner = "0:0"
 		fields = append(fields, "owner")
+		c.setFrom(s, "owner", from)
 	}
 	if r.Mode == "" {
 		r.Mode = mode
 		fields = append(fields, "mode")
+		c.setFrom(s, "mode", from)
 	}
 	if r.Intent == "" {
 		r.Intent = manifest.IntentConfig

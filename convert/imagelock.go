@@ -108,6 +108,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 			for _, m := range s.Mounts {
 				if e := c.lockEntry(m.Service); e != nil && slices.Contains(e.Volumes, m.Target) && rules.NumericOwner(e.User) && e.User != r.Owner {
 					*provenance = append(*provenance, fmt.Sprintf("%s has User %s", e.Provenance(c.lockName()), e.User))
+					c.disagree(s, "owner", r.Owner, e.User, e.Provenance(c.lockName())+", User")
 					return
 				}
 			}
@@ -137,6 +138,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 	if owner != "" {
 		r.Owner = owner
 		*provenance = append(*provenance, fmt.Sprintf("owner produced: %s, User %s", from, owner))
+		c.setFrom(s, "owner", from+", User")
 	}
 }
 
@@ -190,8 +192,10 @@ func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, pr
 	case r.Owner == "":
 		r.Owner = owner
 		fields = append(fields, "owner")
+		c.setFrom(s, "owner", what)
 	case r.Owner != owner:
 		*provenance = append(*provenance, fmt.Sprintf("%s: owner %s there", what, owner))
+		c.disagree(s, "owner", r.Owner, owner, what)
 	}
 	switch why := unchosen(mode, survey.Directory); {
 	case why != "":
@@ -199,8 +203,10 @@ func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, pr
 	case r.Mode == "":
 		r.Mode = mode
 		fields = append(fields, "mode")
+		c.setFrom(s, "mode", what)
 	case !sameMode(r.Mode, mode):
 		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s there", what, mode))
+		c.disagree(s, "mode", r.Mode, mode, what)
 	}
 	if len(fields) > 0 {
 		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+what)

@@ -85,8 +85,10 @@ func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, p
 	case r.Owner == "":
 		r.Owner = src.Owner
 		fields = append(fields, "owner")
+		c.setFrom(s, "owner", at)
 	case r.Owner != src.Owner:
 		*provenance = append(*provenance, fmt.Sprintf("%s found owner %s there", at, src.Owner))
+		c.disagree(s, "owner", r.Owner, src.Owner, at)
 	}
 	mode := src.ManifestMode()
 	switch why := unchosen(mode, src.Type); {
@@ -96,8 +98,10 @@ func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, p
 	case r.Mode == "":
 		r.Mode = mode
 		fields = append(fields, "mode")
+		c.setFrom(s, "mode", at)
 	case !sameMode(r.Mode, mode):
 		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there", at, mode))
+		c.disagree(s, "mode", r.Mode, mode, at)
 	}
 	if len(fields) > 0 {
 		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+at)

@@ -62,6 +62,24 @@ type Placement struct {
 	// module may not own, what is missing (C2M001); nil when it is
 	// declared.
 	Undeclared *Undeclared
+	// Disagreements are the values of its declaration that one source of
+	// evidence gave (or the author supplied) and another contradicts
+	// (C2M026), in the order found.
+	Disagreements []Disagreement
+}
+
+// Disagreement is a value of a source's declaration that another source
+// of evidence contradicts: a fact for the rules to word (C2M026).
+type Disagreement struct {
+	// Field is "owner" or "mode".
+	Field string
+	// Kept is the value the declaration has, and KeptFrom where it came
+	// from ("supplied: compose2manifest.yaml", "image table row postgres
+	// /var/lib/postgresql/data (table.yaml:40)").
+	Kept, KeptFrom string
+	// Other is the value the other evidence gives, and OtherFrom that
+	// evidence ("survey old-nas 2026-12-02T15:20:00Z").
+	Other, OtherFrom string
 }
 
 // Undeclared is what a source nothing declares still lacks: a fact for

@@ -612,6 +612,29 @@ manifest (converted_with: compose_files), and check --against converts
 with them and with the declarations; it fails on this finding (an error
 there).`,
 		},
+		{
+			ID:           "C2M026",
+			Title:        "two sources of evidence disagree on an owner or mode",
+			Severity:     Warning,
+			CheckProject: checkDisagreement,
+			Doc: `A source's owner or mode came from one place (the declarations, the
+service's user:, the image table, the image's config or layers in the
+image lock, the checkout) and another source of evidence says otherwise:
+the image table says PostgreSQL's data is 999:999 and the legacy host's
+survey found 70:70 there; the table says 999:999 and the locked image
+config runs as 70:70. The declaration keeps the first value, by the order
+of evidence (supplied, then user:, the image table and its variables,
+the image config, the survey, the image layers, the checkout), and says
+both in its comment; but one of them is wrong about the data, and owner
+and mode apply to the path itself, not to the files in it: data owned
+by 70:70 under a directory declared 999:999 may be unreadable to the
+software that wrote it.
+
+Find out which is right (the survey is what the data has today; the
+image is what a new container makes) and declare the owner and mode in
+compose2manifest.yaml; a declared value that the evidence contradicts
+stays reported, so declare the one the data needs.`,
+		},
 	}
 }
 

@@ -760,6 +760,21 @@ func checkUndeclared(p *ProjectPass) {
 	}
 }
 
+// checkDisagreement is C2M026: a value of a source's declaration that
+// another source of evidence contradicts, one finding per value.
+func checkDisagreement(p *ProjectPass) {
+	for i := range p.Placements {
+		pl := &p.Placements[i]
+		for _, d := range pl.Disagreements {
+			kept := ""
+			if d.KeptFrom != "" {
+				kept = " (" + d.KeptFrom + ")"
+			}
+			p.Report(placementDiag(pl, false, fmt.Sprintf("%s %s%s kept, but %s gives %s: declare the %s the data needs", d.Field, d.Kept, kept, d.OtherFrom, d.Other, d.Field)))
+		}
+	}
+}
+
 // checkKindConflict is C2M004 in convert: a declared kind the project's
 // evidence contradicts, or a source that looks like a file where nothing
 // tells its kind, reported at the declaration.

@@ -82,6 +82,9 @@ var ranks = map[string]Rank{
 	// nothing keeps.
 	"C2M024": dataLoss("high", 7.5),
 	"C2M025": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 4.0},
+	// An owner one source gives and another contradicts: data the
+	// software may not read after the move.
+	"C2M026": {Tags: []string{TagReliability, TagCorrectness}, Precision: "high", SecuritySeverity: 5.0},
 }
 
 // Rank returns how code scanning ranks r's findings; a rule this package
