@@ -702,6 +702,9 @@ func (a *projects) settingOutside(dir string, rec *manifest.Settings) string {
 	if rec.Declarations != "" && a.opts.DeclarationsFile == "" {
 		all = append(all, rec.Declarations)
 	}
+	if rec.Survey != "" && a.opts.SurveyFile == "" {
+		all = append(all, rec.Survey)
+	}
 	if len(a.opts.EnvFiles) == 0 {
 		all = append(all, rec.EnvFiles...)
 	}
@@ -755,6 +758,9 @@ func settingsFor(given convert.Options, rec *manifest.Settings) convert.Options 
 	}
 	if o.ProjectName == "" {
 		o.ProjectName = rec.ProjectName
+	}
+	if o.SurveyFile == "" && o.Survey == nil && rec.Survey != "" {
+		o.SurveyFile = filepath.FromSlash(rec.Survey)
 	}
 	return o
 }

@@ -87,11 +87,15 @@ func convert(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res = &Result{ProjectDirectory: l.Dir, ProjectName: l.Compose.Name}
 	folderNamed(res, l, opts)
-	if err := readSurvey(&opts, res); err != nil {
+	surveyFile, err := readSurvey(&opts, res, l)
+	if err != nil {
 		res.Status = Failed
 		return res, err
 	}
 	c, err := newConverter(l, opts, given, st)
+	if c != nil {
+		c.surveyFile = surveyFile
+	}
 	if err != nil {
 		res.Status = Failed
 		if c == nil {
@@ -232,9 +236,11 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	m.Roots = c.roots()
 	c.secretSources()
 	c.diags = append(c.diags, rules.RunProject(rules.All(), c.pass())...)
-	inputs := c.declFiles
-	if c.lockFile != nil {
-		inputs = append(slices.Clone(c.declFiles), *c.lockFile)
+	inputs := slices.Clone(c.declFiles)
+	for _, in := range []*inputFile{c.lockFile, c.surveyFile} {
+		if in != nil {
+			inputs = append(inputs, *in)
+		}
 	}
 	var err error
 	if m.Sources, err = sources(l, inputs); err != nil {
@@ -540,8 +546,11 @@ type converter struct {
 	opts     Options
 	decl     *declare.File
 	// lock is the image lock read (nil: none), lockFile its file.
-	lock       *imageconfig.Lock
-	lockFile   *inputFile
+	lock     *imageconfig.Lock
+	lockFile *inputFile
+	// surveyFile is the survey read from --survey's file, nil for none
+	// (or one given in memory): a source of the manifest.
+	surveyFile *inputFile
 	match      *matcher
 	module     string
 	hostDir    string

@@ -84,6 +84,9 @@ func RecordedSettings(opts Options, dir string) *manifest.Settings {
 		Layout:               opts.Layout,
 		ProjectName:          opts.ProjectName,
 	}
+	if opts.SurveyFile != "" {
+		s.Survey = rel([]string{opts.SurveyFile})[0]
+	}
 	decl := opts.DeclarationsFile
 	if opts.Declarations != nil && opts.Declarations.Path != "" {
 		decl = opts.Declarations.Path // the file the data stands for

@@ -2,10 +2,12 @@ package convert
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -13,22 +15,36 @@ import (
 )
 
 // readSurvey sets opts.Survey from opts.SurveyFile (relative to the
-// working directory) when it names one, and refuses a survey of another
+// working directory) when it names one, and returns that file, which the
+// manifest records among its sources (converted_with: survey), so that
+// check --against converts with it too: it must lie inside the project
+// (or a folder --allow-dir names). It refuses a survey of another
 // project: its keys (./data) would match this one's sources. A project
 // named after its folder may have run under another folder's name.
-func readSurvey(opts *Options, res *Result) error {
+func readSurvey(opts *Options, res *Result, l *project.Project) (*inputFile, error) {
+	var in *inputFile
 	if opts.Survey == nil && opts.SurveyFile != "" {
 		p := opts.abs(opts.SurveyFile)
-		s, err := survey.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("--survey: %v", err)
+		if !project.Within(l.Dir, p) && !slices.ContainsFunc(opts.AllowDirs, func(d string) bool { return project.Within(opts.abs(d), p) }) {
+			return nil, fmt.Errorf("--survey: %s is outside the project directory %s: the manifest records the survey so that check --against converts with it too; keep it in the project (it holds paths, owners and modes, none of the data)", opts.SurveyFile, l.Dir)
 		}
-		opts.Survey = s
+		if err := project.CheckContained("--survey", p, append([]string{l.Dir}, opts.AllowDirs...)...); err != nil {
+			return nil, err
+		}
+		data, err := fsread.File("survey", p, survey.MaxSize)
+		if err != nil {
+			return nil, fmt.Errorf("--survey: %v", err)
+		}
+		s, err := survey.Read(p, data)
+		if err != nil {
+			return nil, fmt.Errorf("--survey: %v", err)
+		}
+		opts.Survey, in = s, &inputFile{p, data}
 	}
 	if s := opts.Survey; s != nil && s.Project != res.ProjectName && !res.FolderNamed {
-		return fmt.Errorf("--survey: the survey is of project %q (on %s), not of %q", s.Project, s.Host, res.ProjectName)
+		return nil, fmt.Errorf("--survey: the survey is of project %q (on %s), not of %q", s.Project, s.Host, res.ProjectName)
 	}
-	return nil
+	return in, nil
 }
 
 // surveyed returns what the survey found of the source of s on the

@@ -48,13 +48,16 @@ type Settings struct {
 	// ProjectName is -p: the compose project name, which names the
 	// module and the Docker volumes.
 	ProjectName string
-	Pos         Pos
+	// Survey is --survey's file, the legacy host's survey, relative to
+	// the project directory, slash-separated.
+	Survey string
+	Pos    Pos
 }
 
 // IsZero reports whether s records no setting.
 func (s *Settings) IsZero() bool {
 	return s == nil || (len(s.ComposeFiles) == 0 && s.Declarations == "" && len(s.Profiles) == 0 && len(s.EnvFiles) == 0 && len(s.AllowDirs) == 0 &&
-		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "" && s.ProjectName == "")
+		s.HostProjectDirectory == "" && s.VolumeRoot == "" && !s.Strict && s.Layout == "" && s.ProjectName == "" && s.Survey == "")
 }
 
 // Equal reports whether s and t record the same settings (positions
@@ -68,7 +71,7 @@ func (s *Settings) Equal(t *Settings) bool {
 		strings.Join(s.EnvFiles, "\x00") == strings.Join(t.EnvFiles, "\x00") &&
 		strings.Join(s.AllowDirs, "\x00") == strings.Join(t.AllowDirs, "\x00") &&
 		s.HostProjectDirectory == t.HostProjectDirectory && s.VolumeRoot == t.VolumeRoot && s.Strict == t.Strict &&
-		s.Layout == t.Layout && s.ProjectName == t.ProjectName
+		s.Layout == t.Layout && s.ProjectName == t.ProjectName && s.Survey == t.Survey
 }
 
 // String formats s as convert's flags would give it: "--volume-root /srv
@@ -107,6 +110,9 @@ func (s *Settings) String() string {
 	}
 	if s.ProjectName != "" {
 		parts = append(parts, "-p "+s.ProjectName)
+	}
+	if s.Survey != "" {
+		parts = append(parts, "--survey "+s.Survey)
 	}
 	return strings.Join(parts, " ")
 }
@@ -205,6 +211,9 @@ func encodeSettings(root *yaml.Node, s *Settings) {
 	}
 	if s.ProjectName != "" {
 		addScalar(n, "project_name", s.ProjectName, "!!str")
+	}
+	if s.Survey != "" {
+		addScalar(n, "survey", s.Survey, "!!str")
 	}
 	root.Content = append(root.Content, str("converted_with"), n)
 }
@@ -330,8 +339,15 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 				}
 				s.ProjectName = x
 			}
+		case "survey":
+			if x, ok := d.str(v, "survey"); ok {
+				if x == "" || strings.HasPrefix(x, "/") {
+					d.errorf(v, "survey %q must be a path relative to the project directory", x)
+				}
+				s.Survey = x
+			}
 		default:
-			d.errorf(k, "unknown key %q in converted_with (want compose_files, declarations, profiles, env_files, allow_dirs, host_project_directory, volume_root, strict, layout or project_name)", k.Value)
+			d.errorf(k, "unknown key %q in converted_with (want compose_files, declarations, profiles, env_files, allow_dirs, host_project_directory, volume_root, strict, layout, project_name or survey)", k.Value)
 		}
 	}
 	return s
