@@ -21,7 +21,7 @@ var checkFormats = []string{"text", "json", "sarif", "github"}
 
 func runCheck(e *env, args []string) int {
 	fl := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	format := fl.String("format", "text", "output `FORMAT`: text (on stderr), json, sarif or github (on stdout)")
+	format := fl.String("format", "text", "output `FORMAT` on stdout: text (the summary on stderr), json, sarif or github")
 	warningsAsErrors := fl.Bool("warnings-as-errors", false, "exit 1 on warnings too")
 	var text report.TextOptions
 	fl.BoolVar(&text.ShowAcknowledged, "show-acknowledged", false, "write each acknowledged finding, not only how many there are")
@@ -120,7 +120,8 @@ func runCheck(e *env, args []string) int {
 				readable.Modules = append(readable.Modules, m)
 			}
 		}
-		err = report.WriteTextWith(e.stderr, readable, text)
+		text.Counts = e.stderr // the findings on stdout, for a pipe; what sums them up on stderr
+		err = report.WriteTextWith(e.stdout, readable, text)
 	case "json":
 		err = report.WriteJSON(e.stdout, res.ReportWithErrors())
 	case "sarif":
