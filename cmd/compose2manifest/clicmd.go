@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compose2manifest/compose2manifest/check"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/cli"
 	"github.com/compose2manifest/compose2manifest/internal/version"
+	"github.com/compose2manifest/compose2manifest/inventory"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/spf13/pflag"
 )
@@ -16,8 +19,10 @@ import (
 func program() cli.Program {
 	p := cli.Program{Name: "compose2manifest", Short: "convert Docker Compose projects into module manifests, and check them",
 		About: "compose2manifest converts Docker Compose projects into module manifests for a mesh host, and refuses to emit a volume line unless a declaration with owner, mode and intent is produced from evidence or supplied by the module's author. Run compose2manifest help COMMAND for a command's flags."}
+	p.FlagValues = map[string][]string{"layout": declare.Layouts, "for": inventory.ClientNames()}
+	formats := map[string][]string{"convert": {"text", "json"}, "check": check.Formats, "inventory": {"text", "json"}, "ask": {"text", "github"}, "plan": {"sh", "json"}}
 	for _, c := range commandList() {
-		d := cli.Command{Name: c.name, Short: c.short, Help: c.run == nil, Synopsis: "help [COMMAND]", Values: commandNames()}
+		d := cli.Command{Name: c.name, Short: c.short, Help: c.run == nil, Synopsis: "help [COMMAND]", Values: commandNames(), FlagValues: map[string][]string{"format": formats[c.name]}}
 		if c.run != nil {
 			c.run(&env{describe: func(u cmdUsage, fs *pflag.FlagSet) {
 				d.Synopsis, d.About, d.Flags, d.Files, d.Values = u.synopsis, u.about, fs, u.positional && u.values == nil, u.values

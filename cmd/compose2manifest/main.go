@@ -149,7 +149,7 @@ func dispatch(e *env, args []string) int {
 		batch.TuneGC(0)         // a short run collects less often, under a soft limit; a batch and check --against set theirs
 		defer batch.GuardGC()() // a limit below the live heap would collect without pause
 	}
-	commands := commandNames()
+	commands, helps, what := commandNames(), []string{"help", "-h", "--help"}, "unknown command"
 	if i := slices.Index(commands, cmd); i >= 0 && commandList()[i].run != nil {
 		return commandList()[i].run(e, rest)
 	}
@@ -162,23 +162,18 @@ func dispatch(e *env, args []string) int {
 			return exitUsage
 		}
 		return exitOK
-	case slices.Contains([]string{"help", "-h", "--help"}, cmd):
-		if cmd == "help" && len(rest) > 0 && !slices.Contains([]string{"help", "-h", "--help"}, rest[0]) {
-			if len(rest) > 1 {
-				errorf(e, "help: want one command, got %d arguments", len(rest))
-				return exitUsage
-			}
-			if !slices.Contains(commands, rest[0]) {
-				errorf(e, "help: unknown command %q", rest[0])
-				hintf(e, "%scommands are %s", suggest.Hint(rest[0], commands), strings.Join(commands, ", "))
-				return exitUsage
-			}
-			return run(e, []string{rest[0], "--help"})
-		}
+	case slices.Contains(helps, cmd) && (cmd != "help" || len(rest) == 0 || slices.Contains(helps, rest[0])):
 		fmt.Fprint(e.stdout, usage())
 		return exitOK
+	case cmd == "help" && len(rest) > 1:
+		errorf(e, "help: want one command, got %d arguments", len(rest))
+		return exitUsage
+	case cmd == "help" && slices.Contains(commands, rest[0]):
+		return run(e, []string{rest[0], "--help"})
+	case cmd == "help":
+		cmd, what = rest[0], "help: unknown command"
 	}
-	errorf(e, "unknown command %q", cmd)
+	errorf(e, "%s %q", what, cmd)
 	hintf(e, "%scommands are %s", suggest.Hint(cmd, commands), strings.Join(commands, ", "))
 	return exitUsage
 }

@@ -46,6 +46,9 @@ type Command struct {
 	Values []string
 	// Help marks the help command (cobra keeps it apart from the others).
 	Help bool
+	// FlagValues are the words the value of a flag is among, by flag
+	// name, for completion (over Program.FlagValues).
+	FlagValues map[string][]string
 }
 
 // Program is the whole command line: its name, what it does (in a line,
@@ -54,6 +57,9 @@ type Command struct {
 type Program struct {
 	Name, Short, About string
 	Commands           []Command
+	// FlagValues are the words the value of a flag is among, by flag
+	// name, for every command with that flag.
+	FlagValues map[string][]string
 }
 
 // Shells are the shells Completion writes a script for.
@@ -98,16 +104,7 @@ func tree(p Program, usage func(string) string) *cobra.Command {
 		}
 		switch {
 		case c.Values != nil:
-			values := c.Values
-			cc.ValidArgsFunction = func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				var out []cobra.Completion
-				for _, v := range values {
-					if strings.HasPrefix(v, prefix) {
-						out = append(out, v)
-					}
-				}
-				return out, cobra.ShellCompDirectiveNoFileComp
-			}
+			cc.ValidArgsFunction = among(c.Values)
 		case !c.Files:
 			cc.ValidArgsFunction = cobra.NoFileCompletions
 		}
@@ -116,6 +113,14 @@ func tree(p Program, usage func(string) string) *cobra.Command {
 				g := *f
 				g.Usage = usage(f.Usage)
 				cc.Flags().AddFlag(&g)
+				values, ok := c.FlagValues[f.Name]
+				if !ok {
+					values = p.FlagValues[f.Name]
+				}
+				if values != nil {
+					// Only a flag registered twice is an error; each is once.
+					_ = cc.RegisterFlagCompletionFunc(f.Name, among(values))
+				}
 			})
 		}
 		if c.Help {
@@ -125,6 +130,19 @@ func tree(p Program, usage func(string) string) *cobra.Command {
 		root.AddCommand(cc)
 	}
 	return root
+}
+
+// among completes a word among values.
+func among(values []string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		for _, v := range values {
+			if strings.HasPrefix(v, prefix) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // Execute runs the cobra tree on args, as a completion script calls it

@@ -13,7 +13,7 @@ func program() (Program, *string) {
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	format := fs.String("format", "text", "output `FORMAT`")
 	return Program{Name: "tool", Short: "does things", About: "Tool does *things*.\n", Commands: []Command{
-		{Name: "check", Short: "check files", Synopsis: "check [flags] FILE...", About: "Check each FILE.\n\n  tool check a b\n\nflags:\n", Flags: fs, Files: true},
+		{Name: "check", Short: "check files", Synopsis: "check [flags] FILE...", About: "Check each FILE.\n\n  tool check a b\n\nflags:\n", Flags: fs, Files: true, FlagValues: map[string][]string{"format": {"text", "json"}}},
 		{Name: "explain", Short: "explain an ID", Values: []string{"A1", "A2", "B1"}},
 		{Name: "help", Short: "help", Help: true, Values: []string{"check", "explain"}},
 	}}, format
@@ -53,6 +53,7 @@ func TestExecuteComplete(t *testing.T) {
 		{[]string{"__complete", "check", ""}, ":0\n"},
 		{[]string{"__complete", "check", "--fo"}, "--format\toutput FORMAT\n:4\n"},
 		{[]string{"__complete", "help", "ex"}, "explain\n:4\n"},
+		{[]string{"__complete", "check", "--format", "j"}, "json\n:4\n"},
 	} {
 		var out, errs bytes.Buffer
 		if err := Execute(Tree(p), tc.args, &out, &errs); err != nil {
