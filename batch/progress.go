@@ -10,12 +10,17 @@ import (
 // second: "converting 12/40 projects". A nil *Progress draws nothing.
 type Progress struct {
 	w    io.Writer
+	line string // with two %d: done and total
 	last time.Time
 	drew bool
 }
 
 // NewProgress returns a Progress drawing on w, a terminal.
-func NewProgress(w io.Writer) *Progress { return &Progress{w: w} }
+func NewProgress(w io.Writer) *Progress { return NewProgressLine(w, "converting %d/%d projects") }
+
+// NewProgressLine returns a Progress drawing line on w, a terminal, with
+// done and total in place of its two %d: "checking %d/%d manifests".
+func NewProgressLine(w io.Writer, line string) *Progress { return &Progress{w: w, line: line} }
 
 // Update draws done of total; it suits Config.Progress.
 func (p *Progress) Update(done, total int) {
@@ -27,7 +32,7 @@ func (p *Progress) Update(done, total int) {
 	} else {
 		p.last = now
 	}
-	fmt.Fprintf(p.w, "\rcompose2manifest: converting %d/%d projects", done, total)
+	fmt.Fprintf(p.w, "\rcompose2manifest: "+p.line, done, total)
 	p.drew = true
 }
 

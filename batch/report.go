@@ -212,3 +212,34 @@ func WriteUnfinished(w io.Writer, uc *UnfinishedCommit) {
 	fmt.Fprintf(w, "compose2manifest: warning: a batch (pid %d, %s) was killed while writing its manifests: %d of its %d were written (new), the others were left as they were; this run writes again every module it converts\n",
 		uc.PID, uc.Started.Format(time.RFC3339), len(uc.Written), len(uc.Manifests))
 }
+
+// ExitCode is the worst outcome of the batch, as the command exits: 3
+// when a project failed with an internal error (a bug to report), else 2
+// when a project failed, 1 when one was refused, else 0. Orphans do not
+// change it.
+func (rep *Report) ExitCode() int {
+	code := 0
+	for _, en := range rep.Entries {
+		switch {
+		case en.Internal:
+			return 3
+		case en.Status == convert.Failed:
+			code = 2
+		case en.Status == convert.Refused && code == 0:
+			code = 1
+		}
+	}
+	return code
+}
+
+// WriteInterrupted writes for people what an interrupted batch did: the
+// projects it left unfinished (WriteUnfinished), and a last line saying
+// that nothing was written, each line made safe (report.Block).
+func (rep *Report) WriteInterrupted(w io.Writer) error {
+	var text strings.Builder
+	WriteUnfinished(&text, rep.Unfinished)
+	s := rep.Summary()
+	fmt.Fprintf(&text, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", report.Plural(s.Projects, "project"), s.Finished)
+	_, err := io.WriteString(w, report.Block(text.String()))
+	return err
+}

@@ -89,6 +89,10 @@ type Config struct {
 	// converted. The rules over all manifests then see only its
 	// manifests; a plain check of every manifest runs them over all.
 	Shard batch.Shard
+	// Progress, when not nil, is called after each manifest Against
+	// checks, with how many are done of how many (never two calls at
+	// once): batch.Progress.Update draws it on a terminal.
+	Progress func(done, total int)
 }
 
 // Result is the outcome of a check.
@@ -268,7 +272,17 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 		dropped   bool // another shard's
 	}
 	done := make([]one, len(files))
+	var mu sync.Mutex
+	finished := 0
 	parallel(len(files), cfg.Jobs, func(i int) {
+		if cfg.Progress != nil && each != nil {
+			defer func() {
+				mu.Lock()
+				defer mu.Unlock()
+				finished++
+				cfg.Progress(finished, len(files))
+			}()
+		}
 		if ctx.Err() != nil {
 			return
 		}

@@ -42,3 +42,43 @@ func NotConvertedSum(r *Result) string {
 	}
 	return out
 }
+
+// Verdict is how a check ends: its exit status and, for the text
+// format, the last line that sums it up and a hint after it.
+type Verdict struct {
+	// Code is 0 (clean, warnings allowed), 1 (findings) or 2 (a
+	// manifest not read).
+	Code int
+	// Line sums the check up: "checked 2 manifests: no findings" when
+	// Code is 0, else what failed ("check: 1 error in 1 manifest").
+	Line string
+	// Hint, when not empty, says why warnings failed the check.
+	Hint string
+}
+
+// Verdict returns how r ends, warnings counting as errors when
+// warningsAsErrors (check --warnings-as-errors).
+func (r *Result) Verdict(warningsAsErrors bool) Verdict {
+	errs, warns := r.Count()
+	unread := len(r.Errors)
+	for _, m := range r.Report.Modules {
+		if m.Status == report.Failed {
+			unread++
+		}
+	}
+	checked := report.Plural(len(r.Report.Modules)-r.Unmanifested, "manifest")
+	if r.Unmanifested > 0 {
+		checked += " and " + report.Plural(r.Unmanifested, "project") + " without one"
+	}
+	switch {
+	case r.Unreadable():
+		return Verdict{Code: 2, Line: fmt.Sprintf("check: %s not read; %s in the others", report.Plural(unread, "manifest"), report.FindingSum(errs, warns))}
+	case errs > 0 || (warningsAsErrors && (warns > 0 || len(r.NotConverted) > 0)):
+		v := Verdict{Code: 1, Line: fmt.Sprintf("check: %s in %s%s", report.FindingCount(errs, warns), checked, NotConvertedSum(r))}
+		if errs == 0 {
+			v.Hint = "warnings count as errors because of --warnings-as-errors"
+		}
+		return v
+	}
+	return Verdict{Line: fmt.Sprintf("checked %s: %s%s", checked, report.FindingSum(errs, warns), NotConvertedSum(r))}
+}

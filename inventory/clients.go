@@ -34,6 +34,15 @@ const (
 // Clients are the values of --for.
 var Clients = []Client{Restic, Tar, Borg}
 
+// ClientNames returns the names of Clients, in their order.
+func ClientNames() []string {
+	var out []string
+	for _, c := range Clients {
+		out = append(out, string(c))
+	}
+	return out
+}
+
 // ResticPattern returns the restic --exclude-file line that matches p
 // and nothing else: each of * ? [ \ escaped with a backslash, $ as [$]
 // (restic expands $NAME, and a bracket keeps the dollar in every version),

@@ -17,6 +17,10 @@ type TextOptions struct {
 	// acknowledge (rules.Diagnostic.Acknowledged) one by one; without it
 	// they are counted in one line at the end.
 	ShowAcknowledged bool
+	// Counts, when not nil, receives the line counting acknowledged
+	// findings instead of the report's writer: check writes its findings
+	// on stdout, for a pipe, and what sums them up on stderr.
+	Counts io.Writer
 }
 
 // WriteText writes r for people as WriteTextWith does with the zero
@@ -63,10 +67,13 @@ func WriteTextWith(w io.Writer, r *Report, opts TextOptions) error {
 			}
 		}
 	}
-	if acknowledged > 0 {
-		fmt.Fprintf(&b, "%d acknowledged: see --show-acknowledged\n", acknowledged)
+	if _, err := io.WriteString(w, b.String()); err != nil || acknowledged == 0 {
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
+	if opts.Counts != nil {
+		w = opts.Counts
+	}
+	_, err := fmt.Fprintf(w, "%d acknowledged: see --show-acknowledged\n", acknowledged)
 	return err
 }
 

@@ -14,6 +14,15 @@ import (
 	"github.com/compose2manifest/compose2manifest/project"
 )
 
+// IDs returns the ID of every rule, in ID order.
+func IDs() []string {
+	var out []string
+	for _, r := range All() {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
 // All returns every rule, in ID order. Each call returns new values, so a
 // caller may change one (its Severity, say) without affecting others.
 func All() []*Rule {

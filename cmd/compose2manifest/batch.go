@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -89,10 +88,8 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert: %v", err)
 		return exitUsage
 	}
-	var prog *batch.Progress
-	// No progress line on a terminal that says TERM=dumb.
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !slices.Contains(e.environ, "TERM=dumb") {
-		prog = batch.NewProgress(e.stderr)
+	prog := progressLine(e, "converting %d/%d projects")
+	if prog != nil {
 		cfg.Progress = prog.Update
 	}
 	// SIGINT or SIGTERM stops the batch: no new project starts, the
@@ -106,34 +103,16 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		rep *batch.Report
 		err error
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- outcome{err: internalError{v}}
-			}
-		}()
+	res, finished := interrupt.Wait(ctx, interruptGrace, func() outcome {
 		rep, err := batch.Run(ctx, cfg)
-		done <- outcome{rep, err}
-	}()
-	var res outcome
-	select {
-	case res = <-done:
-	case <-ctx.Done():
-		select {
-		case res = <-done:
-		case <-time.After(interruptGrace):
-			prog.Clear()
-			fmt.Fprintf(e.stderr, "compose2manifest: interrupted; the batch did not stop within %s, so it was left unfinished (the next run into %s reports a commit it left halfway)\n", interruptGrace, report.Escape(cf.output, false))
-			return interrupt.Exit(signalled())
-		}
+		return outcome{rep, err}
+	})
+	prog.Clear()
+	if !finished {
+		fmt.Fprintf(e.stderr, "compose2manifest: interrupted; the batch did not stop within %s, so it was left unfinished (the next run into %s reports a commit it left halfway)\n", interruptGrace, report.Escape(cf.output, false))
+		return interrupt.Exit(signalled())
 	}
 	rep, err := res.rep, res.err
-	prog.Clear()
-	var ie internalError
-	if errors.As(err, &ie) {
-		panic(ie.value) // to run's recover: one line, exit 3
-	}
 	if rep != nil && rep.Interrupted {
 		return writeBatchInterrupted(e, cf.format, rep, interrupt.Exit(signalled()))
 	}
@@ -141,7 +120,7 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 		errorf(e, "convert --batch: %v", err)
 		return exitUsage
 	}
-	code := batchExitCode(rep)
+	code := rep.ExitCode()
 	if len(rep.Entries) == 0 && rep.OtherShards == 0 {
 		// A root with no project is most likely a wrong path.
 		errorf(e, "convert --batch: no compose project under %s", cf.batch)
@@ -163,6 +142,16 @@ func runBatch(e *env, fs *pflag.FlagSet, cf *convertFlags, bf *batchFlags) int {
 	return code
 }
 
+// progressLine returns the progress line (batch.NewProgressLine) drawn
+// on stderr when it is a terminal, except one that says TERM=dumb (that
+// cannot erase a line); else nil, which draws nothing.
+func progressLine(e *env, line string) *batch.Progress {
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !slices.Contains(e.environ, "TERM=dumb") {
+		return batch.NewProgressLine(e.stderr, line)
+	}
+	return nil
+}
+
 // interruptGrace bounds how long an interrupted batch may take to stop.
 const interruptGrace = 5 * time.Second
 
@@ -175,28 +164,6 @@ func writeBatchInterrupted(e *env, format string, rep *batch.Report, code int) i
 		}
 		return code
 	}
-	var text strings.Builder
-	batch.WriteUnfinished(&text, rep.Unfinished)
-	s := rep.Summary()
-	fmt.Fprintf(&text, "compose2manifest: %s found: interrupted after %d converted; nothing written\n", report.Plural(s.Projects, "project"), s.Finished)
-	io.WriteString(e.stderr, report.Block(text.String()))
-	return code
-}
-
-// batchExitCode is the worst outcome of the batch: 3 when a project
-// failed with an internal error (a bug to report), else 2 when a project
-// failed, 1 when one was refused, else 0. Orphans do not change it.
-func batchExitCode(rep *batch.Report) int {
-	code := exitOK
-	for _, en := range rep.Entries {
-		switch {
-		case en.Internal:
-			return exitInternal
-		case en.Status == convert.Failed:
-			code = exitUsage
-		case en.Status == convert.Refused && code == exitOK:
-			code = exitFindings
-		}
-	}
+	rep.WriteInterrupted(e.stderr)
 	return code
 }

@@ -18,6 +18,8 @@ type cmdUsage struct {
 	// does not, hint says what to do about an argument given anyway.
 	positional bool
 	hint       func(arg string) string
+	// values are the words its arguments are among, for completion.
+	values []string
 }
 
 // parseFlags is every command's one flag parser. --help prints the usage
@@ -25,6 +27,10 @@ type cmdUsage struct {
 // command that takes none, is an error with a hint and exit 2. It reports
 // false, with the exit code, when the command is done.
 func parseFlags(e *env, fs *pflag.FlagSet, u cmdUsage, args []string) (code int, ok bool) {
+	if e.describe != nil {
+		e.describe(u, fs)
+		return exitOK, false
+	}
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {

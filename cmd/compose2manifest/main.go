@@ -12,9 +12,12 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/cli"
 	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/sirupsen/logrus"
+	"github.com/spf13/pflag"
+	xterm "golang.org/x/term"
 )
 
 // Exit codes.
@@ -36,6 +39,9 @@ type env struct {
 	isTerminal bool
 	// hooks are what tests replace; the zero value is the real thing.
 	hooks hooks
+	// describe, when set, makes a command hand its usage and flags to it
+	// instead of parsing arguments (see definitions).
+	describe func(cmdUsage, *pflag.FlagSet)
 }
 
 // hooks are the seams tests use, per command run (no package state).
@@ -70,34 +76,55 @@ func processEnv() (*env, error) {
 	return &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, environ: os.Environ(), dir: wd, isTerminal: isTerminal(os.Stdin) && isTerminal(os.Stderr)}, nil
 }
 
-// isTerminal reports whether f is a character device other than the null
-// device (which is one, but no terminal: "ask </dev/null" must not ask).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(fi, null)
+// isTerminal reports whether f is a terminal (the null device, a
+// character device too, is none: "ask </dev/null" must not ask).
+func isTerminal(f *os.File) bool { return xterm.IsTerminal(int(f.Fd())) }
+
+// command is a subcommand: its name, what it does in one line (the usage
+// lists it), and what runs it; nil for help, which dispatch runs.
+type command struct {
+	name, short string
+	run         func(*env, []string) int
 }
 
-const usage = `usage: compose2manifest COMMAND [flags]
+// commandList returns the subcommands, in the order the usage lists them.
+func commandList() []command {
+	return []command{
+		{"convert", "convert a compose project (or --batch ROOT) into module manifests", runConvert},
+		{"check", "check manifests: the CI gate", runCheck},
+		{"inventory", "list the declared paths of manifests and what to back up", runInventory},
+		{"ask", "prompt for missing declarations and write them", runAsk},
+		{"plan", "print the migration plan: a script that copies the data to its declared paths", runPlan},
+		{"survey", "write a read-only script that records on the legacy host what each source is", runSurvey},
+		{"rules", "list the rules", runRules},
+		{"explain", "print one rule's documentation (without an ID: list the rules)", runExplain},
+		{"schema", "print the JSON Schema of the declarations, a manifest or a report", runSchema},
+		{"version", "print the version and VCS revision of this build (also --version)", runVersion},
+		{"completion", "print a shell completion script: bash, zsh, fish or powershell", runCompletion},
+		{"man", "print the manual page of compose2manifest or of one command, in roff", runMan},
+		{"help", "print a command's help: compose2manifest help COMMAND", nil},
+	}
+}
 
-commands:
-  convert   convert a compose project (or --batch ROOT) into module manifests
-  check     check manifests: the CI gate
-  inventory list the declared paths of manifests and what to back up
-  ask       prompt for missing declarations and write them
-  plan      print the migration plan: a script that copies the data to its declared paths
-  survey    write a read-only script that records on the legacy host what each source is
-  rules     list the rules
-  explain   print one rule's documentation (without an ID: list the rules)
-  schema    print the JSON Schema of the declarations, a manifest or a report
-  version   print the version and VCS revision of this build (also --version)
-  help      print a command's help: compose2manifest help COMMAND
+// commandNames returns the name of each command of commandList.
+func commandNames() []string {
+	var out []string
+	for _, c := range commandList() {
+		out = append(out, c.name)
+	}
+	return out
+}
 
-Run compose2manifest help COMMAND (or COMMAND --help) for a command's flags.
-`
+// usage is what compose2manifest prints without a command.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: compose2manifest COMMAND [flags]\n\ncommands:\n")
+	for _, c := range commandList() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.short)
+	}
+	b.WriteString("\nRun compose2manifest help COMMAND (or COMMAND --help) for a command's flags.\n")
+	return b.String()
+}
 
 // run dispatches to a subcommand and returns the exit code. A panic is an
 // internal error, never bad input: one line saying so, and exit 3.
@@ -111,16 +138,10 @@ func run(e *env, args []string) (code int) {
 	return dispatch(e, args)
 }
 
-// internalError carries a panic recovered in another goroutine to run's
-// recover.
-type internalError struct{ value any }
-
-func (e internalError) Error() string { return fmt.Sprintf("internal error: %v", e.value) }
-
 // dispatch runs the subcommand args name.
 func dispatch(e *env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage)
+		fmt.Fprint(e.stderr, usage())
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
@@ -128,51 +149,34 @@ func dispatch(e *env, args []string) int {
 		batch.TuneGC(0)         // a short run collects less often, under a soft limit; a batch and check --against set theirs
 		defer batch.GuardGC()() // a limit below the live heap would collect without pause
 	}
-	switch cmd {
-	case "convert":
-		return runConvert(e, rest)
-	case "check":
-		return runCheck(e, rest)
-	case "inventory":
-		return runInventory(e, rest)
-	case "ask":
-		return runAsk(e, rest)
-	case "plan":
-		return runPlan(e, rest)
-	case "survey":
-		return runSurvey(e, rest)
-	case "rules":
-		return runRules(e, rest)
-	case "explain":
-		return runExplain(e, rest)
-	case "schema":
-		return runSchema(e, rest)
-	case "version", "--version":
-		return runVersion(e, rest)
-	case "help", "-h", "--help":
-		if cmd == "help" && len(rest) > 0 && !slices.Contains([]string{"help", "-h", "--help"}, rest[0]) {
-			if len(rest) > 1 {
-				errorf(e, "help: want one command, got %d arguments", len(rest))
-				return exitUsage
-			}
-			if !slices.Contains(commands, rest[0]) {
-				errorf(e, "help: unknown command %q", rest[0])
-				hintf(e, "%scommands are %s", suggest.Hint(rest[0], commands), strings.Join(commands, ", "))
-				return exitUsage
-			}
-			return run(e, []string{rest[0], "--help"})
-		}
-		fmt.Fprint(e.stdout, usage)
-		return exitOK
-	default:
-		errorf(e, "unknown command %q", cmd)
-		hintf(e, "%scommands are %s", suggest.Hint(cmd, commands), strings.Join(commands, ", "))
-		return exitUsage
+	commands, helps, what := commandNames(), []string{"help", "-h", "--help"}, "unknown command"
+	if i := slices.Index(commands, cmd); i >= 0 && commandList()[i].run != nil {
+		return commandList()[i].run(e, rest)
 	}
+	switch {
+	case cmd == "--version":
+		return runVersion(e, rest)
+	case cmd == "__complete" || cmd == "__completeNoDesc": // a completion script calling back
+		if err := cli.Execute(cli.Tree(program()), args, e.stdout, e.stderr); err != nil {
+			errorf(e, "%v", err)
+			return exitUsage
+		}
+		return exitOK
+	case slices.Contains(helps, cmd) && (cmd != "help" || len(rest) == 0 || slices.Contains(helps, rest[0])):
+		fmt.Fprint(e.stdout, usage())
+		return exitOK
+	case cmd == "help" && len(rest) > 1:
+		errorf(e, "help: want one command, got %d arguments", len(rest))
+		return exitUsage
+	case cmd == "help" && slices.Contains(commands, rest[0]):
+		return run(e, []string{rest[0], "--help"})
+	case cmd == "help":
+		cmd, what = rest[0], "help: unknown command"
+	}
+	errorf(e, "%s %q", what, cmd)
+	hintf(e, "%scommands are %s", suggest.Hint(cmd, commands), strings.Join(commands, ", "))
+	return exitUsage
 }
-
-// commands are the subcommands, as the usage lists them.
-var commands = []string{"convert", "check", "inventory", "ask", "plan", "survey", "rules", "explain", "schema", "version", "help"}
 
 // errorf prints "compose2manifest: error: …" to stderr. The error may
 // quote what anyone can write into a compose file, so each of its lines

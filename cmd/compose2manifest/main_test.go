@@ -117,6 +117,15 @@ func TestScripts(t *testing.T) {
 			"status": cmdStatus,
 			"image":  cmdImage,
 		},
+		// [file:PATH] holds when PATH exists on this machine (a client's
+		// support file, such as bash-completion's).
+		Condition: func(cond string) (bool, error) {
+			if p, ok := strings.CutPrefix(cond, "file:"); ok {
+				_, err := os.Stat(p)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			if err := startRegistry(env); err != nil {
 				return err

@@ -28,7 +28,7 @@ func runRules(e *env, args []string) int {
 // named.
 func runExplain(e *env, args []string) int {
 	fl := pflag.NewFlagSet("explain", pflag.ContinueOnError)
-	u := cmdUsage{name: "explain", synopsis: "explain [ID...]", positional: true,
+	u := cmdUsage{name: "explain", synopsis: "explain [ID...]", positional: true, values: rules.IDs(),
 		about: "Print a rule's documentation: what it finds, why it matters and how to fix it. Without an ID, list the rules, as compose2manifest rules does.\n"}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code

@@ -164,7 +164,8 @@ func TestShardWorkflow(t *testing.T) {
 	for k := 1; k <= n; k++ {
 		for _, s := range shardJob.Steps {
 			for _, words := range stepCommands(s.Run, k) {
-				code, _, stderr := runIn(dir, words...)
+				code, stdout, stderr := runIn(dir, words...)
+				stderr = stdout + stderr // check's findings are on stdout
 				if words[0] == "check" {
 					// The shard holding a reports the ambiguity.
 					if strings.Contains(stderr, "C2M017") {
@@ -210,9 +211,9 @@ func TestShardWorkflow(t *testing.T) {
 			args = append(args, rel)
 		}
 	}
-	code, _, stderr := runIn(dir, args...)
-	if strings.Count(stderr, "C2M017 error") != 2 || code != 1 {
-		t.Errorf("final plain check %q: exit %d, want 1 with C2M017 at both manifests of module same:\n%s", args, code, stderr)
+	code, stdout, stderr := runIn(dir, args...)
+	if strings.Count(stdout, "C2M017 error") != 2 || code != 1 {
+		t.Errorf("final plain check %q: exit %d, want 1 with C2M017 at both manifests of module same:\n%s%s", args, code, stdout, stderr)
 	}
 
 	lint := os.Getenv("C2M_ACTIONLINT")

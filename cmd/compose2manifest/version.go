@@ -31,7 +31,7 @@ func reportTool() *report.Tool {
 // runSchema prints one of the embedded JSON Schemas.
 func runSchema(e *env, args []string) int {
 	fl := pflag.NewFlagSet("schema", pflag.ContinueOnError)
-	u := cmdUsage{name: "schema", synopsis: "schema declarations|manifest|report", positional: true,
+	u := cmdUsage{name: "schema", synopsis: "schema declarations|manifest|report", positional: true, values: schema.Names(),
 		about: `Print a JSON Schema (draft 2020-12): declarations (compose2manifest.yaml),
 manifest (a module manifest) or report (what --format json prints). Editors
 validate YAML against them: see docs/install.md, Schemas (yaml-language-server).

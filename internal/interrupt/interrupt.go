@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Exit codes of a command stopped by a signal: 128 + the signal's number,
@@ -60,4 +61,41 @@ func Context(parent context.Context, ready func()) (ctx context.Context, signall
 				cancel()
 			})
 		}
+}
+
+// Wait runs f in a goroutine of its own and returns what it returned,
+// and true. Once ctx is done (a signal came), Wait waits at most grace
+// more: if f has not returned by then, Wait returns the zero T and false,
+// leaving it unfinished. A panic in f panics again in Wait's goroutine,
+// so that the caller's recover sees it.
+func Wait[T any](ctx context.Context, grace time.Duration, f func() T) (T, bool) {
+	type outcome struct {
+		v        T
+		panicked bool
+		p        any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{panicked: true, p: p}
+			}
+		}()
+		done <- outcome{v: f()}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		select {
+		case o = <-done:
+		case <-time.After(grace):
+			var zero T
+			return zero, false
+		}
+	}
+	if o.panicked {
+		panic(o.p)
+	}
+	return o.v, true
 }

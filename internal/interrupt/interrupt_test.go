@@ -30,3 +30,26 @@ func TestContext(t *testing.T) {
 		t.Errorf("signalled() = %v, want SIGTERM", signalled())
 	}
 }
+
+// Wait returns what f returned; once the context is done it waits at most
+// the grace for f; a panic in f panics in Wait's caller.
+func TestWait(t *testing.T) {
+	if v, ok := Wait(context.Background(), time.Second, func() int { return 7 }); v != 7 || !ok {
+		t.Errorf("Wait: %d, %v; want 7, true", v, ok)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	release := make(chan struct{})
+	defer close(release)
+	// f is stuck until the test ends: Wait returning at all is the grace.
+	if v, ok := Wait(ctx, 10*time.Millisecond, func() int { <-release; return 7 }); v != 0 || ok {
+		t.Errorf("Wait on a stuck f after the signal: %d, %v; want 0, false", v, ok)
+	}
+	defer func() {
+		if p := recover(); p != "boom" {
+			t.Errorf("recovered %v, want boom", p)
+		}
+	}()
+	Wait(context.Background(), time.Second, func() int { panic("boom") })
+	t.Error("Wait returned after f panicked")
+}

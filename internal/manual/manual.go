@@ -4,16 +4,18 @@ package manual
 
 // pageOf maps a command to its page under docs/.
 var pageOf = map[string]string{
-	"convert":   "convert.md",
-	"check":     "check.md",
-	"ask":       "ask.md",
-	"plan":      "plan.md",
-	"inventory": "inventory.md",
-	"survey":    "survey.md",
-	"rules":     "rules.md",
-	"explain":   "rules.md",
-	"version":   "install.md",
-	"schema":    "install.md",
+	"convert":    "convert.md",
+	"check":      "check.md",
+	"ask":        "ask.md",
+	"plan":       "plan.md",
+	"inventory":  "inventory.md",
+	"survey":     "survey.md",
+	"rules":      "rules.md",
+	"explain":    "rules.md",
+	"version":    "install.md",
+	"schema":     "install.md",
+	"completion": "install.md",
+	"man":        "install.md",
 }
 
 // Page returns the page of docs/ that documents command ("convert.md"),
