@@ -50,6 +50,10 @@ type Options struct {
 	Volumes map[string]string
 	// Anonymous maps "SERVICE:TARGET" to the anonymous volume's Docker ID.
 	Anonymous map[string]string
+	// Homes maps a ~ bind source ("~/cfg") to where the legacy host's
+	// survey found it ("/home/bob/cfg"). Nil for none: a ~ bind is then
+	// copied by hand.
+	Homes map[string]string
 	// Previous are the manifests the target host applies today, when the
 	// declarations changed since: a state or content path that moved
 	// (rules.MovedPaths) has its data at the path declared before, and
@@ -228,8 +232,10 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 	case strings.HasPrefix(legacy, "bind "):
 		src := strings.TrimPrefix(legacy, "bind ")
 		switch {
+		case strings.HasPrefix(src, "~") && o.Homes[src] != "":
+			return o.Homes[src], ""
 		case strings.HasPrefix(src, "~"):
-			return "", "the bind source is relative to the legacy host's home (~): copy it by hand"
+			return "", "the bind source is relative to the legacy host's home (~): copy it by hand, or give plan the legacy host's survey (--survey), which finds it"
 		case path.IsAbs(src):
 			return path.Clean(src), ""
 		case r.Origin.Resolved != "":

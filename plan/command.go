@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/compose2manifest/compose2manifest/convert"
@@ -15,6 +16,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // About is compose2manifest plan's help text.
@@ -108,6 +110,7 @@ func Command(c Config, w io.Writer) *Failure {
 		return f
 	}
 	c.Options.Project = res.ProjectName
+	givenDir := c.Options.LegacyProjectDirectory != ""
 	if d := c.Options.LegacyProjectDirectory; d != "" && !manifest.ValidPath(d) {
 		return &Failure{Msg: fmt.Sprintf("plan: --legacy-project-directory %q: want an absolute, clean path", d), Code: 2}
 	}
@@ -125,6 +128,14 @@ func Command(c Config, w io.Writer) *Failure {
 			c.Options.Volumes[v] = legacy + strings.TrimPrefix(v, res.ProjectName)
 		}
 	}
+	if c.Convert.SurveyFile != "" {
+		// Read as convert read it (it refused it otherwise).
+		sv, err := survey.ReadFile(convertPath(c.Convert, c.Convert.SurveyFile))
+		if err != nil {
+			return &Failure{Msg: "plan: --survey: " + err.Error(), Code: 2}
+		}
+		c.Options.fromSurvey(sv, res.Module, givenDir)
+	}
 	p, err := Of([]*manifest.Module{res.Module}, c.Options)
 	if err != nil {
 		return &Failure{Msg: "plan: " + err.Error(), Code: 2}
@@ -138,6 +149,15 @@ func Command(c Config, w io.Writer) *Failure {
 		return &Failure{Msg: "plan: " + err.Error(), Code: 2}
 	}
 	return nil
+}
+
+// convertPath is p, a path convert's options name, as convert reads it:
+// relative to their working directory.
+func convertPath(o convert.Options, p string) string {
+	if filepath.IsAbs(p) || o.WorkingDirectory == "" {
+		return p
+	}
+	return filepath.Join(o.WorkingDirectory, p)
 }
 
 // judgePrevious runs check's module rules over the manifests --previous
