@@ -575,16 +575,19 @@ type converter struct {
 	// valueFrom is, for each source, where evidence gave each value of
 	// its declaration ("owner", "mode"): what a disagreement names as
 	// kept (C2M026).
-	valueFrom  map[*placement.Placement]map[string]string
-	diags      []rules.Diagnostic
-	mounts     []project.Mount // of the services converted
-	placements []*placement.Placement
-	uncarried  []placement.Field
-	unmatched  []placement.Unmatched
-	missing    []*missing
-	fields     fieldIndex
-	images     *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr  error
+	valueFrom map[*placement.Placement]map[string]string
+	// refusedModes are the modes evidence found that nobody should
+	// choose, not carried (Missing.RefusedMode).
+	refusedModes map[*placement.Placement]RefusedMode
+	diags        []rules.Diagnostic
+	mounts       []project.Mount // of the services converted
+	placements   []*placement.Placement
+	uncarried    []placement.Field
+	unmatched    []placement.Unmatched
+	missing      []*missing
+	fields       fieldIndex
+	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr    error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table

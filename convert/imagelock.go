@@ -200,6 +200,9 @@ func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, pr
 	switch why := unchosen(mode, survey.Directory); {
 	case why != "":
 		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s not carried: %s", what, mode, why))
+		if r.Mode == "" {
+			c.refuseMode(s, mode, what, why, survey.Directory)
+		}
 	case r.Mode == "":
 		r.Mode = mode
 		fields = append(fields, "mode")

@@ -93,12 +93,27 @@ type Missing struct {
 	// host path a module uses and does not own (project.WellKnownHost:
 	// /etc/localtime, the docker socket, /proc...).
 	WellKnownHost bool
+	// RefusedMode is, when evidence found a mode nobody should choose
+	// (a world-writable one on the legacy host, the image's 1777), what
+	// it found and the fix suggested: never carried, for a person to
+	// accept. Nil otherwise.
+	RefusedMode *RefusedMode
 	// NoOwner says why evidence gave no owner (two image table rows
 	// disagree, a user: the table cannot map); OutOfVersion why the image
 	// table has no row for the image's version. "" otherwise.
 	NoOwner, OutOfVersion string
 	// Reason says what is missing, for people.
 	Reason string
+}
+
+// RefusedMode is a mode evidence found and did not carry.
+type RefusedMode struct {
+	// Found is the mode ("0777"), From the evidence ("survey old-nas
+	// 2026-12-02T15:20:00Z"), Why why nobody should choose it.
+	Found, From, Why string
+	// Suggest is Found without what makes it so ("0775"): a suggestion,
+	// not evidence.
+	Suggest string
 }
 
 // Mount is one service's use of a source.
@@ -164,6 +179,9 @@ func (c *converter) missingOf(m *missing) Missing {
 		x.Inside = h.Key
 	}
 	x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
+	if rm, ok := c.refusedModes[m.src]; ok && x.Known.Mode == "" {
+		x.RefusedMode = &rm
+	}
 	if m.src.Entry == nil && x.Inside == "" && m.src.Section == declare.SectionBinds {
 		// Once declared, the entry is the person's answer: a path,
 		// or layout fhs's place for it.

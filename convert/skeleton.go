@@ -488,6 +488,9 @@ func (m *Missing) where() string {
 	if m.Inside != "" {
 		where += "; inside bind " + m.Inside + ": it lands inside that one's place"
 	}
+	if rm := m.RefusedMode; rm != nil && m.Known.Mode == "" && rm.Suggest != "" {
+		where += fmt.Sprintf("; mode %s? (%s found %s, not carried: %s)", rm.Suggest, rm.From, rm.Found, rm.Why)
+	}
 	if m.Known.Intent == "" && m.Known.Kind != declare.KindHost {
 		if intent, why := IntentHint(m.Mounts); intent != "" {
 			where += "; intent " + intent + "? (" + why + ")"

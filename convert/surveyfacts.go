@@ -111,6 +111,9 @@ func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, p
 	case mode == "":
 	case why != "":
 		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there, not carried: %s", at, mode, why))
+		if r.Mode == "" {
+			c.refuseMode(s, mode, at, why, src.Type)
+		}
 	case r.Mode == "":
 		r.Mode = mode
 		fields = append(fields, "mode")
@@ -137,6 +140,32 @@ func unchosen(mode string, t survey.Type) string {
 		return "its owner cannot enter the directory: declare a mode with u+x (0700, 0750)"
 	}
 	return ""
+}
+
+// modeFix returns mode with what makes it one nobody should choose taken
+// out (o+w and the sticky bit cleared; u+x set on a directory), as four
+// octal digits: a suggestion for a person to accept, never carried.
+func modeFix(mode string, t survey.Type) string {
+	m, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil {
+		return ""
+	}
+	m &^= 0o1002
+	if t == survey.Directory {
+		m |= 0o100
+	}
+	return fmt.Sprintf("%04o", m&0o7777)
+}
+
+// refuseMode records that evidence from found mode for s, which is not
+// carried (why): the skeleton and ask offer modeFix of it.
+func (c *converter) refuseMode(s *placement.Placement, mode, from, why string, t survey.Type) {
+	if c.refusedModes == nil {
+		c.refusedModes = map[*placement.Placement]RefusedMode{}
+	}
+	if _, ok := c.refusedModes[s]; !ok {
+		c.refusedModes[s] = RefusedMode{Found: mode, From: from, Why: why, Suggest: modeFix(mode, t)}
+	}
 }
 
 // sameMode reports whether two octal modes are one ("750" and "0750").

@@ -132,3 +132,23 @@ func resourceOf(mod *manifest.Module, src string) *manifest.Resource {
 	}
 	return nil
 }
+
+// TestModeFix: a mode nobody should choose loses what makes it so.
+func TestModeFix(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		t    survey.Type
+		want string
+	}{
+		{"777", survey.Directory, "0775"},
+		{"1777", survey.Directory, "0775"},
+		{"0666", survey.File, "0664"},
+		{"0640", survey.Directory, "0740"},
+		{"2777", survey.Directory, "2775"},
+		{"x", survey.File, ""},
+	} {
+		if got := modeFix(tc.mode, tc.t); got != tc.want {
+			t.Errorf("modeFix(%q, %s) = %q, want %q", tc.mode, tc.t, got, tc.want)
+		}
+	}
+}
