@@ -161,10 +161,36 @@ func TestCorpusDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := convert.Options{Environ: []string{}, Layout: "fhs", VolumeRoot: "/srv"}
+	decisions, total := corpusDecisions(t, root, projects, opts, testing.Verbose())
+	if decisions > corpusMaxDecisions {
+		t.Errorf("%d decisions left, more than the %d recorded", decisions, corpusMaxDecisions)
+	}
+	if total.produced < corpusMinProduced {
+		t.Errorf("%d sources produced, fewer than the %d recorded", total.produced, corpusMinProduced)
+	}
+	// The same batch with one answer for every project (issue 20, item
+	// 6): a defaults file at the batch root acknowledging container_name
+	// everywhere, as a fleet's author writes once.
+	defaults := filepath.Join(t.TempDir(), "compose2manifest.defaults.yaml")
+	if err := os.WriteFile(defaults, []byte("version: 1\nacknowledge:\n  - \"*.container_name\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.DefaultsFile = defaults
+	withDefaults, _ := corpusDecisions(t, root, projects, opts, false)
+	if withDefaults > decisions {
+		t.Errorf("a defaults file leaves %d decisions, more than the %d without", withDefaults, decisions)
+	}
+}
+
+// corpusDecisions converts projects with opts, logs the decisions each
+// leaves and the totals (and, verbose, the mounts left undecided), and
+// returns the total decisions and counts.
+func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions) {
+	t.Helper()
 	var mu sync.Mutex
 	var rows []projectDecisions
 	undecided := map[string]int{} // "IMAGE TARGET" of a mount whose source is not produced
-	err = Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
+	err := Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
 		if err != nil || res == nil || res.Status == convert.Failed {
 			return // not loaded: nothing to decide from its skeleton
 		}
@@ -213,10 +239,14 @@ func TestCorpusDecisions(t *testing.T) {
 	if total.sources > 0 {
 		share = 100 * float64(total.produced) / float64(total.sources)
 	}
-	fmt.Fprintf(&b, "total: %d projects, %d decisions (%d fields, %d acknowledge items), %.1f per project; %d of %d sources produced (%.0f%%); %d entries offered whole, to accept",
-		len(rows), decisions, total.fields, total.acks, float64(decisions)/float64(max(len(rows), 1)), total.produced, total.sources, share, total.offered)
+	settings := "flags --layout fhs --volume-root /srv"
+	if opts.DefaultsFile != "" {
+		settings += ", and a defaults file"
+	}
+	fmt.Fprintf(&b, "%s: total: %d projects, %d decisions (%d fields, %d acknowledge items), %.1f per project; %d of %d sources produced (%.0f%%); %d entries offered whole, to accept",
+		settings, len(rows), decisions, total.fields, total.acks, float64(decisions)/float64(max(len(rows), 1)), total.produced, total.sources, share, total.offered)
 	t.Log("\n" + b.String())
-	if testing.Verbose() {
+	if verbose {
 		// What a new image table row would settle: the mounts of the
 		// sources left undecided, most frequent first.
 		var keys []string
@@ -238,12 +268,7 @@ func TestCorpusDecisions(t *testing.T) {
 	if len(rows) == 0 || total.sources == 0 {
 		t.Fatalf("no project of %s converted far enough to count", root)
 	}
-	if decisions > corpusMaxDecisions {
-		t.Errorf("%d decisions left, more than the %d recorded", decisions, corpusMaxDecisions)
-	}
-	if total.produced < corpusMinProduced {
-		t.Errorf("%d sources produced, fewer than the %d recorded", total.produced, corpusMinProduced)
-	}
+	return decisions, total
 }
 
 // TestCountSkeleton checks the counting on a skeleton of each shape.
