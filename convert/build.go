@@ -259,6 +259,10 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	res.UndeclaredAncestors = rules.UndeclaredAncestors(m)
 	res.Suggestions = Suggestions{Secrets: c.secretSuggestions(), Uncarried: c.uncarried, Roots: c.missingRoots, Options: c.optionUses()}
 	res.Skeleton, res.Decisions = skeleton(c.module, res.Missing, res.Suggestions)
+	res.Inline = res.Skeleton
+	if n := len(res.Suggestions.Secrets); n > MaxInlineCredentials {
+		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions), n
+	}
 	c.maskResult(res)
 	return nil
 }

@@ -171,6 +171,12 @@ type Result struct {
 	// sources that are missing or incomplete and the Suggestions
 	// (SkeletonFor); nil when none are.
 	Skeleton []byte
+	// Inline is the Skeleton as a refusal prints it: whole, or, where it
+	// offers more than MaxInlineCredentials credentials (each prefilled,
+	// none a decision), with its credentials: section left out and
+	// Elided how many it left out. The sources are always all there.
+	Inline []byte
+	Elided int
 	// Decisions is how many values the Skeleton leaves for a person:
 	// its "" fields and empty acknowledge: items (Decisions).
 	Decisions int

@@ -418,6 +418,7 @@ func (c *converter) maskResult(res *Result) {
 		}
 	}
 	res.Skeleton = []byte(mask(string(res.Skeleton)))
+	res.Inline = []byte(mask(string(res.Inline)))
 	for i := range res.Missing {
 		ms := &res.Missing[i]
 		ms.Key, ms.Source, ms.Known.Key, ms.Known.Path, ms.Reason = mask(ms.Key), mask(ms.Source), mask(ms.Known.Key), mask(ms.Known.Path), mask(ms.Reason)

@@ -211,6 +211,33 @@ func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
 	return doc
 }
 
+// MaxInlineCredentials is how many credentials a refusal's skeleton
+// shows inline (Result.Inline); more are left to the whole skeleton
+// (convert --skeleton FILE), so that a refusal stays readable.
+const MaxInlineCredentials = 8
+
+// inlineSkeleton is the skeleton of missing and s with its credentials:
+// left out and a comment saying how many, and where the whole one is.
+func inlineSkeleton(module string, missing []Missing, s Suggestions) []byte {
+	n := len(s.Secrets)
+	s.Secrets = nil
+	root := skeletonNode(module, missing, s)
+	if root == nil {
+		root = &yaml.Node{Kind: yaml.MappingNode}
+		addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	}
+	note := fmt.Sprintf("credentials: %d variables that hold secrets, each offered a credential (prefilled: no decision), left out here: the whole skeleton with --skeleton FILE", n)
+	root.FootComment = note
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil
+	}
+	enc.Close()
+	return buf.Bytes()
+}
+
 // skeleton returns the document SkeletonFor writes and how many values it
 // leaves to fill in (Decisions), building it once; nil and 0 when there
 // is nothing to declare.

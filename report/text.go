@@ -210,6 +210,11 @@ func (f *finding) lines(names map[string]*finding) []string {
 		items = append(items, item)
 	}
 	out := []string{fmt.Sprintf("%s (%d):", head, len(items)+len(elsewhere))}
+	if len(items) > maxVariables && len(elsewhere) == 0 && allVariables(f.members) {
+		// Variables, not sources: the skeleton names each (credentials:),
+		// and JSON keeps every finding.
+		items = append(items[:maxVariables:maxVariables], fmt.Sprintf("and %d more, each named in the skeleton", len(items)-maxVariables))
+	}
 	if len(elsewhere) > 0 {
 		word := "line"
 		if file == "" {
@@ -226,6 +231,20 @@ func (f *finding) lines(names map[string]*finding) []string {
 		items = append(items, elsewhere...)
 	}
 	return append(out, wrap(items, "    ", 100)...)
+}
+
+// maxVariables is how many variables a finding of one cause lists in
+// text before it counts the rest; sources are always all listed.
+const maxVariables = 8
+
+// allVariables reports whether every member is about a variable.
+func allVariables(members []rules.Diagnostic) bool {
+	for _, m := range members {
+		if m.Variable == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // memberName names what a grouped finding is about: its volume source, or

@@ -23,6 +23,8 @@ type convertFlags struct {
 	format string
 	batch  string
 	force  bool
+	// skeleton is --skeleton's file.
+	skeleton string
 	// schemaComment is the schema a skeleton (and the file ask writes)
 	// points yaml-language-server at.
 	schemaComment string
@@ -59,6 +61,7 @@ func runConvert(e *env, args []string) int {
 	fs.StringVarP(&cf.output, "output", "o", "-", "write `DIR`/MODULE.yaml, or - for stdout")
 	fs.StringVar(&cf.format, "format", "text", "report format: text or json")
 	fs.StringVar(&cf.batch, "batch", "", "convert every compose project under `ROOT`")
+	fs.StringVar(&cf.skeleton, "skeleton", "", "on a refusal, also write the whole declarations skeleton to `FILE`")
 	fs.BoolVar(&cf.force, "force", false, "overwrite files in the output directory that compose2manifest did not write")
 	bf, rf := addBatchFlags(fs), refresh.Flags(fs)
 	if code, ok := parseFlags(e, fs, cmdUsage{name: "convert", synopsis: "convert [flags]", hint: composeFileHint}, args); !ok {
@@ -141,18 +144,26 @@ func runConvert(e *env, args []string) int {
 		}
 	}
 	if res.Status == convert.Refused {
-		errorf(e, "module %q refused: %s; nothing written", mod.Module, report.CountErrors(res.Diagnostics))
-		if len(res.Skeleton) > 0 {
-			hintf(e, "declare the missing sources; this skeleton is ready to fill in and paste into %s:", convert.DeclarationsFile)
-			fmt.Fprintf(e.stderr, "\n%s\n", report.Block(report.Indent(string(res.Skeleton), "    ")))
-			next := fmt.Sprintf("%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", report.Plural(res.Decisions, "decision"), convert.DeclarationsFile)
-			if res.Decisions == 0 {
-				next = "nothing left to fill in: review the skeleton above and save it as " + convert.DeclarationsFile + ", or go through it with compose2manifest ask (and the same flags)"
+		r := report.Refusal{Module: mod.Module, Errors: report.CountErrors(res.Diagnostics), Inline: declare.WithSchemaComment(res.Inline, cf.schemaComment),
+			Elided: res.Elided, Decisions: res.Decisions, File: convert.DeclarationsFile}
+		if cf.skeleton != "" && len(res.Skeleton) > 0 {
+			if werr := declare.WriteSkeleton(absIn(e.dir, cf.skeleton), res.Skeleton, cf.force); werr != nil {
+				errorf(e, "convert: --skeleton: %v", werr)
+				return exitUsage
 			}
-			hintf(e, "%s", next)
+			r.Written = cf.skeleton
 		}
+		r.Write(e.stderr)
 	}
 	return code
+}
+
+// absIn is p, a path given on the command line, taken from dir.
+func absIn(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
@@ -162,10 +173,7 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		_, err := e.stdout.Write(res.Manifest)
 		return "", err
 	}
-	dir := cf.output
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(e.dir, dir)
-	}
+	dir := absIn(e.dir, cf.output)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

@@ -1,0 +1,40 @@
+package declare
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
+)
+
+// SkeletonHeader starts every declarations skeleton convert writes (after
+// a yaml-language-server line, when there is one).
+const SkeletonHeader = "# Declarations for the sources convert refused."
+
+// WriteSkeleton writes the declarations skeleton data to the file at p
+// atomically (convert --skeleton FILE). A file there that is not a
+// skeleton (its comments do not open with SkeletonHeader) is a person's,
+// replaced only with force.
+func WriteSkeleton(p string, data []byte, force bool) error {
+	old, err := os.ReadFile(p)
+	switch {
+	case err == nil && !force && !isSkeleton(old):
+		return fmt.Errorf("%s exists and is not a skeleton compose2manifest wrote; not overwriting it (use --force)", p)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return err
+	}
+	return atomicfile.WriteFile(p, data, 0o644)
+}
+
+// isSkeleton reports whether data opens as a skeleton convert wrote.
+func isSkeleton(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte(SchemaCommentPrefix)) {
+			continue
+		}
+		return bytes.HasPrefix(line, []byte(SkeletonHeader))
+	}
+	return false
+}
