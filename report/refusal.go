@@ -3,6 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+
+	"github.com/compose2manifest/compose2manifest/declare"
 )
 
 // Refusal is what a refused conversion tells a person after its
@@ -17,25 +20,43 @@ type Refusal struct {
 	// leaves out; Decisions how many values it leaves to fill in.
 	Inline            []byte
 	Elided, Decisions int
-	// File is the declarations file to save it as; Written where the
-	// whole skeleton was written (--skeleton), "" for nowhere.
-	File, Written string
+	// File is the declarations file to save it as.
+	File string
+	// Whole is the whole skeleton, written to WholeFile (--skeleton,
+	// relative to Dir) when that is set, replacing a file there that is
+	// not a skeleton only with Force (declare.WriteSkeleton).
+	Whole          []byte
+	WholeFile, Dir string
+	Force          bool
 }
 
-// Write writes r to w as the tool's error and hint lines and the
-// skeleton indented by four spaces, each line made safe (Block).
-func (r Refusal) Write(w io.Writer) {
+// Write writes the whole skeleton to WholeFile when asked to, then r to
+// w as the tool's error and hint lines and the skeleton indented by four
+// spaces, each line made safe (Block). It returns why the whole skeleton
+// could not be written, and then writes nothing to w.
+func (r Refusal) Write(w io.Writer) error {
+	written := ""
+	if r.WholeFile != "" && len(r.Whole) > 0 {
+		p := r.WholeFile
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.Dir, p)
+		}
+		if err := declare.WriteSkeleton(p, r.Whole, r.Force); err != nil {
+			return err
+		}
+		written = r.WholeFile
+	}
 	line := func(kind, format string, args ...any) {
 		fmt.Fprintf(w, "compose2manifest: %s: %s\n", kind, Line(fmt.Sprintf(format, args...)))
 	}
 	line("error", "module %q refused: %s; nothing written", r.Module, r.Errors)
 	if len(r.Inline) == 0 {
-		return
+		return nil
 	}
 	line("hint", "declare the missing sources; this skeleton is ready to fill in and paste into %s:", r.File)
 	fmt.Fprintf(w, "\n%s\n", Block(Indent(string(r.Inline), "    ")))
-	if r.Written != "" {
-		line("hint", "the whole skeleton is in %s", r.Written)
+	if written != "" {
+		line("hint", "the whole skeleton is in %s", written)
 	} else if r.Elided > 0 {
 		line("hint", "%s left out above, each prefilled: write the whole skeleton with --skeleton FILE", Plural(r.Elided, "credential"))
 	}
@@ -44,4 +65,5 @@ func (r Refusal) Write(w io.Writer) {
 		next = "nothing left to fill in: review the skeleton above and save it as " + r.File + ", or go through it with compose2manifest ask (and the same flags)"
 	}
 	line("hint", "%s", next)
+	return nil
 }

@@ -23,7 +23,7 @@ type convertFlags struct {
 	format string
 	batch  string
 	force  bool
-	// skeleton is --skeleton's file.
+	// skeleton is --skeleton's file (report.Refusal.WholeFile).
 	skeleton string
 	// schemaComment is the schema a skeleton (and the file ask writes)
 	// points yaml-language-server at.
@@ -144,26 +144,14 @@ func runConvert(e *env, args []string) int {
 		}
 	}
 	if res.Status == convert.Refused {
-		r := report.Refusal{Module: mod.Module, Errors: report.CountErrors(res.Diagnostics), Inline: declare.WithSchemaComment(res.Inline, cf.schemaComment),
-			Elided: res.Elided, Decisions: res.Decisions, File: convert.DeclarationsFile}
-		if cf.skeleton != "" && len(res.Skeleton) > 0 {
-			if werr := declare.WriteSkeleton(absIn(e.dir, cf.skeleton), res.Skeleton, cf.force); werr != nil {
-				errorf(e, "convert: --skeleton: %v", werr)
-				return exitUsage
-			}
-			r.Written = cf.skeleton
+		r := report.Refusal{Module: mod.Module, Errors: report.CountErrors(res.Diagnostics), Inline: declare.WithSchemaComment(res.Inline, cf.schemaComment), Elided: res.Elided,
+			Decisions: res.Decisions, File: convert.DeclarationsFile, Whole: res.Skeleton, WholeFile: cf.skeleton, Dir: e.dir, Force: cf.force}
+		if werr := r.Write(e.stderr); werr != nil {
+			errorf(e, "convert: --skeleton: %v", werr)
+			return exitUsage
 		}
-		r.Write(e.stderr)
 	}
 	return code
-}
-
-// absIn is p, a path given on the command line, taken from dir.
-func absIn(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
@@ -173,7 +161,10 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		_, err := e.stdout.Write(res.Manifest)
 		return "", err
 	}
-	dir := absIn(e.dir, cf.output)
+	dir := cf.output
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(e.dir, dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
