@@ -264,6 +264,8 @@ func TestMatch(t *testing.T) {
 		{"eclipse-mosquitto:2.0.18-openssl", "/mosquitto/log", true, "1883:1883", "0750", manifest.IntentLogs, "directory"},
 		{"wordpress:cli-2.11-php8.3", "/var/www/html", true, "", "", manifest.IntentState, "directory"},
 		{"wordpress:6-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
+		{"mattermost/mattermost-team-edition:10.5", "/mattermost/config", true, "2000:2000", "0750", manifest.IntentState, "directory"},
+		{"deluan/navidrome:latest", "/music", true, "", "", manifest.IntentContent, "directory"},
 		{"ghcr.io/mailcow/dovecot:2.3.21.1-2", "/var/vmail", true, "5000:5000", "0750", manifest.IntentState, "directory"},
 		{"docker.io/netboxcommunity/netbox:v4.1-3.0.2", "/opt/netbox/netbox/media", true, "", "", manifest.IntentState, "directory"},
 		{"confluentinc/cp-kafka:7.6.13", "/etc/kafka/secrets", true, "", "", manifest.IntentState, "directory"},
