@@ -258,6 +258,19 @@ func TestMatch(t *testing.T) {
 		{"elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "0770", manifest.IntentState, "directory"},
 		{"docker.elastic.co/elasticsearch/elasticsearch:8.15.0", "/usr/share/elasticsearch/data", true, "1000:0", "0770", manifest.IntentState, "directory"},
 		{"nextcloud:29-apache", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
+		// Rows of issue 20 item 7, with the references as the shared corpus writes them.
+		{"portainer/portainer-ce:alpine", "/data", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"ghcr.io/getsentry/symbolicator:nightly", "/data", true, "", "", manifest.IntentCache, "directory"},
+		{"eclipse-mosquitto:2.0.18-openssl", "/mosquitto/log", true, "1883:1883", "0750", manifest.IntentLogs, "directory"},
+		{"wordpress:cli-2.11-php8.3", "/var/www/html", true, "", "", manifest.IntentState, "directory"},
+		{"wordpress:6-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
+		{"mattermost/mattermost-team-edition:10.5", "/mattermost/config", true, "2000:2000", "0750", manifest.IntentState, "directory"},
+		{"deluan/navidrome:latest", "/music", true, "", "", manifest.IntentContent, "directory"},
+		{"ghcr.io/mailcow/dovecot:2.3.21.1-2", "/var/vmail", true, "5000:5000", "0750", manifest.IntentState, "directory"},
+		{"docker.io/netboxcommunity/netbox:v4.1-3.0.2", "/opt/netbox/netbox/media", true, "", "", manifest.IntentState, "directory"},
+		{"confluentinc/cp-kafka:7.6.13", "/etc/kafka/secrets", true, "", "", manifest.IntentState, "directory"},
+		{"docker.n8n.io/n8nio/n8n:stable", "/files", true, "1000:1000", "0750", manifest.IntentContent, "directory"},
+		{"kibana:7.16.1", "/usr/share/kibana/config/kibana.yml", true, "", "", manifest.IntentConfig, "file"},
 		{"nextcloud:29-fpm", "/var/www/html/data", true, "33:33", "0770", manifest.IntentState, "directory"},
 		{"nextcloud:29-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
 		{"nextcloud:fpm-alpine", "/var/www/html/data", true, "82:82", "0770", manifest.IntentState, "directory"},
@@ -368,6 +381,8 @@ func TestImageRows(t *testing.T) {
 		{"redis:7", "REDIS_PASSWORD", false},
 		{"example.org/app:1", "POSTGRES_PASSWORD", false},
 		{"postgres@sha256:0123", "POSTGRES_PASSWORD", false},
+		{"wordpress:6-apache", "WORDPRESS_DB_PASSWORD", true},
+		{"wordpress:6-apache", "WORDPRESS_CONFIG_EXTRA", false},
 	} {
 		if _, ok := tab.FileEnv(tc.ref, tc.variable); ok != tc.ok {
 			t.Errorf("FileEnv(%q, %q) = %v, want %v", tc.ref, tc.variable, ok, tc.ok)
@@ -399,6 +414,11 @@ func TestImageRows(t *testing.T) {
 		{"itzg/minecraft-server", []string{"/data"}},
 		{"syncthing/syncthing:1.27", []string{"/var/syncthing"}},
 		{"paperlessngx/paperless-ngx:2.11", []string{"/usr/src/paperless/data", "/usr/src/paperless/media", "/usr/src/paperless/consume", "/usr/src/paperless/export"}},
+		// symbolicator declares /etc/symbolicator a VOLUME only since 25.10.0: from 26 on here.
+		{"ghcr.io/getsentry/symbolicator:26.8.0", []string{"/data", "/etc/symbolicator"}},
+		{"ghcr.io/getsentry/symbolicator:25.9.0", []string{"/data"}},
+		{"confluentinc/cp-kafka:7.6.13", []string{"/var/lib/kafka/data", "/etc/kafka/secrets"}},
+		{"eclipse-mosquitto:2", []string{"/mosquitto/data", "/mosquitto/log"}},
 	} {
 		var got []string
 		for _, v := range tab.Volumes(tc.ref) {
