@@ -227,9 +227,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, table *images.T
 // (or it is a host path) and only its location is missing: a setting,
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
-func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Moves == "" && it.Missing.Complete()
-}
+func (it *Item) OnlyLocation() bool { return it.Missing.OnlyLocation() }
 
 // matchRow returns the first image table row a mount matches.
 func matchRow(table *images.Table, mounts []convert.Mount) (images.Row, bool) {
