@@ -5,16 +5,20 @@
 //
 // NewPlan turns convert's Missing list into Items with their suggestions.
 // A Session runs the conversation over any io.Reader and io.Writer in plain
-// line mode, so it works on a terminal and over a pipe alike; it returns
-// Answers, which Apply writes into a declare.Document. Skeleton and
-// WriteGitHub print the same questions for readers that cannot answer: a
+// line mode, so it works on a terminal and over a pipe alike. It writes
+// each answer into one declare.Document (Session.Doc, through Apply) and
+// checks each answer by converting that document in memory
+// (Session.Check): what the rules refuse is asked again in the rules' own
+// words; ask judges no rule itself. Skeleton and WriteGitHub print the
+// same questions for readers that cannot answer, from the same typed
+// value of what is missing (convert.Draft, convert.Missing.Needs): a
 // declarations skeleton with the suggestions as comments, and GitHub
 // workflow annotations.
 //
 // Run is the whole workflow of the ask command over those parts: it
 // converts the project (answers not yet written are converted in memory,
 // convert.Options.Declarations), builds the plan, holds the conversation
-// or prints the questions, writes the declarations file (with
+// or prints the questions, writes the declarations document (with
 // internal/atomicfile) and checks the result as convert will see it. It
 // returns an Outcome for the command to print and turn into an exit code.
 //
