@@ -433,28 +433,31 @@ func (q *itemQuestions) askOwnership() error {
 		return nil
 	}
 	fields := []struct {
+		field    string
 		dst, fin *string
 		have     string
 		q        question
 	}{
-		{&q.entry.Owner, &q.final.Owner, sup.Owner, question{
+		{declare.FieldOwner, &q.entry.Owner, &q.final.Owner, sup.Owner, question{
 			label: "owner (USER:GROUP)", sugg: it.Owner, repeat: "owner",
 			help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
 			check: q.checked(declare.FieldOwner, checkOwner),
 		}},
-		{&q.entry.Mode, &q.final.Mode, sup.Mode, question{
+		{declare.FieldMode, &q.entry.Mode, &q.final.Mode, sup.Mode, question{
 			label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
 			help:  "the permission bits of the path itself (never recursive), such as 0750",
 			check: q.checked(declare.FieldMode, checkMode),
 		}},
-		{&q.entry.Intent, &q.final.Intent, sup.Intent, question{
+		{declare.FieldIntent, &q.entry.Intent, &q.final.Intent, sup.Intent, question{
 			label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
 			help:  intentHelp,
 			check: q.checked(declare.FieldIntent, checkIntent),
 		}},
 	}
+	// The fields of the entry as answered (Missing.Need, as the skeleton
+	// writes them) the declarations do not supply.
 	for _, f := range fields {
-		if f.have != "" {
+		if _, ok := it.Missing.Need(q.kind, f.field); !ok || f.have != "" {
 			continue
 		}
 		if f.dst == &q.entry.Owner && it.OwnerFromVariables {

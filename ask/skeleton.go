@@ -98,48 +98,55 @@ func (it *Item) suggestionLines() []string {
 }
 
 // questions lists what the author must still say about an item, for
-// people.
+// people: the fields of its entry (Missing.Need, as the skeleton writes
+// them) the declarations do not supply, in the order the conversation
+// asks them, then where it lands.
 func (it *Item) questions(p *Plan) []string {
+	m, sup := &it.Missing, it.Supplied
+	kind := sup.Kind
+	if kind == declare.KindNone {
+		kind = m.Known.Kind
+	}
+	have := map[string]string{declare.FieldKind: string(sup.Kind), declare.FieldOwner: sup.Owner, declare.FieldMode: sup.Mode, declare.FieldIntent: sup.Intent}
+	sugg := map[string]Suggestion{declare.FieldKind: it.Kind, declare.FieldOwner: it.Owner, declare.FieldMode: it.Mode, declare.FieldIntent: it.Intent}
+	what := map[string]string{
+		declare.FieldKind:   "directory, file or host",
+		declare.FieldOwner:  "USER:GROUP on the target host",
+		declare.FieldMode:   "3 or 4 octal digits, quoted",
+		declare.FieldIntent: "state, content, config, logs, cache or runtime",
+	}
 	var out []string
-	sup := it.Supplied
-	ask := func(field, have, what string, s Suggestion) {
-		if have != "" {
-			return
+	for _, field := range []string{declare.FieldKind, declare.FieldOwner, declare.FieldMode, declare.FieldIntent} {
+		n, ok := m.Need(kind, field)
+		switch {
+		case !ok, field == declare.FieldKind && m.Section != declare.SectionBinds:
+			// A host path has no owner, mode or intent; only a bind a kind.
+		case field == declare.FieldKind && n.Required && sup.Kind == declare.KindNone:
+			out = append(out, suggested("kind? required, as "+m.Source+" "+notShownAnd(m)+" looks like a file, where docker would create a directory: file or directory (or host)", it.Kind))
+		case have[field] == "":
+			out = append(out, suggested(field+"? "+what[field], sugg[field]))
 		}
-		q := field + "? " + what
-		if s.Value != "" && s.From != "" {
-			q += "; suggested: " + s.Value + " (" + s.Why() + ")"
-		}
-		out = append(out, q)
 	}
 	switch {
-	case it.Missing.Section != declare.SectionBinds:
-	case it.Missing.NeedsKind && sup.Kind == declare.KindNone:
-		q := "kind? required, as " + it.Missing.Source + " " + notShownAnd(&it.Missing) + " looks like a file, where docker would create a directory: file or directory (or host)"
-		if it.Kind.Value != "" {
-			q += "; suggested: " + it.Kind.Value + " (" + it.Kind.Why() + ")"
-		}
-		out = append(out, q)
-	default:
-		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
-	}
-	// A declared host path has no owner, mode or intent.
-	if sup.Kind != declare.KindHost && it.Missing.Known.Kind != declare.KindHost {
-		ask("owner", sup.Owner, "USER:GROUP on the target host", it.Owner)
-		ask("mode", sup.Mode, "3 or 4 octal digits, quoted", it.Mode)
-		ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
-	}
-	switch {
-	case it.Missing.LinkOutside != "":
-		out = append(out, "path? "+it.Missing.LinkOutside+": an absolute path on the target host, unless it is declared {kind: host}")
-	case it.Missing.NeedsPath:
+	case m.LinkOutside != "":
+		out = append(out, "path? "+m.LinkOutside+": an absolute path on the target host, unless it is declared {kind: host}")
+	case m.NeedsPath:
 		out = append(out, "path? the legacy host's home is unknown here: an absolute path on the target host")
-	case it.Missing.NeedsHostProjectDirectory:
+	case m.NeedsHostProjectDirectory:
 		out = append(out, "host_project_directory? where the project lives on the target host (or give this source its own path)")
-	case it.Missing.NeedsVolumeRoot:
+	case m.NeedsVolumeRoot:
 		out = append(out, "volume_root? where volumes land, at VOLUME_ROOT/"+p.Module+"/NAME (or give this volume its own path)")
 	}
 	return out
+}
+
+// suggested is the question q with the suggestion s and where it comes
+// from, if any.
+func suggested(q string, s Suggestion) string {
+	if s.Value != "" && s.From != "" {
+		q += "; suggested: " + s.Value + " (" + s.Why() + ")"
+	}
+	return q
 }
 
 // WriteGitHub writes one GitHub workflow annotation for each source of p,
