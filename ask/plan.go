@@ -54,6 +54,9 @@ type Suggestion struct {
 	// itself, so an accepted Produced value is left out of the declaration
 	// and convert keeps saying where it came from.
 	Produced bool
+	// fromUser reports an owner produced from the user: of the services
+	// mounting the source (markVariableOwners probes those).
+	fromUser bool
 }
 
 // Item is one source to ask about.
@@ -305,7 +308,7 @@ func (it *Item) suggestOwnership(produced bool) {
 		case it.Row != nil && rowValue == value:
 			s.From = rowFrom(it.Row, field == "mode")
 		case field == "owner":
-			s.From = userFrom(m.Mounts, value)
+			s.From, s.fromUser = userFrom(m.Mounts, value), true
 		default:
 			s.From = "convert produced it"
 		}

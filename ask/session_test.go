@@ -37,7 +37,7 @@ func run(t *testing.T, p *Plan, input string) (*Answers, string, error) {
 
 func TestSuggestions(t *testing.T) {
 	it := spoolItem()
-	if it.Owner != (Suggestion{Value: "5000:5000", From: `service "postfix" runs as user: 5000:5000`, Evidence: true, Produced: true}) {
+	if it.Owner != (Suggestion{Value: "5000:5000", From: `service "postfix" runs as user: 5000:5000`, Evidence: true, Produced: true, fromUser: true}) {
 		t.Errorf("owner suggestion = %+v", it.Owner)
 	}
 	if it.Intent.Value != "state" || it.Intent.Evidence || !strings.Contains(it.Intent.Why(), "not evidence") {
