@@ -112,7 +112,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	}
 	// What else convert or check --against refuses that a declaration
 	// settles: fields not carried, images, plaintext secrets.
-	refusals := NewRefusals(res.Diagnostics)
+	refusals := NewRefusals(res.Diagnostics, res.Suggestions)
 	ShareCredentials(refusals, plan.Suggestions.Secrets)
 	for _, d := range res.Diagnostics {
 		if rules.NoDeclarationSettles(d) {
