@@ -511,7 +511,7 @@ func (r *runner) recheck(ctx context.Context, plan *Plan, fromFlags []flagSettin
 	res2, err := convert.Convert(ctx, again)
 	if err == nil && res2.Status == convert.Converted {
 		if n := len(res2.UndeclaredAncestors); n > 0 {
-			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics, res2.UndeclaredAncestors), themIt(n))
+			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics), themIt(n))
 		}
 		fmt.Fprintf(r.cfg.Out, "convert now accepts module %q. Run next:\n\n    %s\n", plan.Module, nextCommand(next))
 		return Outcome{Status: Done}
@@ -675,15 +675,12 @@ func (r *runner) display(p string) string {
 	return filepath.ToSlash(p)
 }
 
-// ruleOf returns the ID of the rule that warns in ds about one of the
-// undeclared parent directories dirs, followed by a space; "" when none
-// does.
-func ruleOf(ds []rules.Diagnostic, dirs []string) string {
+// ruleOf returns the ID of the rule that warns in ds about the
+// undeclared parent directories, followed by a space; "" when none does.
+func ruleOf(ds []rules.Diagnostic) string {
 	for _, d := range ds {
-		for _, dir := range dirs {
-			if d.Severity == rules.Warning && d.Rule != "" && strings.HasPrefix(d.Message, "parent "+dir+" ") {
-				return d.Rule + " "
-			}
+		if d.Severity == rules.Warning && rules.UndeclaredParent(d) {
+			return d.Rule + " "
 		}
 	}
 	return ""

@@ -64,13 +64,18 @@ func Unanswered(d Diagnostic) bool {
 	return false
 }
 
+// UndeclaredParent reports whether d is a declared path's parent that
+// nothing declares (C2M011): a directories: entry settles it.
+func UndeclaredParent(d Diagnostic) bool { return d.Rule == undeclaredParentID }
+
 const (
-	undeclaredID    = "C2M001"
-	incompleteID    = "C2M002"
-	noLocationID    = "C2M013"
-	noImageID       = "C2M016"
-	composeSecretID = "C2M015"
-	mountOptionID   = "C2M012"
-	unsetVariableID = "C2M014"
-	volumeKindID    = "C2M010"
+	undeclaredParentID = "C2M011"
+	undeclaredID       = "C2M001"
+	incompleteID       = "C2M002"
+	noLocationID       = "C2M013"
+	noImageID          = "C2M016"
+	composeSecretID    = "C2M015"
+	mountOptionID      = "C2M012"
+	unsetVariableID    = "C2M014"
+	volumeKindID       = "C2M010"
 )

@@ -11,3 +11,10 @@ func TestUnanswered(t *testing.T) {
 		}
 	}
 }
+
+// UndeclaredParent holds for C2M011 alone.
+func TestUndeclaredParent(t *testing.T) {
+	if !UndeclaredParent(Diagnostic{Rule: "C2M011"}) || UndeclaredParent(Diagnostic{Rule: "C2M001"}) {
+		t.Error("UndeclaredParent: want C2M011 alone")
+	}
+}
