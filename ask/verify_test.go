@@ -129,3 +129,24 @@ func TestAnswerCheckedErrorBefore(t *testing.T) {
 		t.Errorf("outcome %+v: convert still refuses the mode", got)
 	}
 }
+
+// A plaintext value a declared credential already delivers (C2M015) is
+// offered that credential, with no plaintext choice: the refusal comes
+// from the finding's Variable and convert's suggestion, never its words.
+func TestRefusalSameCredential(t *testing.T) {
+	files := map[string]string{
+		"compose.yaml":          "name: app\nservices:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: ${DB_PASSWORD}\n    tmpfs: [/var/lib/postgresql/data]\n  mariadb:\n    image: mariadb:11\n    environment:\n      MARIADB_ROOT_PASSWORD: ${DB_PASSWORD}\n    tmpfs: [/var/lib/mysql]\n",
+		".env":                  "DB_PASSWORD=Zx9-shared-Tr0ub4dor\n",
+		"compose2manifest.yaml": "version: 1\ncredentials:\n  db.POSTGRES_PASSWORD: pg_password\n",
+	}
+	got, out, decl := askProject(t, files, "plaintext\n\n", false)
+	wantLines(t, out,
+		"credential name for mariadb.MARIADB_ROOT_PASSWORD (the mesh delivers it",
+		"the same value as db.POSTGRES_PASSWORD, never in plaintext",
+		"suggested: pg_password — a suggestion, not evidence: the credential of credentials: db.POSTGRES_PASSWORD, which holds the same value",
+		"credentials: db.POSTGRES_PASSWORD delivers the same value, and a credential's value is nowhere else in plaintext",
+	)
+	if !strings.Contains(decl, "mariadb.MARIADB_ROOT_PASSWORD: pg_password") || strings.Contains(out, "Zx9") {
+		t.Errorf("outcome %+v; declarations:\n%s\nconversation:\n%s", got, decl, out)
+	}
+}
