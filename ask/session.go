@@ -39,10 +39,11 @@ type Session struct {
 	// Check, when set with Doc, converts the project in memory with the
 	// declarations data (nothing is written) and returns the rules'
 	// findings. The session checks each answer about a source with it:
-	// an answer that brings an error of its own about the source (one the
-	// declarations before that answer, and the answers still to come,
-	// do not account for) is asked again, with the rules' findings; after
-	// the source's last answer it shows every error left about it.
+	// an answer that brings an error of its own (about the source, or one
+	// it now clashes with; not one the declarations had before the
+	// source's answers, nor one a later answer gives) is asked again, with
+	// the rules' findings; after the source's last answer it shows every
+	// error left about it.
 	Check func(declarations []byte) ([]rules.Diagnostic, error)
 
 	r *bufio.Reader
@@ -320,10 +321,11 @@ func (q *itemQuestions) baseline() {
 // verify checks the answer v for field by converting in memory with the
 // declarations so far and the source's entry as answered, v included: it
 // returns the rules' own errors that v brings (about this source, or
-// another it now clashes with), as convert prints them, or nil. Those the declarations had before the
-// source's answers, and those later answers give (a value or a location
-// still missing, rules.Unanswered), are not v's. A conversion that fails
-// holds nothing against v: the source's last check says so.
+// another it now clashes with), as convert prints them, or nil. Those
+// the declarations had before the source's answers, and those later
+// answers give (a value or a location still missing, rules.Unanswered),
+// are not v's. A conversion that fails holds nothing against v: the
+// source's last check says so.
 func (q *itemQuestions) verify(field, v string) error {
 	if q.s.Check == nil || q.s.Doc == nil {
 		return nil
