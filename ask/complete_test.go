@@ -3,6 +3,7 @@ package ask
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/internal/gen"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -160,33 +163,50 @@ func TestRunImagesAndAcknowledge(t *testing.T) {
 	againstPasses(t, root, dir)
 }
 
-// TestNewRefusals: the findings a declaration settles, read from
-// convert's diagnostics; others are not refusals.
+// TestNewRefusals: the findings a declaration settles, each asking for
+// what convert's typed suggestions say (the field not carried at the
+// finding's line, the secret by its variable), never read from the
+// finding's words; others are not refusals.
 func TestNewRefusals(t *testing.T) {
+	at := func(line int) manifest.Pos { return manifest.Pos{File: "compose.yaml", Line: line} }
+	s := convert.Suggestions{
+		Uncarried: []placement.Field{
+			{Service: "web", Name: "deploy.placement", Pos: at(3)},
+			{Service: "web", Name: "configs", Config: "app", Pos: at(4)},
+			{Section: "volumes", Entry: "data", Name: "labels", Pos: at(9)},
+			{Section: "volumes", Entry: "data", Name: "driver_opts", Pos: at(9)},
+			{Section: "jobs", Entry: "backup", Pos: at(12)},
+			{Service: "web", Name: "container_name", Acknowledged: true, Pos: at(5)},
+		},
+		Secrets: []convert.SecretSuggestion{{Service: "db", Variable: "API_TOKEN", Credential: "api_token", FileEnv: "db table.yaml:1"}},
+	}
 	ds := []rules.Diagnostic{
-		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: x"},
-		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field configs: uid, gid and mode of config app are not carried: y"},
-		{Rule: "C2M007", Severity: rules.Warning, Message: "volume data: field labels is not carried by the manifest: z"},
-		{Rule: "C2M007", Severity: rules.Warning, Message: "job backup is not carried by the manifest: the mesh runs no jobs"},
-		{Rule: "C2M007", Severity: rules.Warning, Service: "web", Message: "field deploy.placement is not carried by the manifest: again"},
-		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN=******** is a literal value that looks like a secret; …"},
-		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "environment API_TOKEN: credential tok is mounted at /run/secrets/tok, but …"},
-		{Rule: "C2M015", Severity: rules.Warning, Service: "db", Message: "environment X=******** is a literal value that looks like a secret; acknowledged"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", File: "compose.yaml", Line: 3, Message: "words ask does not read"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", File: "compose.yaml", Line: 4, Message: "y"},
+		{Rule: "C2M007", Severity: rules.Warning, File: "compose.yaml", Line: 9, Message: "z"},
+		{Rule: "C2M007", Severity: rules.Warning, File: "compose.yaml", Line: 9, Message: "z2"},
+		{Rule: "C2M007", Severity: rules.Warning, File: "compose.yaml", Line: 12, Message: "the mesh runs no jobs"},
+		{Rule: "C2M007", Severity: rules.Warning, Service: "web", File: "compose.yaml", Line: 7, Message: "no field of the suggestions here"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Variable: "db.API_TOKEN", Message: "environment API_TOKEN=******** …"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Variable: "db.OTHER", Message: "environment OTHER=******** …"},
+		{Rule: "C2M015", Severity: rules.Error, Service: "db", Message: "config app: environment X=… (no variable: a config's)"},
+		{Rule: "C2M015", Severity: rules.Warning, Service: "db", Variable: "db.X", Message: "acknowledged"},
 		{Rule: "C2M016", Severity: rules.Error, Service: "app.v2", Message: "has build: and no image"},
 		{Rule: "C2M001", Severity: rules.Error, Service: "db", Message: "no declaration"},
 	}
 	var got []string
-	for _, r := range NewRefusals(ds) {
-		got = append(got, r.What+" "+r.Key+" "+r.Suggest)
+	for _, r := range NewRefusals(ds, s) {
+		got = append(got, fmt.Sprintf("%s %s %s %v", r.What, r.Key, r.Suggest, r.UnreadFile))
 	}
 	want := []string{
-		"acknowledge web.deploy.placement ",
-		"acknowledge web.configs ",
-		"acknowledge volumes.data.labels ",
-		"acknowledge jobs.backup ",
-		"credentials db.API_TOKEN db_api_token",
-		"acknowledge db.credentials.API_TOKEN ",
-		"images app.v2 ",
+		"acknowledge web.deploy.placement  false",
+		"acknowledge web.configs  false",
+		"acknowledge volumes.data.labels  false",
+		"acknowledge volumes.data.driver_opts  false",
+		"acknowledge jobs.backup  false",
+		"credentials db.API_TOKEN api_token false",
+		"credentials db.OTHER db_other true",
+		"images app.v2  false",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

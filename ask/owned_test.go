@@ -9,31 +9,6 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
-// TestSessionRefusesHostPath: a path answer the module may not own
-// (rules.Ownable, as convert judges it: C2M006) is asked again with the
-// reason; a path below a data root is taken.
-func TestSessionRefusesHostPath(t *testing.T) {
-	it := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", NeedsVolumeRoot: true,
-		Mounts: []convert.Mount{{Service: "web", Target: "/var/cache/web"}}}}
-	it.suggest(true)
-	in := "\n0:0\n0755\n\n/etc/cron.d/web\n/var/lib/docker/web\n/srv/web-cache\n-\n"
-	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}, NeedsVolumeRoot: true}, in)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, out)
-	}
-	for _, want := range []string{
-		"path /etc/cron.d/web: under /etc/cron.d, and convert refuses a module that owns it (C2M006)",
-		"path /var/lib/docker/web: under /var/lib/docker, and convert refuses",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if got := a.Entries[0].Entry; got.Path != "/srv/web-cache" {
-		t.Errorf("Entry = %+v", got)
-	}
-}
-
 // TestSessionPathInRoot: a path in the module's own /etc/MODULE or in a
 // root the declarations name is taken.
 func TestSessionPathInRoot(t *testing.T) {

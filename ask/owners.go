@@ -19,7 +19,7 @@ import (
 func (r *runner) markVariableOwners(ctx context.Context, plan *Plan, res *convert.Result) {
 	candidate := false
 	for i := range plan.Items {
-		if o := plan.Items[i].Owner; o.Value != "" && o.Produced && strings.Contains(o.From, "user: ") {
+		if o := plan.Items[i].Owner; o.Value != "" && o.Produced && o.fromUser {
 			candidate = true
 		}
 	}
@@ -39,7 +39,7 @@ func (r *runner) markVariableOwners(ctx context.Context, plan *Plan, res *conver
 	}
 	for i := range plan.Items {
 		it := &plan.Items[i]
-		if it.Owner.Value == "" || !it.Owner.Produced || !strings.Contains(it.Owner.From, "user: ") {
+		if it.Owner.Value == "" || !it.Owner.Produced || !it.Owner.fromUser {
 			continue
 		}
 		if got, ok := owners[it.Missing.Section+"\x00"+it.Missing.Key]; ok && got == it.Owner.Value {

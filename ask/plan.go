@@ -5,16 +5,20 @@
 //
 // NewPlan turns convert's Missing list into Items with their suggestions.
 // A Session runs the conversation over any io.Reader and io.Writer in plain
-// line mode, so it works on a terminal and over a pipe alike; it returns
-// Answers, which Apply writes into a declare.Document. Skeleton and
-// WriteGitHub print the same questions for readers that cannot answer: a
+// line mode, so it works on a terminal and over a pipe alike. It writes
+// each answer into one declare.Document (Session.Doc, through Apply) and
+// checks each answer by converting that document in memory
+// (Session.Check): what the rules refuse is asked again in the rules' own
+// words; ask judges no rule itself. Skeleton and WriteGitHub print the
+// same questions for readers that cannot answer, from the same typed
+// value of what is missing (convert.Draft, convert.Missing.Needs): a
 // declarations skeleton with the suggestions as comments, and GitHub
 // workflow annotations.
 //
 // Run is the whole workflow of the ask command over those parts: it
 // converts the project (answers not yet written are converted in memory,
 // convert.Options.Declarations), builds the plan, holds the conversation
-// or prints the questions, writes the declarations file (with
+// or prints the questions, writes the declarations document (with
 // internal/atomicfile) and checks the result as convert will see it. It
 // returns an Outcome for the command to print and turn into an exit code.
 //
@@ -50,6 +54,9 @@ type Suggestion struct {
 	// itself, so an accepted Produced value is left out of the declaration
 	// and convert keeps saying where it came from.
 	Produced bool
+	// fromUser reports an owner produced from the user: of the services
+	// mounting the source (markVariableOwners probes those).
+	fromUser bool
 }
 
 // Item is one source to ask about.
@@ -227,9 +234,7 @@ func NewPlan(module string, missing, supplied []convert.Missing, table *images.T
 // (or it is a host path) and only its location is missing: a setting,
 // host_project_directory or volume_root, or its own path. convert's
 // skeleton lists no entry for such a source, only the setting.
-func (it *Item) OnlyLocation() bool {
-	return !it.Missing.NeedsPath && !it.Missing.NeedsEntry && it.Missing.Moves == "" && it.Missing.Complete()
-}
+func (it *Item) OnlyLocation() bool { return it.Missing.OnlyLocation() }
 
 // matchRow returns the first image table row a mount matches.
 func matchRow(table *images.Table, mounts []convert.Mount) (images.Row, bool) {
@@ -303,7 +308,7 @@ func (it *Item) suggestOwnership(produced bool) {
 		case it.Row != nil && rowValue == value:
 			s.From = rowFrom(it.Row, field == "mode")
 		case field == "owner":
-			s.From = userFrom(m.Mounts, value)
+			s.From, s.fromUser = userFrom(m.Mounts, value), true
 		default:
 			s.From = "convert produced it"
 		}

@@ -52,13 +52,13 @@ type Refusal struct {
 	Existing string
 }
 
-// singularSections maps the word a C2M007 message names a top-level entry
-// by to its section.
-var singularSections = map[string]string{"volume": "volumes", "secret": "secrets", "config": "configs", "network": "networks", "job": "jobs"}
-
 // NewRefusals returns the refusals among convert's diagnostics ds that a
-// declaration settles, in their order, each once.
-func NewRefusals(ds []rules.Diagnostic) []Refusal {
+// declaration settles, in their order, each once. What each asks for
+// comes from convert's typed suggestions s beside them, never from a
+// finding's words: the field not carried (Suggestions.Uncarried, the one
+// the finding is at) and its acknowledge: item, the plaintext secret
+// (Suggestions.Secrets, by the finding's Variable) and its credential.
+func NewRefusals(ds []rules.Diagnostic, s convert.Suggestions) []Refusal {
 	var out []Refusal
 	seen := map[string]bool{}
 	add := func(r Refusal, d rules.Diagnostic) {
@@ -72,11 +72,12 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 		}
 		out = append(out, r)
 	}
+	used := make([]bool, len(s.Uncarried))
 	for _, d := range ds {
 		option, dropped := rules.DroppedOption(d)
 		switch {
 		case rules.Uncarried(d):
-			if item := uncarriedItem(d); item != "" {
+			if item := uncarriedItem(s, used, d); item != "" {
 				add(Refusal{What: RefusalAcknowledge, Key: item}, d)
 			}
 		case dropped:
@@ -85,61 +86,39 @@ func NewRefusals(ds []rules.Diagnostic) []Refusal {
 			if d.Service != "" && d.Severity == rules.Error {
 				add(Refusal{What: RefusalImage, Key: d.Service}, d)
 			}
-		case rules.ComposeSecret(d):
-			if d.Severity != rules.Error || d.Service == "" {
-				continue
-			}
-			rest, ok := strings.CutPrefix(d.Message, "environment ")
-			if !ok {
-				continue
-			}
-			if v, _, ok := strings.Cut(rest, "="); ok && (strings.Contains(rest, "looks like a secret") || strings.Contains(rest, " holds in plaintext the value ") || strings.Contains(rest, " holds the value of ")) && !strings.ContainsAny(v, " :") {
-				add(Refusal{What: RefusalCredential, Key: declare.CredentialKey(d.Service, v), Suggest: convert.CredentialName(d.Service, v),
-					UnreadFile: !strings.Contains(rest, " reads "+v+"_FILE")}, d)
-			} else if v, _, ok := strings.Cut(rest, ": credential "); ok && !strings.ContainsAny(v, " =") {
-				// A credential the image table does not say the image
-				// reads from a file: acknowledged, it is set anyway.
-				add(Refusal{What: RefusalAcknowledge, Key: declare.AckVariable(declare.AckCredentials, d.Service, v)}, d)
-			}
+		case rules.ComposeSecret(d) && d.Severity == rules.Error && d.Service != "" && d.Variable != "":
+			add(credentialRefusal(d.Variable, s.Secrets), d)
 		}
 	}
 	return out
 }
 
-// uncarriedItem returns the acknowledge item of a C2M007 finding: SERVICE.FIELD,
-// SERVICE.configs, SECTION.ENTRY.FIELD for a top-level entry's field, or
-// SECTION.ENTRY for a whole entry (a job); "" when
-// the message is not one of those.
-func uncarriedItem(d rules.Diagnostic) string {
-	m := d.Message
-	if d.Service != "" {
-		if strings.HasPrefix(m, "field configs: ") {
-			return d.Service + ".configs"
+// uncarriedItem returns the acknowledge: item of the field not carried
+// that the C2M007 finding d is about: the first of s.Uncarried not
+// acknowledged nor taken already (used) with d's service and position;
+// "" when none is.
+func uncarriedItem(s convert.Suggestions, used []bool, d rules.Diagnostic) string {
+	for i, f := range s.Uncarried {
+		if !used[i] && !f.Acknowledged && f.Service == d.Service && f.Pos.File == d.File && f.Pos.Line == d.Line {
+			used[i] = true
+			return f.AckItem()
 		}
-		if f, ok := strings.CutPrefix(m, "field "); ok {
-			if name, _, ok := strings.Cut(f, " is not carried"); ok && !strings.Contains(name, " ") {
-				return d.Service + "." + name
-			}
+	}
+	return ""
+}
+
+// credentialRefusal is the refusal of the plaintext secret key
+// (SERVICE.VARIABLE): the credential convert suggests for it, and whether
+// the image reads VARIABLE_FILE, as the image table says.
+func credentialRefusal(key string, secrets []convert.SecretSuggestion) Refusal {
+	service, variable, _ := declare.SplitCredentialKey(key)
+	r := Refusal{What: RefusalCredential, Key: key, Suggest: convert.CredentialName(service, variable), UnreadFile: true}
+	for _, sg := range secrets {
+		if declare.CredentialKey(sg.Service, sg.Variable) == key {
+			r.Suggest, r.UnreadFile = sg.Credential, sg.FileEnv == ""
 		}
-		return ""
 	}
-	word, rest, ok := strings.Cut(m, " ")
-	section := singularSections[word]
-	if !ok || section == "" {
-		return ""
-	}
-	if entry, _, ok := strings.Cut(rest, " is not carried"); ok && !strings.Contains(entry, " ") {
-		return section + "." + entry // a whole entry: job NAME is not carried
-	}
-	entry, rest, ok := strings.Cut(rest, ": field ")
-	if !ok || strings.Contains(entry, " ") {
-		return ""
-	}
-	name, _, ok := strings.Cut(rest, " is not carried")
-	if !ok || strings.Contains(name, " ") {
-		return ""
-	}
-	return section + "." + entry + "." + name
+	return r
 }
 
 // suggestFrom says where a credential's suggested name comes from.

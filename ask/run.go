@@ -112,7 +112,7 @@ func (r *runner) run(ctx context.Context, cfg Config) Outcome {
 	}
 	// What else convert or check --against refuses that a declaration
 	// settles: fields not carried, images, plaintext secrets.
-	refusals := NewRefusals(res.Diagnostics)
+	refusals := NewRefusals(res.Diagnostics, res.Suggestions)
 	ShareCredentials(refusals, plan.Suggestions.Secrets)
 	for _, d := range res.Diagnostics {
 		if rules.NoDeclarationSettles(d) {
@@ -321,7 +321,9 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 	if stop != nil {
 		return *stop
 	}
-	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName, Check: r.checker(ctx, old, plan)}
+	// The session writes each answer into doc, the one document ask
+	// edits and writes, and checks it by converting doc in memory.
+	s := &Session{In: r.cfg.In, Out: r.cfg.Out, DeclarationsFile: r.declName, Doc: doc, Check: r.check(ctx)}
 	a, settled, stop := r.converse(ctx, s, plan, refusals)
 	if stop != nil {
 		return *stop
@@ -330,7 +332,9 @@ func (r *runner) terminal(ctx context.Context, plan *Plan, refusals []Refusal, r
 	// so convert finds it without the flag (convert --batch refuses
 	// those flags).
 	fromFlags := settingsFromFlags(&r.opts, old, a)
-	Apply(doc, a)
+	for _, f := range fromFlags {
+		doc.SetScalar(f.setting, *f.opt(&r.opts))
+	}
 	ApplySettled(doc, settled)
 	data, err := doc.Bytes()
 	if err != nil {
@@ -373,51 +377,20 @@ func (r *runner) openDeclarations() (old []byte, crlf bool, doc *declare.Documen
 	return old, crlf, doc, nil
 }
 
-// checker returns the Session's Check: it applies the answers so far to
-// the declarations file's content old, converts in memory (nothing is
-// written), and returns the errors the rules find about the source just
-// answered, as convert prints them. A conversion that fails says so in
-// one line: the final check reports it in full.
-func (r *runner) checker(ctx context.Context, old []byte, plan *Plan) func(*Answers, Answer) []string {
-	return func(a *Answers, last Answer) []string {
-		doc, err := declare.LoadDocument(r.declName, old)
-		if err != nil {
-			return nil
-		}
-		Apply(doc, a)
-		data, err := doc.Bytes()
-		if err != nil {
-			return nil
-		}
+// check returns the Session's Check: it converts the project as the
+// options say with the declarations data in memory (nothing is written)
+// and returns the rules' findings.
+func (r *runner) check(ctx context.Context) func([]byte) ([]rules.Diagnostic, error) {
+	return func(data []byte) ([]rules.Diagnostic, error) {
 		res, err := r.convertData(ctx, r.opts, data)
-		if err != nil || res == nil {
-			// Said, not swallowed: the check after the last answer
-			// converts again and reports in full.
-			return []string{report.Line(fmt.Sprintf("could not check this answer: %v", err))}
+		if err != nil {
+			return nil, err
 		}
-		it := plan.find(last.Section, last.Key)
-		if it == nil {
-			return nil
+		if res == nil {
+			return nil, errors.New("no conversion")
 		}
-		var out []string
-		for _, d := range res.Diagnostics {
-			if d.Severity == rules.Error && about(d, &it.Missing) && !rules.NoDeclarationSettles(d) {
-				out = append(out, report.Line(d.String()))
-			}
-		}
-		return out
+		return res.Diagnostics, nil
 	}
-}
-
-// about reports whether d is a finding about the source m: at one of its
-// mounts, or naming it.
-func about(d rules.Diagnostic, m *convert.Missing) bool {
-	for _, mt := range m.Mounts {
-		if d.Service == mt.Service && d.Target == mt.Target && d.Target != "" {
-			return true
-		}
-	}
-	return d.Source != "" && d.Source == m.Source
 }
 
 // stopped returns the outcome that ends ask after a question asked
@@ -538,7 +511,7 @@ func (r *runner) recheck(ctx context.Context, plan *Plan, fromFlags []flagSettin
 	res2, err := convert.Convert(ctx, again)
 	if err == nil && res2.Status == convert.Converted {
 		if n := len(res2.UndeclaredAncestors); n > 0 {
-			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics, res2.UndeclaredAncestors), themIt(n))
+			fmt.Fprintf(r.cfg.Out, "%s left undeclared (%s): convert warns %sfor the paths in %s.\n", countDirectories(n), strings.Join(res2.UndeclaredAncestors, ", "), ruleOf(res2.Diagnostics), themIt(n))
 		}
 		fmt.Fprintf(r.cfg.Out, "convert now accepts module %q. Run next:\n\n    %s\n", plan.Module, nextCommand(next))
 		return Outcome{Status: Done}
@@ -702,15 +675,12 @@ func (r *runner) display(p string) string {
 	return filepath.ToSlash(p)
 }
 
-// ruleOf returns the ID of the rule that warns in ds about one of the
-// undeclared parent directories dirs, followed by a space; "" when none
-// does.
-func ruleOf(ds []rules.Diagnostic, dirs []string) string {
+// ruleOf returns the ID of the rule that warns in ds about the
+// undeclared parent directories, followed by a space; "" when none does.
+func ruleOf(ds []rules.Diagnostic) string {
 	for _, d := range ds {
-		for _, dir := range dirs {
-			if d.Severity == rules.Warning && d.Rule != "" && strings.HasPrefix(d.Message, "parent "+dir+" ") {
-				return d.Rule + " "
-			}
+		if d.Severity == rules.Warning && rules.UndeclaredParent(d) {
+			return d.Rule + " "
 		}
 	}
 	return ""

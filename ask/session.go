@@ -32,11 +32,19 @@ type Session struct {
 	Echo bool
 	// DeclarationsFile names the file the answers go to, in messages.
 	DeclarationsFile string
-	// Check, when set, is called after each source is answered, with
-	// every answer so far: it converts with them in memory and returns
-	// what the rules still find wrong with that source (their own
-	// findings, as convert prints them), which the session shows.
-	Check func(a *Answers, last Answer) []string
+	// Doc, when set, is the declarations document the answers go to:
+	// each setting and each source is written into it as it is answered
+	// (Apply), and Check converts with it.
+	Doc *declare.Document
+	// Check, when set with Doc, converts the project in memory with the
+	// declarations data (nothing is written) and returns the rules'
+	// findings. The session checks each answer about a source with it:
+	// an answer that brings an error of its own (about the source, or one
+	// it now clashes with; not one the declarations had before the
+	// source's answers, nor one a later answer gives) is asked again, with
+	// the rules' findings; after the source's last answer it shows every
+	// error left about it.
+	Check func(declarations []byte) ([]rules.Diagnostic, error)
 
 	r *bufio.Reader
 	// prev holds the last answer to each field, for "=".
@@ -130,6 +138,7 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 			return nil, err
 		}
 		a.HostProjectDirectory = v
+		s.setting("host_project_directory", v)
 	}
 	if p.NeedsVolumeRoot {
 		s.printf("\nvolume_root: where named and anonymous volumes land, at VOLUME_ROOT/%s/NAME. These need it:\n%s.\n", p.Module, strings.Join(p.keys(func(m *Item) bool { return m.Missing.NeedsVolumeRoot }), ", "))
@@ -143,6 +152,7 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 			return nil, err
 		}
 		a.VolumeRoot = v
+		s.setting("volume_root", v)
 	}
 	for i := range p.Items {
 		s.printf("\n[%d/%d] %s\n", i+1, n, p.Items[i].What())
@@ -151,13 +161,74 @@ func (s *Session) Run(p *Plan) (*Answers, error) {
 			return nil, err
 		}
 		a.Entries = append(a.Entries, ans)
-		if s.Check != nil {
-			for _, f := range s.Check(a, ans) {
-				s.printf("  convert: %s\n", f)
-			}
+		if s.Doc != nil {
+			Apply(s.Doc, &Answers{Entries: []Answer{ans}})
 		}
+		s.showFindings(&p.Items[i])
 	}
 	return a, nil
+}
+
+// setting writes a setting answered into Doc; "" (skipped) writes none.
+func (s *Session) setting(key, v string) {
+	if s.Doc != nil && v != "" {
+		s.Doc.SetScalar(key, v)
+	}
+}
+
+// showFindings shows the rules' errors about it left once it is answered:
+// convert's own findings, as convert prints them. A conversion that fails
+// says so in one line: the final check reports it in full.
+func (s *Session) showFindings(it *Item) {
+	if s.Check == nil || s.Doc == nil {
+		return
+	}
+	ds, err := s.findings(nil)
+	if err != nil {
+		s.printf("  convert: %s\n", report.Line(fmt.Sprintf("could not check this answer: %v", err)))
+		return
+	}
+	for _, d := range ds {
+		if about(d, &it.Missing) {
+			s.printf("  convert: %s\n", report.Line(d.String()))
+		}
+	}
+}
+
+// findings converts with Doc, and pending written into a copy of it when
+// not nil, and returns the rules' errors that a declaration settles.
+func (s *Session) findings(pending *Answer) ([]rules.Diagnostic, error) {
+	doc := s.Doc
+	if pending != nil {
+		doc = s.Doc.Clone()
+		Apply(doc, &Answers{Entries: []Answer{*pending}})
+	}
+	data, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	ds, err := s.Check(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []rules.Diagnostic
+	for _, d := range ds {
+		if d.Severity == rules.Error && !rules.NoDeclarationSettles(d) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// about reports whether d is a finding about the source m: at one of its
+// mounts, or naming it.
+func about(d rules.Diagnostic, m *convert.Missing) bool {
+	for _, mt := range m.Mounts {
+		if d.Service == mt.Service && d.Target == mt.Target && d.Target != "" {
+			return true
+		}
+	}
+	return d.Source != "" && d.Source == m.Source
 }
 
 // item asks about one source: what it is, then its kind, its owner,
@@ -166,6 +237,7 @@ func (s *Session) item(p *Plan, it *Item, a *Answers) (Answer, error) {
 	s.showSource(it)
 	q := &itemQuestions{s: s, p: p, it: it, a: a, final: it.Supplied, entry: it.Supplied, kind: it.Supplied.Kind}
 	q.final.Fields, q.entry.Fields = nil, nil
+	q.baseline()
 	for _, step := range []func() error{q.askKind, q.askOwnership, q.askPath, q.askNote} {
 		if err := step(); err != nil {
 			return Answer{}, err
@@ -221,6 +293,83 @@ type itemQuestions struct {
 	a            *Answers
 	final, entry declare.Entry
 	kind         declare.Kind
+	// before are the rules' errors before the source's answers (rule and
+	// message), which no answer of it is held to.
+	before map[string]bool
+}
+
+// baseline records the rules' errors before any answer of the source,
+// with an entry for it that gives nothing (or the one supplied).
+func (q *itemQuestions) baseline() {
+	if q.s.Check == nil || q.s.Doc == nil {
+		return
+	}
+	var pending *Answer
+	if !q.it.Missing.Supplied {
+		pending = &Answer{Section: q.it.Missing.Section, Key: q.it.Missing.Key, Write: true}
+	}
+	ds, err := q.s.findings(pending)
+	if err != nil {
+		return
+	}
+	q.before = map[string]bool{}
+	for _, d := range ds {
+		q.before[d.Rule+"\x00"+d.Message] = true
+	}
+}
+
+// verify checks the answer v for field by converting in memory with the
+// declarations so far and the source's entry as answered, v included: it
+// returns the rules' own errors that v brings (about this source, or
+// another it now clashes with), as convert prints them, or nil. Those
+// the declarations had before the source's answers, and those later
+// answers give (a value or a location still missing, rules.Unanswered),
+// are not v's. A conversion that fails holds nothing against v: the
+// source's last check says so.
+func (q *itemQuestions) verify(field, v string) error {
+	if q.s.Check == nil || q.s.Doc == nil {
+		return nil
+	}
+	e := q.entry
+	switch field {
+	case declare.FieldKind:
+		e.Kind = declare.Kind(v)
+	case declare.FieldOwner:
+		e.Owner = v
+	case declare.FieldMode:
+		e.Mode = v
+	case declare.FieldIntent:
+		e.Intent = v
+	case declare.FieldPath:
+		e.Path = v
+	}
+	ds, err := q.s.findings(&Answer{Section: q.it.Missing.Section, Key: q.it.Missing.Key, Entry: e, Write: true})
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for _, d := range ds {
+		if !rules.Unanswered(d) && !q.before[d.Rule+"\x00"+d.Message] {
+			lines = append(lines, report.Line(d.String()))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s: convert refuses it: %s", field, v, strings.Join(lines, "; "))
+}
+
+// checked is a question's check for field: the answer's form (valid),
+// then what the rules find with it (verify).
+func (q *itemQuestions) checked(field string, valid func(string) error) func(string) error {
+	return func(v string) error {
+		if valid != nil {
+			if err := valid(v); err != nil {
+				return err
+			}
+		}
+		return q.verify(field, v)
+	}
 }
 
 // take records an answer v to a question suggesting sg: written unless it
@@ -251,7 +400,7 @@ func (q *itemQuestions) askKind() error {
 		help:   "directory or file: a path the module owns (owner, mode, intent); host: a path the module uses and never owns, such as a device or a socket",
 		sugg:   it.Kind,
 		repeat: "kind",
-		check:  it.checkKind,
+		check:  q.checked(declare.FieldKind, checkKind),
 	})
 	if err != nil {
 		return err
@@ -269,21 +418,10 @@ func (q *itemQuestions) askKind() error {
 	return nil
 }
 
-// checkKind refuses a kind answer that convert would refuse (C2M004):
-// one the checkout, a trailing slash or the image table contradicts.
-func (it *Item) checkKind(v string) error {
-	m := &it.Missing
-	k := declare.Kind(v)
-	switch {
-	case k == declare.KindNone || !k.Valid():
+// checkKind refuses an answer that is no kind.
+func checkKind(v string) error {
+	if k := declare.Kind(v); k == declare.KindNone || !k.Valid() {
 		return fmt.Errorf("kind %q: want directory, file or host", v)
-	case k == declare.KindHost:
-	case m.Local.Kind != declare.KindNone && k != m.Local.Kind:
-		return fmt.Errorf("kind %s: evidence: %s is %s, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, m.Source, localWhat(m), v, m.Local.Kind)
-	case k == declare.KindFile && strings.HasSuffix(m.Source, "/"):
-		return fmt.Errorf("kind file: the compose file writes %s with a trailing slash, a directory, and convert refuses a file declared for it (C2M004); answer directory, or host", m.Source)
-	case it.Row != nil && it.Row.Kind != "" && string(k) != it.Row.Kind:
-		return fmt.Errorf("kind %s: evidence: %s, which keeps a %s there, and convert refuses a %s declared for it (C2M004); answer %s, or host", v, rowFrom(it.Row, false), it.Row.Kind, v, it.Row.Kind)
 	}
 	return nil
 }
@@ -297,28 +435,31 @@ func (q *itemQuestions) askOwnership() error {
 		return nil
 	}
 	fields := []struct {
+		field    string
 		dst, fin *string
 		have     string
 		q        question
 	}{
-		{&q.entry.Owner, &q.final.Owner, sup.Owner, question{
+		{declare.FieldOwner, &q.entry.Owner, &q.final.Owner, sup.Owner, question{
 			label: "owner (USER:GROUP)", sugg: it.Owner, repeat: "owner",
 			help:  "who owns the path on the target host: USER:GROUP, names or numeric ids, both parts, such as 5000:5000",
-			check: checkOwner,
+			check: q.checked(declare.FieldOwner, checkOwner),
 		}},
-		{&q.entry.Mode, &q.final.Mode, sup.Mode, question{
+		{declare.FieldMode, &q.entry.Mode, &q.final.Mode, sup.Mode, question{
 			label: "mode (3 or 4 octal digits)", sugg: it.Mode, repeat: "mode",
 			help:  "the permission bits of the path itself (never recursive), such as 0750",
-			check: q.checkMode,
+			check: q.checked(declare.FieldMode, checkMode),
 		}},
-		{&q.entry.Intent, &q.final.Intent, sup.Intent, question{
+		{declare.FieldIntent, &q.entry.Intent, &q.final.Intent, sup.Intent, question{
 			label: "intent (state, content, config, logs, cache or runtime; ? explains)", sugg: it.Intent, repeat: "intent",
 			help:  intentHelp,
-			check: checkIntent,
+			check: q.checked(declare.FieldIntent, checkIntent),
 		}},
 	}
+	// The fields of the entry as answered (Missing.Need, as the skeleton
+	// writes them) the declarations do not supply.
 	for _, f := range fields {
-		if f.have != "" {
+		if _, ok := it.Missing.Need(q.kind, f.field); !ok || f.have != "" {
 			continue
 		}
 		if f.dst == &q.entry.Owner && it.OwnerFromVariables {
@@ -330,23 +471,6 @@ func (q *itemQuestions) askOwnership() error {
 		}
 		*f.fin = v
 		take(f.dst, v, f.q.sugg)
-	}
-	return nil
-}
-
-// checkMode refuses a mode convert refuses for the kind answered (C2M021:
-// a directory its owner cannot enter, one writable by everyone without
-// the sticky bit, a setuid file), as well as one that is no mode.
-func (q *itemQuestions) checkMode(v string) error {
-	if err := checkMode(v); err != nil {
-		return err
-	}
-	kind := manifest.KindDirectory
-	if q.kind == declare.KindFile {
-		kind = manifest.KindFile
-	}
-	if why := rules.UnsafeMode(kind, v); why != "" {
-		return fmt.Errorf("mode %s: %s; convert refuses it (C2M021) unless the declaration says acknowledge_mode: true", v, why)
 	}
 	return nil
 }
@@ -404,20 +528,7 @@ func (q *itemQuestions) askPath() error {
 	}
 	if sup.Path == "" && (kind != declare.KindHost || !placed || clash != "") {
 		v, err := s.ask(question{label: pathLabel(p, m, kind, def, placed, clash), optional: placed && clash == "" && (m.LinkOutside == "" || kind == declare.KindHost),
-			help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: func(v string) error {
-				if err := checkPath(v); err != nil {
-					return err
-				}
-				if kind != declare.KindHost {
-					if why := p.ownable(v, hostDir, volumeRoot); why != "" {
-						return fmt.Errorf("path %s: %s, and convert refuses a module that owns it (C2M006); a module may own paths below /srv, /opt, /var/lib, /var/cache, /var/log, /var/spool and /run (less the host's own there), in /etc/%s, and in its roots", v, why, p.Module)
-					}
-				}
-				if who := q.takenBy(v); who != "" {
-					return fmt.Errorf("path %s: %s lands there already, and convert refuses a path declared twice (C2M005)", v, who)
-				}
-				return nil
-			}})
+			help: "an absolute, clean path on the target host, such as /srv/" + p.Module + "/data", check: q.checked(declare.FieldPath, checkPath)})
 		if err != nil {
 			return err
 		}
@@ -582,7 +693,7 @@ func (s *Session) answer(q question, line string) (string, bool) {
 		s.printf("  %s\n", strings.ReplaceAll(q.help, "\n", "\n  "))
 		return "", false
 	case line == "" && q.sugg.Value != "":
-		return q.sugg.Value, true
+		line = q.sugg.Value // checked as if typed
 	case line == "" && q.optional, line == "-" && (q.optional || q.dash):
 		return "", true
 	case line == "":

@@ -9,7 +9,6 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
-	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
 )
@@ -38,7 +37,7 @@ func run(t *testing.T, p *Plan, input string) (*Answers, string, error) {
 
 func TestSuggestions(t *testing.T) {
 	it := spoolItem()
-	if it.Owner != (Suggestion{Value: "5000:5000", From: `service "postfix" runs as user: 5000:5000`, Evidence: true, Produced: true}) {
+	if it.Owner != (Suggestion{Value: "5000:5000", From: `service "postfix" runs as user: 5000:5000`, Evidence: true, Produced: true, fromUser: true}) {
 		t.Errorf("owner suggestion = %+v", it.Owner)
 	}
 	if it.Intent.Value != "state" || it.Intent.Evidence || !strings.Contains(it.Intent.Why(), "not evidence") {
@@ -308,10 +307,10 @@ func TestSessionRequiredAnswers(t *testing.T) {
 	}
 }
 
-// TestSessionRefusesWhatConvertRefuses: a kind against the project's
-// evidence (C2M004) and a path where another source lands (C2M005) are
-// asked again with the reason.
-func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
+// TestSessionPathTaken: a source whose place is declared already for
+// something else must be relocated: its path is required, and the
+// question says what lands there.
+func TestSessionPathTaken(t *testing.T) {
 	bind := func(key, target string, local declare.Kind) Item {
 		it := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: key, Source: key,
 			Mounts: []convert.Mount{{Service: "app", Target: target}}}}
@@ -319,46 +318,9 @@ func TestSessionRefusesWhatConvertRefuses(t *testing.T) {
 		it.Missing.Local = project.SourceEvidence{Kind: local}
 		return it
 	}
-	cache := Item{Missing: convert.Missing{Section: declare.SectionVolumes, Key: "cache", Source: "cache", NeedsVolumeRoot: true,
-		Mounts: []convert.Mount{{Service: "app", Target: "/cache"}}}}
-	cache.suggest(true)
-	p := &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", NeedsVolumeRoot: true,
-		Items: []Item{bind("./main.cf", "/etc/main.cf", declare.KindFile), bind("./conf", "/etc/conf", declare.KindDirectory), cache},
-		Taken: []TakenPath{{Path: "/srv/p2/data", What: "bind /srv/p2/data"}}}
-	in := "\n" + // volume_root skipped
-		"directory\nfile\n0:0\n0644\n\n/srv/p2/data\n/opt/p2/conf\n\n\n" +
-		"file\n\n0:0\n0755\n\n/opt/p2/main.cf\n\n\n" +
-		"0:0\n0755\ncache\n/opt/p2/conf\n/srv/p2/cache\n\n"
-	a, out, err := run(t, p, in)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, out)
-	}
-	for _, s := range []string{
-		"kind directory: evidence: ./main.cf is a regular file in the project, and convert refuses a directory declared for it (C2M004); answer file, or host; try again",
-		"kind file: evidence: ./conf is a directory in the project, and convert refuses a file declared for it (C2M004); answer directory, or host; try again",
-		"path /srv/p2/data: bind /srv/p2/data lands there already, and convert refuses a path declared twice (C2M005); try again",
-		"path /opt/p2/conf: bind ./conf lands there already",
-		"path /opt/p2/main.cf: bind ./main.cf (answered above) lands there already",
-		"path /opt/p2/conf: bind ./conf (answered above) lands there already",
-	} {
-		if !strings.Contains(out, s) {
-			t.Errorf("output lacks %q:\n%s", s, out)
-		}
-	}
-	for i, want := range []string{"/opt/p2/main.cf", "/opt/p2/conf", "/srv/p2/cache"} {
-		if got := a.Entries[i].Final.Path; got != want {
-			t.Errorf("entry %d lands at %s, want %s", i, got, want)
-		}
-	}
-	if k := a.Entries[0].Final.Kind; k != declare.KindFile {
-		t.Errorf("./main.cf kind = %q, want file", k)
-	}
-
-	// A source whose place is declared already for something else must
-	// be relocated.
-	p = &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", Items: []Item{bind("./conf", "/etc/conf", declare.KindNone)},
+	p := &Plan{Module: "p2", HostProjectDirectory: "/opt/p2", Items: []Item{bind("./conf", "/etc/conf", declare.KindNone)},
 		Taken: []TakenPath{{Path: "/opt/p2/conf", What: "a directories: entry"}}}
-	a, out, err = run(t, p, "\n0:0\n0755\n\n\n/opt/p2/conf\n/opt/p2/etc\n\n")
+	a, out, err := run(t, p, "\n0:0\n0755\n\n\n/opt/p2/etc\n\n")
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
 	}
@@ -400,35 +362,6 @@ func TestConfirmDash(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "an answer is required") {
 		t.Errorf("output:\n%s", out.String())
-	}
-}
-
-// TestSessionKindAgainstRowAndSlash: convert also refuses a kind the
-// image table row contradicts, and a file written with a trailing slash
-// (C2M004); ask asks again.
-func TestSessionKindAgainstRowAndSlash(t *testing.T) {
-	db := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/db", Source: "/srv/db",
-		Mounts: []convert.Mount{{Service: "db", Image: "postgres:16", Target: "/var/lib/postgresql/data"}}},
-		Row: &images.Row{Repository: "postgres", Path: "/var/lib/postgresql/data", Kind: "directory", Line: 30}}
-	db.suggest(true)
-	slash := Item{Missing: convert.Missing{Section: declare.SectionBinds, Key: "/srv/x", Source: "/srv/x/",
-		Mounts: []convert.Mount{{Service: "app", Target: "/x"}}}}
-	slash.suggest(true)
-	p := &Plan{Module: "m", Items: []Item{db, slash}}
-	a, out, err := run(t, p, "file\ndirectory\n0:0\n0700\nstate\n\n\nfile\n\n0:0\n0755\nstate\n\n\n")
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, out)
-	}
-	for _, s := range []string{
-		"kind file: evidence: image table row postgres /var/lib/postgresql/data (table.yaml:30), which keeps a directory there, and convert refuses a file declared for it (C2M004); answer directory, or host; try again",
-		"kind file: the compose file writes /srv/x/ with a trailing slash, a directory, and convert refuses a file declared for it (C2M004)",
-	} {
-		if !strings.Contains(out, s) {
-			t.Errorf("output lacks %q:\n%s", s, out)
-		}
-	}
-	if a.Entries[0].Final.Kind != declare.KindDirectory || a.Entries[1].Final.Kind != declare.KindDirectory {
-		t.Errorf("kinds %q, %q; want directory", a.Entries[0].Final.Kind, a.Entries[1].Final.Kind)
 	}
 }
 

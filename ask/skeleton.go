@@ -1,14 +1,10 @@
 package ask
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
@@ -17,92 +13,48 @@ import (
 )
 
 // Skeleton returns convert's declarations skeleton for the plan's sources
-// and its secrets and fields not carried (convert.SkeletonFor), with each
-// entry's suggestions added as comments above it: where each value filled
-// in came from, and what the image table and the target path suggest for
-// the values left "", and at the end the plan's Directories as a
-// commented, optional directories: block. Nil when the plan has no items
-// and no secrets.
+// and its secrets and fields not carried (convert.Draft), with each
+// entry's suggestions as comments above it: where each value filled in
+// came from, and what the image table and the target path suggest for
+// the values left "", the settings given as flags filled in, and at the
+// end the plan's Directories as a commented, optional directories:
+// block. Nil when the plan has no items and no secrets.
 func Skeleton(p *Plan) []byte {
-	missing := make([]convert.Missing, len(p.Items))
+	d := p.Draft()
+	d.Notes = make([][]string, len(p.Items))
 	for i := range p.Items {
-		missing[i] = p.Items[i].Missing
+		d.Notes[i] = p.Items[i].suggestionLines()
 	}
-	sk := convert.SkeletonFor(p.Module, missing, p.Suggestions)
-	if sk == nil {
-		return nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(sk, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return sk
-	}
-	root := doc.Content[0]
-	p.Flags.into(root)
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		section, entries := root.Content[i].Value, root.Content[i+1]
-		if entries.Kind != yaml.MappingNode {
-			continue
-		}
-		for j := 0; j+1 < len(entries.Content); j += 2 {
-			key := entries.Content[j]
-			if it := p.findWritten(section, key.Value); it != nil {
-				key.HeadComment = strings.Join(it.suggestionLines("# "), "\n")
-			}
-		}
-	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return sk
-	}
-	if err := enc.Close(); err != nil {
-		return sk
-	}
-	for _, l := range directoryLines(p.Directories) {
-		buf.WriteString(l + "\n")
-	}
-	return buf.Bytes()
+	d.Settings = p.Flags.draft()
+	d.Tail = directoryLines(p.Directories)
+	return d.Skeleton()
 }
 
-// into sets each setting of s in the skeleton's mapping root, after
-// version:, unless root has the key (with a value to fill in, which the
-// flag fills): a skeleton saved as the declarations file then converts
-// without the flags ask was given.
-func (s Settings) into(root *yaml.Node) {
-	at := 0
-	if len(root.Content) >= 2 && root.Content[0].Value == "version" {
-		at = 2
+// Draft is what the plan is missing, as convert writes a skeleton of it:
+// the items' Missing and convert's Suggestions.
+func (p *Plan) Draft() *convert.Draft {
+	d := &convert.Draft{Module: p.Module, Suggestions: p.Suggestions, Missing: make([]convert.Missing, len(p.Items))}
+	for i := range p.Items {
+		d.Missing[i] = p.Items[i].Missing
 	}
+	return d
+}
+
+// draft lists the settings of s for the skeleton, each saying the flag it
+// was given as: a skeleton saved as the declarations file then converts
+// without the flags ask was given.
+func (s Settings) draft() []convert.DraftSetting {
+	var out []convert.DraftSetting
 	for _, kv := range []struct{ key, value, flag string }{
 		{"host_project_directory", s.HostProjectDirectory, "--host-project-directory"},
 		{"volume_root", s.VolumeRoot, "--volume-root"},
 		{declare.KeyLayout, s.Layout, "--layout"},
 	} {
-		if kv.value == "" {
-			continue
-		}
-		comment := "given as " + kv.flag + "; here, convert needs no flag"
-		if i := slices.IndexFunc(root.Content, func(n *yaml.Node) bool { return n.Value == kv.key }); i >= 0 && i%2 == 0 {
-			root.Content[i+1].Value, root.Content[i+1].LineComment = kv.value, comment
-			continue
-		}
-		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.key}
-		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.value, LineComment: comment}
-		root.Content = slices.Insert(root.Content, at, k, v)
-		at += 2
-	}
-}
-
-// findWritten returns the item whose key, as a declarations file writes
-// it (declare.EscapeKey), is key; nil when none is.
-func (p *Plan) findWritten(section, key string) *Item {
-	for i := range p.Items {
-		if p.Items[i].Missing.Section == section && declare.EscapeKey(p.Items[i].Missing.Key) == key {
-			return &p.Items[i]
+		if kv.value != "" {
+			out = append(out, convert.DraftSetting{Key: kv.key, Value: kv.value, Comment: "given as " + kv.flag + "; here, convert needs no flag"})
 		}
 	}
-	return nil
+	return out
 }
 
 func (p *Plan) find(section, key string) *Item {
@@ -114,81 +66,87 @@ func (p *Plan) find(section, key string) *Item {
 	return nil
 }
 
-// suggestionLines lists an item's suggestions, one a line, each starting
-// with prefix.
-func (it *Item) suggestionLines(prefix string) []string {
+// suggestionLines lists an item's suggestions, one a line.
+func (it *Item) suggestionLines() []string {
 	var out []string
 	add := func(field string, s Suggestion, filled bool) {
 		switch {
 		case s.Value == "" || s.From == "":
 		case filled:
-			out = append(out, fmt.Sprintf("%s%s %s (filled in) — %s", prefix, field, s.Value, s.Why()))
+			out = append(out, fmt.Sprintf("%s %s (filled in) — %s", field, s.Value, s.Why()))
 		default:
-			out = append(out, fmt.Sprintf("%s%s %s? — %s", prefix, field, s.Value, s.Why()))
+			out = append(out, fmt.Sprintf("%s %s? — %s", field, s.Value, s.Why()))
 		}
 	}
 	k := it.Missing.Known
 	if it.Missing.NeedsKind {
-		out = append(out, prefix+"kind: required, file or directory — "+it.Missing.Source+" "+notShownAnd(&it.Missing)+" looks like a file; docker would create a directory there")
+		out = append(out, "kind: required, file or directory — "+it.Missing.Source+" "+notShownAnd(&it.Missing)+" looks like a file; docker would create a directory there")
 	}
 	if it.Kind.Value != string(declare.KindDirectory) || it.Kind.Evidence {
 		add("kind", it.Kind, string(k.Kind) == it.Kind.Value && it.Kind.Produced)
 		if it.Kind.Value == string(declare.KindHost) && it.Kind.From != "" {
-			out = append(out, prefix+"as a host path, the entry is {kind: host} alone: no owner, mode or intent")
+			out = append(out, "as a host path, the entry is {kind: host} alone: no owner, mode or intent")
 		}
 	}
 	add("owner", it.Owner, k.Owner == it.Owner.Value)
 	add("mode", it.Mode, k.Mode == it.Mode.Value)
 	add("intent", it.Intent, k.Intent == it.Intent.Value)
 	if rs := it.RowSource(); rs != "" {
-		out = append(out, prefix+rs)
+		out = append(out, rs)
 	}
 	return out
 }
 
 // questions lists what the author must still say about an item, for
-// people.
+// people: the fields of its entry (Missing.Need, as the skeleton writes
+// them) the declarations do not supply, in the order the conversation
+// asks them, then where it lands.
 func (it *Item) questions(p *Plan) []string {
+	m, sup := &it.Missing, it.Supplied
+	kind := sup.Kind
+	if kind == declare.KindNone {
+		kind = m.Known.Kind
+	}
+	have := map[string]string{declare.FieldKind: string(sup.Kind), declare.FieldOwner: sup.Owner, declare.FieldMode: sup.Mode, declare.FieldIntent: sup.Intent}
+	sugg := map[string]Suggestion{declare.FieldKind: it.Kind, declare.FieldOwner: it.Owner, declare.FieldMode: it.Mode, declare.FieldIntent: it.Intent}
+	what := map[string]string{
+		declare.FieldKind:   "directory, file or host",
+		declare.FieldOwner:  "USER:GROUP on the target host",
+		declare.FieldMode:   "3 or 4 octal digits, quoted",
+		declare.FieldIntent: "state, content, config, logs, cache or runtime",
+	}
 	var out []string
-	sup := it.Supplied
-	ask := func(field, have, what string, s Suggestion) {
-		if have != "" {
-			return
+	for _, field := range []string{declare.FieldKind, declare.FieldOwner, declare.FieldMode, declare.FieldIntent} {
+		n, ok := m.Need(kind, field)
+		switch {
+		case !ok, field == declare.FieldKind && m.Section != declare.SectionBinds:
+			// A host path has no owner, mode or intent; only a bind a kind.
+		case field == declare.FieldKind && n.Required && sup.Kind == declare.KindNone:
+			out = append(out, suggested("kind? required, as "+m.Source+" "+notShownAnd(m)+" looks like a file, where docker would create a directory: file or directory (or host)", it.Kind))
+		case have[field] == "":
+			out = append(out, suggested(field+"? "+what[field], sugg[field]))
 		}
-		q := field + "? " + what
-		if s.Value != "" && s.From != "" {
-			q += "; suggested: " + s.Value + " (" + s.Why() + ")"
-		}
-		out = append(out, q)
 	}
 	switch {
-	case it.Missing.Section != declare.SectionBinds:
-	case it.Missing.NeedsKind && sup.Kind == declare.KindNone:
-		q := "kind? required, as " + it.Missing.Source + " " + notShownAnd(&it.Missing) + " looks like a file, where docker would create a directory: file or directory (or host)"
-		if it.Kind.Value != "" {
-			q += "; suggested: " + it.Kind.Value + " (" + it.Kind.Why() + ")"
-		}
-		out = append(out, q)
-	default:
-		ask("kind", string(sup.Kind), "directory, file or host", it.Kind)
-	}
-	// A declared host path has no owner, mode or intent.
-	if sup.Kind != declare.KindHost && it.Missing.Known.Kind != declare.KindHost {
-		ask("owner", sup.Owner, "USER:GROUP on the target host", it.Owner)
-		ask("mode", sup.Mode, "3 or 4 octal digits, quoted", it.Mode)
-		ask("intent", sup.Intent, "state, content, config, logs, cache or runtime", it.Intent)
-	}
-	switch {
-	case it.Missing.LinkOutside != "":
-		out = append(out, "path? "+it.Missing.LinkOutside+": an absolute path on the target host, unless it is declared {kind: host}")
-	case it.Missing.NeedsPath:
+	case m.LinkOutside != "":
+		out = append(out, "path? "+m.LinkOutside+": an absolute path on the target host, unless it is declared {kind: host}")
+	case m.NeedsPath:
 		out = append(out, "path? the legacy host's home is unknown here: an absolute path on the target host")
-	case it.Missing.NeedsHostProjectDirectory:
+	case m.NeedsHostProjectDirectory:
 		out = append(out, "host_project_directory? where the project lives on the target host (or give this source its own path)")
-	case it.Missing.NeedsVolumeRoot:
+	case m.NeedsVolumeRoot:
 		out = append(out, "volume_root? where volumes land, at VOLUME_ROOT/"+p.Module+"/NAME (or give this volume its own path)")
 	}
 	return out
+}
+
+// suggested is the question q with the suggestion s and where it comes
+// from, if any.
+func suggested(q string, s Suggestion) string {
+	if s.Value != "" && s.From != "" {
+		q += "; suggested: " + s.Value + " (" + s.Why() + ")"
+	}
+	return q
 }
 
 // WriteGitHub writes one GitHub workflow annotation for each source of p,

@@ -242,6 +242,65 @@ func (m *Missing) Complete() bool {
 	return e.Kind == declare.KindHost || (e.Owner != "" && e.Mode != "" && e.Intent != "")
 }
 
+// OnlyLocation reports whether every value of the source is known (or it
+// is a host path) and only its location is missing: a setting,
+// host_project_directory or volume_root. The skeleton writes no entry for
+// such a source, only the setting, and ask says it needs a location.
+func (m *Missing) OnlyLocation() bool {
+	return !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete()
+}
+
+// A Need is one field of a source's declaration entry: the value known so
+// far, and whether the entry must hold it. The skeleton writes a field
+// that is Known or Required ("" to fill in), ask asks each field the
+// declarations do not supply, in its own order.
+type Need struct {
+	// Field is declare.FieldKind, FieldPath, FieldOwner, FieldMode,
+	// FieldIntent or FieldNote.
+	Field string
+	// Known is the value known so far, supplied or produced; "" for none.
+	Known string
+	// Required reports that the entry must give the field: a kind the
+	// checkout cannot tell (NeedsKind), a path nothing else gives
+	// (NeedsPath, LinkOutside, NotOwnable), and owner, mode and intent of
+	// a path the module owns.
+	Required bool
+}
+
+// Needs lists the fields of m's entry as convert knows it, in the order an
+// entry writes them: NeedsAs(m.Known.Kind).
+func (m *Missing) Needs() []Need { return m.NeedsAs(m.Known.Kind) }
+
+// NeedsAs lists the fields of m's entry declared with kind: kind (of a
+// bind, or where one is known), path, owner, mode and intent (none of
+// them for a host path, which the module does not own) and note.
+func (m *Missing) NeedsAs(kind declare.Kind) []Need {
+	e := m.Known
+	var out []Need
+	if m.Section == declare.SectionBinds || e.Kind != declare.KindNone {
+		out = append(out, Need{Field: declare.FieldKind, Known: string(e.Kind), Required: m.NeedsKind})
+	}
+	out = append(out, Need{Field: declare.FieldPath, Known: e.Path, Required: m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != ""})
+	if kind != declare.KindHost {
+		out = append(out,
+			Need{Field: declare.FieldOwner, Known: e.Owner, Required: true},
+			Need{Field: declare.FieldMode, Known: e.Mode, Required: true},
+			Need{Field: declare.FieldIntent, Known: e.Intent, Required: true})
+	}
+	return append(out, Need{Field: declare.FieldNote, Known: e.Note})
+}
+
+// Need returns the need for field of m's entry declared with kind, and
+// whether the entry has that field.
+func (m *Missing) Need(kind declare.Kind, field string) (Need, bool) {
+	for _, n := range m.NeedsAs(kind) {
+		if n.Field == field {
+			return n, true
+		}
+	}
+	return Need{}, false
+}
+
 // looksLikeFile names what of a bind source looks like a file: its name,
 // else one of its mounts' targets; "" when nothing does, or the compose
 // file writes it with a trailing slash (a directory).

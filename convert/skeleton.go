@@ -207,7 +207,44 @@ type MissingRoot struct {
 // acknowledge: item too, so that the skeleton filled in ends where check
 // passes: the author writes the item or carries the behaviour another way.
 func SkeletonFor(module string, missing []Missing, s Suggestions) []byte {
-	doc, _ := skeleton(module, missing, s)
+	return (&Draft{Module: module, Missing: missing, Suggestions: s}).Skeleton()
+}
+
+// A Draft is what is missing from a module's declarations, as one typed
+// value: the sources a declaration is missing for (each Missing says
+// which fields its entry needs, Missing.Needs) and the other suggestions,
+// with what a driver such as ask adds to the skeleton written from it:
+// settings it was given as flags, and comment lines above entries.
+// Draft.Skeleton writes it; ask asks its questions from the same Missing.
+type Draft struct {
+	// Module names the module in comments.
+	Module string
+	// Missing are the sources to declare, in the order written.
+	Missing []Missing
+	// Suggestions are the module roots, secrets, fields not carried and
+	// volume options to declare or acknowledge.
+	Suggestions Suggestions
+	// Settings are top-level settings written filled in, each with its
+	// comment, right after version: (or, where the skeleton has the key
+	// with a value to fill in, filling it in).
+	Settings []DraftSetting
+	// Notes, when not nil, holds for each Missing[i] the comment lines
+	// written above its entry, without "# ".
+	Notes [][]string
+	// Tail are lines written after the document as they are (comments).
+	Tail []string
+}
+
+// DraftSetting is a top-level setting of a Draft, such as
+// host_project_directory, with the comment written beside it.
+type DraftSetting struct {
+	Key, Value, Comment string
+}
+
+// Skeleton writes the declarations skeleton of d; nil when there is
+// nothing to declare.
+func (d *Draft) Skeleton() []byte {
+	doc, _ := d.write()
 	return doc
 }
 
@@ -221,28 +258,20 @@ const MaxInlineCredentials = 8
 func inlineSkeleton(module string, missing []Missing, s Suggestions) []byte {
 	n := len(s.Secrets)
 	s.Secrets = nil
-	root := skeletonNode(module, missing, s)
-	if root == nil {
-		root = &yaml.Node{Kind: yaml.MappingNode}
-		addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	d := &Draft{Module: module, Missing: missing, Suggestions: s,
+		Tail: []string{fmt.Sprintf("# credentials: %d variables that hold secrets, each offered a credential (prefilled: no decision), left out here: the whole skeleton with --skeleton FILE", n)}}
+	doc, _ := d.write()
+	if doc == nil {
+		doc = []byte("version: 1\n" + d.Tail[0] + "\n")
 	}
-	note := fmt.Sprintf("credentials: %d variables that hold secrets, each offered a credential (prefilled: no decision), left out here: the whole skeleton with --skeleton FILE", n)
-	root.FootComment = note
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil
-	}
-	enc.Close()
-	return buf.Bytes()
+	return doc
 }
 
-// skeleton returns the document SkeletonFor writes and how many values it
+// write returns the document Skeleton writes and how many values it
 // leaves to fill in (Decisions), building it once; nil and 0 when there
 // is nothing to declare.
-func skeleton(module string, missing []Missing, s Suggestions) ([]byte, int) {
-	root := skeletonNode(module, missing, s)
+func (d *Draft) write() ([]byte, int) {
+	root := skeletonNode(d)
 	if root == nil {
 		return nil, 0
 	}
@@ -254,7 +283,16 @@ func skeleton(module string, missing []Missing, s Suggestions) ([]byte, int) {
 		return nil, 0
 	}
 	enc.Close()
+	for _, l := range d.Tail {
+		buf.WriteString(l + "\n")
+	}
 	return buf.Bytes(), n
+}
+
+// skeleton returns the document SkeletonFor writes and how many values it
+// leaves to fill in (Decisions).
+func skeleton(module string, missing []Missing, s Suggestions) ([]byte, int) {
+	return (&Draft{Module: module, Missing: missing, Suggestions: s}).write()
 }
 
 // Decisions returns how many values the skeleton of missing and s
@@ -278,17 +316,18 @@ func emptyValues(n *yaml.Node) int {
 	return count
 }
 
-// skeletonNode builds the document SkeletonFor writes, nil when there is
-// nothing to declare. Every value left to a person is a double-quoted ""
-// scalar (quoted), which Decisions counts.
-func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
+// skeletonNode builds the document Draft.Skeleton writes, nil when there
+// is nothing to declare. Every value left to a person is a double-quoted
+// "" scalar (quoted), which Decisions counts.
+func skeletonNode(d *Draft) *yaml.Node {
+	missing, s := d.Missing, d.Suggestions
 	if len(missing) == 0 && len(s.Secrets) == 0 && len(s.Roots) == 0 && len(s.Options) == 0 {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	root.HeadComment = "Declarations for the sources convert refused. Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
 	addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
-	skeletonSettings(root, module, missing)
+	skeletonSettings(root, d.Module, missing)
 	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
 		if sec := skeletonSection(section, missing); len(sec.Content) > 0 {
 			addKV(root, section, sec)
@@ -312,8 +351,64 @@ func skeletonNode(module string, missing []Missing, s Suggestions) *yaml.Node {
 		addKV(root, "acknowledge", acks)
 		root.Content[len(root.Content)-2].HeadComment = "Fill in each item with one of the choices its comment gives: a volume option or a field the manifest does not\ncarry (check --against refuses a field until acknowledged)."
 	}
+	draftSettings(root, d.Settings)
 	escapeComments(root)
+	d.notes(root)
 	return root
+}
+
+// draftSettings sets each setting in the skeleton's mapping root, after
+// version:, or fills in the value of the key where root has it.
+func draftSettings(root *yaml.Node, settings []DraftSetting) {
+	at := 2 // after version: 1
+	for _, st := range settings {
+		if i := slices.IndexFunc(root.Content, func(n *yaml.Node) bool { return n.Value == st.Key }); i >= 0 && i%2 == 0 {
+			root.Content[i+1].Value, root.Content[i+1].LineComment = st.Value, st.Comment
+			continue
+		}
+		root.Content = slices.Insert(root.Content, at, plain(st.Key), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: st.Value, LineComment: st.Comment})
+		at += 2
+	}
+}
+
+// notes writes d.Notes above the entries of d.Missing in root, each line
+// escaped (internal/textsafe) and commented.
+func (d *Draft) notes(root *yaml.Node) {
+	if d.Notes == nil {
+		return
+	}
+	for i := range d.Missing {
+		m := &d.Missing[i]
+		if i >= len(d.Notes) || len(d.Notes[i]) == 0 {
+			continue
+		}
+		key := entryKey(root, m.Section, declare.EscapeKey(m.Key))
+		if key == nil {
+			continue
+		}
+		lines := make([]string, len(d.Notes[i]))
+		for j, l := range d.Notes[i] {
+			lines[j] = "# " + textsafe.Escape(l, false)
+		}
+		key.HeadComment = strings.Join(lines, "\n")
+	}
+}
+
+// entryKey returns the key node of section's entry key in root; nil when
+// there is none.
+func entryKey(root *yaml.Node, section, key string) *yaml.Node {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != section || root.Content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		sec := root.Content[i+1]
+		for j := 0; j+1 < len(sec.Content); j += 2 {
+			if sec.Content[j].Value == key {
+				return sec.Content[j]
+			}
+		}
+	}
+	return nil
 }
 
 // skeletonSettings adds host_project_directory and volume_root, to fill
@@ -345,31 +440,14 @@ func skeletonSection(section string, missing []Missing) *yaml.Node {
 		if m.Section != section {
 			continue
 		}
-		if !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete() {
+		if m.OnlyLocation() {
 			continue // every value is known; only its location is missing
 		}
-		e := m.Known
 		v := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		switch {
-		case e.Kind != declare.KindNone:
-			addKV(v, "kind", plain(string(e.Kind)))
-		case m.NeedsKind:
-			addKV(v, "kind", quoted("")) // file or directory: the author's choice
-		}
-		if e.Path != "" || m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != "" {
-			addKV(v, "path", quoted(e.Path))
-		}
-		if e.Kind != declare.KindHost {
-			addKV(v, "owner", quoted(e.Owner))
-			addKV(v, "mode", quoted(e.Mode))
-			if e.Intent == "" {
-				addKV(v, "intent", quoted(""))
-			} else {
-				addKV(v, "intent", plain(e.Intent))
+		for _, n := range m.Needs() {
+			if n.Known != "" || n.Required {
+				addKV(v, n.Field, needNode(n))
 			}
-		}
-		if e.Note != "" {
-			addKV(v, "note", plain(e.Note))
 		}
 		v.LineComment = m.where()
 		key := plain(declare.EscapeKey(m.Key))
@@ -379,6 +457,17 @@ func skeletonSection(section string, missing []Missing) *yaml.Node {
 		sec.Content = append(sec.Content, key, v)
 	}
 	return sec
+}
+
+// needNode is the value the skeleton writes for n: the value known, or ""
+// to fill in; owner, mode and path are always quoted, as a declarations
+// file writes them.
+func needNode(n Need) *yaml.Node {
+	switch {
+	case n.Field == declare.FieldOwner, n.Field == declare.FieldMode, n.Field == declare.FieldPath, n.Known == "":
+		return quoted(n.Known)
+	}
+	return plain(n.Known)
 }
 
 // skeletonRoots is the directories: section of the module roots layout

@@ -327,3 +327,29 @@ func (d *Document) section(key string, kind yaml.Kind, tag string) *yaml.Node {
 	}
 	return sec
 }
+
+// Clone returns a copy of d to edit on its own: what is set in one is not
+// in the other.
+func (d *Document) Clone() *Document {
+	copied := map[*yaml.Node]*yaml.Node{}
+	var cp func(n *yaml.Node) *yaml.Node
+	cp = func(n *yaml.Node) *yaml.Node {
+		if n == nil {
+			return nil
+		}
+		if c, ok := copied[n]; ok {
+			return c // an anchor an alias points at, copied once
+		}
+		c := *n
+		copied[n] = &c
+		if n.Content != nil {
+			c.Content = make([]*yaml.Node, len(n.Content))
+			for i, k := range n.Content {
+				c.Content[i] = cp(k)
+			}
+		}
+		c.Alias = cp(n.Alias)
+		return &c
+	}
+	return &Document{name: d.name, doc: cp(d.doc), err: d.err}
+}

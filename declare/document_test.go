@@ -214,3 +214,23 @@ func TestDocumentRefusalSections(t *testing.T) {
 		t.Error("SetString on binds: no error")
 	}
 }
+
+// A clone is edited on its own, comments, order and aliases kept, and the
+// original is unchanged.
+func TestDocumentClone(t *testing.T) {
+	src := "# head\nversion: 1\nx-own: &o \"0:0\"\nbinds:\n  ./a: {owner: *o, mode: \"0750\", intent: state} # kept\n"
+	d, err := LoadDocument("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := d.Clone()
+	c.SetEntry(SectionBinds, "./b", Entry{Owner: "1:1", Mode: "0700", Intent: "cache"})
+	got, err := d.Bytes()
+	if err != nil || string(got) != src {
+		t.Errorf("original after editing its clone: %v\n%s", err, got)
+	}
+	cb, err := c.Bytes()
+	if want := src + "  ./b: {owner: \"1:1\", mode: \"0700\", intent: cache}\n"; err != nil || string(cb) != want {
+		t.Errorf("clone: %v\n%s\nwant:\n%s", err, cb, want)
+	}
+}

@@ -1041,6 +1041,7 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Message = fmt.Sprintf("environment %s=%s holds in plaintext the value credentials: %s delivers as credential %s%s; a credential's value is nowhere else in plaintext%s: deliver it as the same credential under credentials: (%s: %s)",
 				sec.Variable, Mask(""), sec.SameAsItem, sec.SameAs, at(sec.SameAsPos), ack, declare.CredentialKey(sec.Service, sec.Variable), sec.SameAs)
 			d.relate(sec.SameAsPos, fmt.Sprintf("credentials: %s: %s delivers the same value", sec.SameAsItem, sec.SameAs))
+			d.Variable = declare.CredentialKey(sec.Service, sec.Variable)
 		case sec.Acknowledged:
 			d.Severity, d.Acknowledged = Warning, true
 			d.Message = fmt.Sprintf("environment %s=%s %s; acknowledged, the manifest carries it in plaintext", sec.Variable, Mask(""), sec.what())

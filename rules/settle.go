@@ -52,10 +52,30 @@ func NoDeclarationSettles(d Diagnostic) bool {
 	return false
 }
 
+// Unanswered reports whether d says a volume source's declaration is
+// missing, lacks a value, or has no location yet (C2M001, C2M002, C2M013):
+// what a further answer in ask gives, so that ask, checking an answer
+// before the source's last, does not hold it against that answer.
+func Unanswered(d Diagnostic) bool {
+	switch d.Rule {
+	case undeclaredID, incompleteID, noLocationID:
+		return true
+	}
+	return false
+}
+
+// UndeclaredParent reports whether d is a declared path's parent that
+// nothing declares (C2M011): a directories: entry settles it.
+func UndeclaredParent(d Diagnostic) bool { return d.Rule == undeclaredParentID }
+
 const (
-	noImageID       = "C2M016"
-	composeSecretID = "C2M015"
-	mountOptionID   = "C2M012"
-	unsetVariableID = "C2M014"
-	volumeKindID    = "C2M010"
+	undeclaredParentID = "C2M011"
+	undeclaredID       = "C2M001"
+	incompleteID       = "C2M002"
+	noLocationID       = "C2M013"
+	noImageID          = "C2M016"
+	composeSecretID    = "C2M015"
+	mountOptionID      = "C2M012"
+	unsetVariableID    = "C2M014"
+	volumeKindID       = "C2M010"
 )

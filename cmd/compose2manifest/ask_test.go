@@ -727,7 +727,8 @@ func TestAskTerminalSettingsFromFlags(t *testing.T) {
 
 // TestAskTerminalPathTaken: a relocation to where a declared source
 // lands is asked again (C2M005), and a kind the project contradicts too
-// (C2M004).
+// (C2M004): each answer is converted in memory, and the rules' own
+// findings it brings are shown.
 func TestAskTerminalPathTaken(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "p2")
 	for name, data := range map[string]string{
@@ -744,13 +745,13 @@ func TestAskTerminalPathTaken(t *testing.T) {
 	}
 	tm := startAsk(t, dir)
 	tm.answer("kind (directory, file or host) [file]: ", "directory")
-	tm.expect("kind directory: evidence: ./main.cf is a regular file in the project, and convert refuses a directory declared for it (C2M004)")
+	tm.expect(`kind directory: convert refuses it: compose2manifest.yaml:5: C2M004 error: service "app": volume "./main.cf": declared kind: directory, but ./main.cf is a regular file in the project; try again`)
 	tm.answer("kind (directory, file or host) [file]: ", "")
 	tm.answer("owner (USER:GROUP): ", "0:0")
 	tm.answer("mode (3 or 4 octal digits): ", "0644")
 	tm.answer("[config]: ", "")
 	tm.answer("Enter keeps /opt/p2/main.cf): ", "/srv/p2/data")
-	tm.expect("path /srv/p2/data: bind /srv/p2/data lands there already, and convert refuses a path declared twice (C2M005); try again")
+	tm.expect(`path /srv/p2/data: convert refuses it: compose2manifest.yaml:4: C2M005 error: service "app": volume "/srv/p2/data": /srv/p2/data is declared twice; first at compose2manifest.yaml:5; try again`)
 	tm.answer("Enter keeps /opt/p2/main.cf): ", "")
 	tm.key("\x04")
 	tm.exit()
