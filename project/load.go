@@ -18,7 +18,6 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
 	"github.com/compose-spec/compose-go/v2/dotenv"
-	"github.com/compose-spec/compose-go/v2/errdefs"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -68,6 +67,9 @@ type Options struct {
 	// everyCast, a test hook, loads with every interpolation cast
 	// compose-go has (see castsFor).
 	everyCast bool
+	// onLoad, a test hook, runs each time compose-go is asked to load
+	// the project.
+	onLoad func()
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -195,17 +197,12 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 			return nil, err
 		}
 	}
-	p, err := po.LoadProject(ctx)
+	p, problems, err := l.loadCompose(ctx, in, opts, po)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
-		// compose-go's consistency check reports the first problem it
-		// meets in map order, which varies from run to run; load again
-		// without it and name every problem in a stable order.
-		if problems := l.reloadConsistency(ctx, in, opts); len(problems) > 0 {
-			err = &stableErr{msg: "the project is not consistent:\n" + strings.Join(problems, "\n"), err: err}
-		}
+	if err != nil && len(problems) > 0 {
+		err = &stableErr{msg: "the project is not consistent:\n" + strings.Join(problems, "\n"), err: err}
 	}
 	if err != nil && (strings.HasPrefix(err.Error(), "validating ") || strings.Contains(err.Error(), "is missing a mount target")) {
 		// compose-go names one schema violation of several in map order,
@@ -514,21 +511,12 @@ func (p *Project) unsetWhere(keep func(VariableUse) bool) []string {
 	return slices.Compact(out)
 }
 
-// reloadConsistency loads the project again without compose-go's
-// consistency check and returns the problems that check looks for, service
-// by service in name order, each with the position that writes it: no
-// image and no build, and references to undefined networks, volumes,
-// secrets, configs or services, with the defined name nearest to a typo.
-// Nil when the project does not load or none is found.
-func (l *Project) reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
-	po, err := in.projectOptions(opts, cli.WithConsistency(false))
-	if err != nil {
-		return nil
-	}
-	p, err := po.LoadProject(ctx)
-	if err != nil {
-		return nil
-	}
+// consistency returns the problems compose-go's consistency check looks
+// for in p, bound without that check, service by service in name order,
+// each with the position that writes it: no image and no build, and
+// references to undefined networks, volumes, secrets, configs or
+// services, with the defined name nearest to a typo.
+func (l *Project) consistency(p *types.Project) []string {
 	var out []string
 	add := func(service string, pos manifest.Pos, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -593,9 +581,13 @@ type inputs struct {
 	dir       string   // the project directory, absolute
 	environ   []string // the process environment and the first env files' values
 	envFiles  []string // the env files compose-go reads once the directory is known
-	read      []string // every env file read, both passes, in order
-	seen      versions // the env files' versions, as found before any read
-	roots     []string // where files the project refers to may lie
+	// firstFiles are the env files the first pass read (resolveInputs):
+	// when they are envFiles, environ holds every variable of theirs
+	// already, and they are not read again.
+	firstFiles []string
+	read       []string // every env file read, both passes, in order
+	seen       versions // the env files' versions, as found before any read
+	roots      []string // where files the project refers to may lie
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
 	// stdin is the file the compose file from standard input was written
@@ -719,6 +711,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 			}
 		}
 		addRead(firstFiles)
+		in.firstFiles = firstFiles
 	}
 
 	for _, f := range opts.ConfigFiles {
@@ -812,11 +805,19 @@ func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*c
 		o.EnvFiles = in.envFiles
 		return nil
 	}
+	dotEnv := cli.WithDotEnv
+	if slices.Equal(in.envFiles, in.firstFiles) {
+		// The first pass read these files and set each of their
+		// variables that the environment did not: cli.WithDotEnv would
+		// read them again to set none (types.Mapping.Merge keeps what is
+		// set).
+		dotEnv = func(*cli.ProjectOptions) error { return nil }
+	}
 	return cli.NewProjectOptions(in.files, append([]cli.ProjectOptionsFn{
 		cli.WithEnv(in.environ),
 		cli.WithWorkingDirectory(in.dir),
 		envFiles,
-		cli.WithDotEnv,
+		dotEnv,
 		cli.WithDefaultProfiles(opts.Profiles...),
 		cli.WithName(opts.ProjectName),
 		cli.WithResolvedPaths(true),

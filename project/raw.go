@@ -104,6 +104,10 @@ type rawIndex struct {
 	// seen holds the version of each include env file as found, before
 	// it was read (see Project.Inputs).
 	seen versions
+	// read holds the bytes of each compose file read, parsed or not, by
+	// absolute path: loadCompose hands those of the -f files to
+	// compose-go.
+	read map[string][]byte
 	// missing are the files an include: or extends.file names that do
 	// not exist, by absolute path, with where they are named: compose-go's
 	// error for one names no line.
@@ -125,7 +129,7 @@ func (ix *rawIndex) missed(p string, ref reference) {
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
 func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
-	ix := &rawIndex{roots: roots, seen: versions{}}
+	ix := &rawIndex{roots: roots, seen: versions{}, read: map[string][]byte{}}
 	seen := map[string]bool{}
 	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
 	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
@@ -158,6 +162,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			ix.partial = true
 			return
 		}
+		ix.read[p] = data
 		var doc yaml.Node
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
