@@ -41,7 +41,9 @@ func TestEmitLikeYAML(t *testing.T) {
 		style yaml.Style
 	}
 	variants := []variant{{"!!str", 0}, {"!!str", yaml.DoubleQuotedStyle}, {"", 0}, {"!!int", 0}, {"!!bool", 0}, {"!!null", 0}, {"!!float", 0}}
-	scalar := func(v variant, s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: v.tag, Style: v.style, Value: s} }
+	scalar := func(v variant, s string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: v.tag, Style: v.style, Value: s}
+	}
 	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	mapping := func(style yaml.Style, c ...*yaml.Node) *yaml.Node {
 		return &yaml.Node{Kind: yaml.MappingNode, Style: style, Content: c}
@@ -50,15 +52,23 @@ func TestEmitLikeYAML(t *testing.T) {
 		return &yaml.Node{Kind: yaml.SequenceNode, Style: style, Content: c}
 	}
 	shapes := map[string]func(n *yaml.Node) *yaml.Node{
-		"block key":   func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), mapping(0, n, key("v"))) },
-		"block value": func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), mapping(0, key("k"), n, key("z"), key("w"))) },
-		"block item":  func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), seq(0, n, key("x"))) },
+		"block key": func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), mapping(0, n, key("v"))) },
+		"block value": func(n *yaml.Node) *yaml.Node {
+			return mapping(0, key("a"), mapping(0, key("k"), n, key("z"), key("w")))
+		},
+		"block item": func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), seq(0, n, key("x"))) },
 		"item mapping": func(n *yaml.Node) *yaml.Node {
 			return mapping(0, key("a"), seq(0, mapping(0, key("k"), n, key("s"), seq(0, n), key("m"), mapping(0, n, n))))
 		},
-		"flow key":   func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), seq(0, mapping(yaml.FlowStyle, n, key("v"), key("k"), key("v")))) },
-		"flow value": func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), seq(0, mapping(yaml.FlowStyle, key("k"), n, key("j"), n))) },
-		"flow item":  func(n *yaml.Node) *yaml.Node { return mapping(0, key("a"), mapping(0, key("names"), seq(yaml.FlowStyle, n, n))) },
+		"flow key": func(n *yaml.Node) *yaml.Node {
+			return mapping(0, key("a"), seq(0, mapping(yaml.FlowStyle, n, key("v"), key("k"), key("v"))))
+		},
+		"flow value": func(n *yaml.Node) *yaml.Node {
+			return mapping(0, key("a"), seq(0, mapping(yaml.FlowStyle, key("k"), n, key("j"), n)))
+		},
+		"flow item": func(n *yaml.Node) *yaml.Node {
+			return mapping(0, key("a"), mapping(0, key("names"), seq(yaml.FlowStyle, n, n)))
+		},
 		"empty": func(n *yaml.Node) *yaml.Node {
 			return mapping(0, key("a"), mapping(0), key("b"), seq(0), key("c"), seq(0, mapping(0)), key("d"), n)
 		},
