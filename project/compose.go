@@ -33,13 +33,16 @@ import (
 // bytes of every -f file (one it could not read), it is po.LoadProject
 // as it is, and the consistency problems are not listed.
 func (l *Project) loadCompose(ctx context.Context, in *inputs, opts Options, po *cli.ProjectOptions, more ...func(*loader.Options)) (*types.Project, []string, error) {
-	if opts.onLoad != nil {
-		opts.onLoad()
-	}
 	files := make([]types.ConfigFile, len(in.files))
 	for i, f := range in.files {
 		data, ok := l.raw.read[f]
 		if !ok {
+			if opts.onLoad != nil {
+				opts.onLoad(nil)
+			}
+			if err := cli.WithLoadOptions(more...)(po); err != nil {
+				return nil, nil, err
+			}
 			p, err := po.LoadProject(ctx)
 			return p, nil, err
 		}
@@ -90,6 +93,9 @@ func (l *Project) loadCompose(ctx context.Context, in *inputs, opts Options, po 
 		}
 	})
 
+	if opts.onLoad != nil {
+		opts.onLoad(loader.ToOptions(&details, fns))
+	}
 	model, err := loader.LoadModelWithContext(ctx, details, fns...)
 	if err != nil {
 		return nil, nil, err

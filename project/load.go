@@ -18,6 +18,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
 	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -68,8 +69,9 @@ type Options struct {
 	// compose-go has (see castsFor).
 	everyCast bool
 	// onLoad, a test hook, runs each time compose-go is asked to load
-	// the project.
-	onLoad func()
+	// the project, with the options it loads with (nil when they are
+	// ProjectOptions.LoadProject's own).
+	onLoad func(*loader.Options)
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -192,12 +194,11 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, err // abandoned: compose-go's loading is not begun
 	}
 
+	var casts []func(*loader.Options)
 	if !opts.everyCast {
-		if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
-			return nil, err
-		}
+		casts = append(casts, castsFor(l.raw))
 	}
-	p, problems, err := l.loadCompose(ctx, in, opts, po)
+	p, problems, err := l.loadCompose(ctx, in, opts, po, casts...)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/compose-spec/compose-go/v2/loader"
 )
 
 // opens watches dir (not its subfolders) with inotify until the function
@@ -109,7 +111,7 @@ func TestReadOnce(t *testing.T) {
 			writeFiles(t, dir, c.files)
 			loads := 0
 			stop := opens(t, dir)
-			p, err := Load(context.Background(), Options{WorkingDirectory: dir, ConfigFiles: c.args, Environ: []string{}, onLoad: func() { loads++ }})
+			p, err := Load(context.Background(), Options{WorkingDirectory: dir, ConfigFiles: c.args, Environ: []string{}, onLoad: func(*loader.Options) { loads++ }})
 			if err == nil {
 				_, err = p.Inputs()
 			}
