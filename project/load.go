@@ -61,6 +61,10 @@ type Options struct {
 	// ProjectDirectory, else the folder of the first other -f file, else
 	// WorkingDirectory, as docker compose takes it.
 	Stdin []byte
+	// InputSize, when not nil, is called with the total bytes of the
+	// compose files read (the -f files and those they include or
+	// extend) before compose-go loads them.
+	InputSize func(bytes int64)
 	// beforeCompose, when not nil, runs after the compose files were read
 	// and before compose-go reads them: a test hook for a file replaced
 	// between the two reads.
@@ -186,6 +190,13 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		if _, ok := l.seen[path]; !ok {
 			l.seen[path] = id
 		}
+	}
+	if opts.InputSize != nil {
+		var n int64
+		for _, data := range l.raw.read {
+			n += int64(len(data))
+		}
+		opts.InputSize(n)
 	}
 	if opts.beforeCompose != nil {
 		opts.beforeCompose()

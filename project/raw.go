@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
@@ -47,6 +48,7 @@ type rawFile struct {
 	// quadratic.
 	textOnce sync.Once
 	text     *suffixarray.Index
+	scans    atomic.Int64 // searches so far (see contains)
 }
 
 // contains reports whether s appears in the file's bytes, as
@@ -55,9 +57,19 @@ func (f *rawFile) contains(s []byte) bool {
 	if len(s) == 0 {
 		return true
 	}
+	// The index costs as much to build as some 30 scans of the file (a
+	// corpus project searches each file once per service): it is built
+	// only once the file has been scanned that often.
+	if f.scans.Add(1) <= indexAfterScans {
+		return bytes.Contains(f.data, s)
+	}
 	f.textOnce.Do(func() { f.text = suffixarray.New(f.data) })
 	return len(f.text.Lookup(s, 1)) > 0
 }
+
+// indexAfterScans is how many searches of a file are scans before
+// rawFile.contains indexes it.
+const indexAfterScans = 32
 
 // service returns the definition of service name in f, or nil.
 func (f *rawFile) service(name string) *yaml.Node {
