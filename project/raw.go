@@ -57,8 +57,9 @@ func (f *rawFile) contains(s []byte) bool {
 	if len(s) == 0 {
 		return true
 	}
-	// The index costs as much to build as some 30 scans of the file (a
-	// corpus project searches each file once per service): it is built
+	// The index costs as much to build as some 150 scans of the file (a
+	// corpus project searches each file once or twice per service,
+	// sentry-self-hosted its 35 kB file some 140 times): it is built
 	// only once the file has been scanned that often.
 	if f.scans.Add(1) <= indexAfterScans {
 		return bytes.Contains(f.data, s)
@@ -69,7 +70,7 @@ func (f *rawFile) contains(s []byte) bool {
 
 // indexAfterScans is how many searches of a file are scans before
 // rawFile.contains indexes it.
-const indexAfterScans = 32
+const indexAfterScans = 256
 
 // service returns the definition of service name in f, or nil.
 func (f *rawFile) service(name string) *yaml.Node {
@@ -459,8 +460,8 @@ func get(n *yaml.Node, key string) *yaml.Node {
 
 // lookup returns the key and value nodes of key in mapping n, merge keys
 // applied, as pairs orders them: a key written in the mapping wins. It
-// scans the mapping in place and builds pairs only when a key is not
-// written there and the mapping has a merge key.
+// scans the mapping in place, and the sources of its merge keys
+// (lookupMerged) only when a key is not written there.
 func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -480,9 +481,45 @@ func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
 	if !merges {
 		return nil, nil
 	}
-	for _, p := range pairs(n) {
-		if p[0].Value == key {
-			return p[0], p[1]
+	return lookupMerged(n, key, map[*yaml.Node]bool{})
+}
+
+// lookupMerged returns the pair of key among what the merge keys of the
+// mapping n bring, as pairs(n) orders them (each merge key in turn, each
+// of its sources in order, a source's own keys before what it merges),
+// without building them: the first source that has key wins. seen holds
+// the mappings being searched, as pairsSeen's does (a merge cycle).
+func lookupMerged(n *yaml.Node, key string, seen map[*yaml.Node]bool) (k, v *yaml.Node) {
+	seen[n] = true
+	defer delete(seen, n)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		c := n.Content[i]
+		if c.Value != "<<" || c.Tag != "!!merge" {
+			continue
+		}
+		srcs := []*yaml.Node{n.Content[i+1]}
+		if rv := resolve(n.Content[i+1]); rv != nil && rv.Kind == yaml.SequenceNode {
+			srcs = rv.Content
+		}
+		for _, src := range srcs {
+			src = resolve(src)
+			if src == nil || src.Kind != yaml.MappingNode || seen[src] {
+				continue
+			}
+			merges := false
+			for j := 0; j+1 < len(src.Content); j += 2 {
+				sc := src.Content[j]
+				if sc.Value == "<<" && sc.Tag == "!!merge" {
+					merges = true
+				} else if sc.Value == key {
+					return sc, src.Content[j+1]
+				}
+			}
+			if merges {
+				if k, v := lookupMerged(src, key, seen); k != nil {
+					return k, v
+				}
+			}
 		}
 	}
 	return nil, nil
