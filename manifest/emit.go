@@ -278,7 +278,15 @@ func known(n *yaml.Node, ctx context) (string, bool) {
 	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
 		return "", false
 	}
-	if c := s[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '_') {
+	switch c := s[0]; {
+	case isLetter(c) || c == '/' || c == '_':
+	case c == '.' && (strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")):
+		// A path: no float, nor "..." (a document's end).
+	case c == '-' && len(s) > 2 && (isLetter(s[1]) || s[1] == '-' && isLetter(s[2])):
+		// An option (-g, --name=x): no number, nor "---".
+	case c >= '0' && c <= '9':
+		return digitFirst(s)
+	default:
 		return "", false
 	}
 	flow := ctx == flowKey || ctx == flowValue || ctx == flowItem
@@ -305,10 +313,49 @@ func known(n *yaml.Node, ctx context) (string, bool) {
 	return s, true
 }
 
-// isDecimal reports whether s is an integer as strconv writes one.
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// digitFirst returns how yaml.v3 writes the string s, which starts with
+// a digit, when that is plain to see: double-quoted when YAML reads it
+// as a number (digits, or digits, a dot and digits), as itself when it
+// is letters and digits that no number or timestamp can be (a letter
+// other than e or E, no base prefix such as 0x) or digits and two dots
+// or more (an IPv4 address). Anything else is for probe.
+func digitFirst(s string) (string, bool) {
+	letters, other, dots := false, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.':
+			dots++
+		case isLetter(c):
+			letters = true
+			if c != 'e' && c != 'E' {
+				other = true
+			}
+		default:
+			return "", false
+		}
+	}
+	switch {
+	case !letters && dots == 0:
+		return `"` + s + `"`, true
+	case !letters && dots == 1 && s[len(s)-1] != '.':
+		return `"` + s + `"`, true
+	case !letters && dots >= 2:
+		return s, true
+	case letters && dots == 0 && other && !(s[0] == '0' && len(s) > 1 && strings.IndexByte("xXoObB", s[1]) >= 0):
+		return s, true
+	}
+	return "", false
+}
+
+// isDecimal reports whether s is an integer as strconv writes one, of
+// 18 digits at most (one past int64 YAML reads as a float).
 func isDecimal(s string) bool {
 	s = strings.TrimPrefix(s, "-")
-	if s == "" || s[0] == '0' && len(s) > 1 {
+	if s == "" || s[0] == '0' && len(s) > 1 || len(s) > 18 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
