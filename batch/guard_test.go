@@ -43,3 +43,19 @@ func TestGuardGC(t *testing.T) {
 	}
 	runtime.KeepAlive(live)
 }
+
+// TestUntune: Untune gives Go's collector defaults back for an input of
+// LargeInput bytes or more, and leaves a smaller one's tuning be.
+func TestUntune(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	TuneGC(0)
+	Untune(LargeInput - 1)
+	if p, l := debug.SetGCPercent(GCPercent), debug.SetMemoryLimit(-1); p != GCPercent || l != MemoryLimit(0) {
+		t.Errorf("after Untune(%d): GOGC %d, limit %d; want the tuning kept", LargeInput-1, p, l)
+	}
+	Untune(LargeInput)
+	if p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("after Untune(%d): GOGC %d, limit %d; want Go's defaults", LargeInput, p, l)
+	}
+}

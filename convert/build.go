@@ -332,8 +332,10 @@ func declarations(l *project.Project, opts Options) (*declare.File, []inputFile,
 	if err != nil || in == nil {
 		return ext, nil, err
 	}
-	side, err := declare.Parse(l.Rel(in.path), in.data)
-	if err != nil {
+	var side *declare.File
+	if d := opts.Declarations; d != nil && d.parsed != nil && d.parsedAs == l.Rel(in.path) && len(d.Data) == len(in.data) && (len(in.data) == 0 || &d.Data[0] == &in.data[0]) {
+		side = d.parsed // these bytes, parsed under this name by withSettings
+	} else if side, err = declare.Parse(l.Rel(in.path), in.data); err != nil {
 		return nil, nil, err
 	}
 	if err := hostOverridden(ext, side); err != nil {

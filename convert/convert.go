@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -99,6 +100,11 @@ type Options struct {
 	// context (between stages, at each service). Convert --batch and
 	// check --against bound each project themselves.
 	Timeout time.Duration
+	// InputSize, when not nil, is called with the total bytes of the
+	// project's compose files once they are read, before compose-go
+	// loads them (project.Options.InputSize): the command gives the
+	// collector its defaults back for a large input (batch.Untune).
+	InputSize func(bytes int64)
 }
 
 // TimeoutError is the error of a conversion still running after
@@ -127,6 +133,11 @@ type Declarations struct {
 	// it would the file's. Empty Data is an empty file, which declares
 	// nothing and fails to parse as a declarations document.
 	Data []byte
+	// parsed is Data as declare.Parse gave it under the name parsedAs,
+	// when withSettings parsed it already: declarations takes it rather
+	// than parse the same bytes again.
+	parsed   *declare.File
+	parsedAs string
 }
 
 // Status is the outcome of converting one module.
@@ -222,6 +233,7 @@ func (o Options) projectOptions() project.Options {
 		ProjectName:      o.ProjectName,
 		Environ:          o.Environ,
 		AllowDirs:        o.AllowDirs,
+		InputSize:        o.InputSize,
 	}
 }
 

@@ -26,6 +26,9 @@ type settings struct {
 	// says, whether or not a flag won: a flag that says the same is the
 	// choice the file records (C2M025 is then silent).
 	composeFiles, envFiles, profiles []string
+	// file is the declarations file as parsed, under the name name.
+	file *declare.File
+	name string
 }
 
 // withSettings returns opts with ConfigFiles, EnvFiles and Profiles
@@ -67,8 +70,8 @@ func withSettings(opts Options) (Options, settings, error) {
 	if err != nil || in == nil {
 		return opts, settings{}, err
 	}
-	st := settings{in: in}
-	f, err := declare.Parse(project.RelTo(dir, in.path), in.data)
+	st := settings{in: in, name: project.RelTo(dir, in.path)}
+	f, err := declare.Parse(st.name, in.data)
 	if err != nil {
 		// Reported once the compose files are read, as before settings
 		// existed (ask fills an empty file in then), or with the load
@@ -112,6 +115,7 @@ func withSettings(opts Options) (Options, settings, error) {
 	if len(errs) > 0 {
 		return opts, settings{}, errs
 	}
+	st.file = f
 	return opts, st, nil
 }
 
@@ -123,7 +127,7 @@ func (st settings) reuse(opts Options, dir string) Options {
 		return opts
 	}
 	if opts.DeclarationsFile != "" || st.in.path == filepath.Join(dir, DeclarationsFile) {
-		opts.Declarations = &Declarations{Path: st.in.path, Data: st.in.data}
+		opts.Declarations = &Declarations{Path: st.in.path, Data: st.in.data, parsed: st.file, parsedAs: st.name}
 	}
 	return opts
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compose2manifest/compose2manifest/declare"
 )
 
 // TestSharedCredentialNames: the credential names the skeleton suggests
@@ -97,5 +99,29 @@ func TestSharedCredentialEnvFile(t *testing.T) {
 	}
 	if got["server.DB_PASSWORD"] != "db_password" || got["database.POSTGRES_PASSWORD"] != "db_password" {
 		t.Errorf("suggestions %v, want one credential db_password", got)
+	}
+}
+
+// TestCredentialNameValid: CredentialName gives the name the regexp of
+// declare.ValidCredential decides ("c" before a name that does not start
+// with a letter or digit), and one it takes.
+func TestCredentialNameValid(t *testing.T) {
+	for _, c := range [][2]string{{"", ""}, {"", "-x"}, {"", ".x"}, {"", "_x"}, {"", "é"}, {"", "A"}, {"", "9a"}, {"db", "X"}, {"-db", "X"}, {"", "x y"}, {"Ébc", "v"}, {"c", "x"}} {
+		name := strings.ToLower(c[1])
+		if c[0] != "" {
+			name = strings.ToLower(c[0]) + "_" + name
+		}
+		name = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
+				return r
+			}
+			return '_'
+		}, name)
+		if !declare.ValidCredential(name) {
+			name = "c" + name
+		}
+		if got := CredentialName(c[0], c[1]); got != name || !declare.ValidCredential(got) {
+			t.Errorf("CredentialName(%q, %q) = %q, want %q", c[0], c[1], got, name)
+		}
 	}
 }

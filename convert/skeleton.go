@@ -111,7 +111,9 @@ func CredentialName(service, variable string) string {
 		}
 		return '_'
 	}, name)
-	if !declare.ValidCredential(name) {
+	// Of these characters, declare.ValidCredential wants only a letter
+	// or a digit first (a regexp per name was a third of publicNames).
+	if name == "" || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= '0' && name[0] <= '9') {
 		name = "c" + name
 	}
 	return name

@@ -23,6 +23,30 @@ import (
 // used). It returns an error only when a
 // container cannot be represented in YAML.
 func Encode(m *Module) ([]byte, error) {
+	root, err := tree(m)
+	if err != nil {
+		return nil, err
+	}
+	text, ok := emitDocument(root)
+	if !ok {
+		if text, err = yamlDocument(root); err != nil {
+			return nil, fmt.Errorf("manifest: encode module %q: %w", m.Module, err)
+		}
+	}
+	// "##[" is now only in comments and in double-quoted scalars, where
+	// \x5b is "[".
+	out := text
+	if bytes.Contains(text, []byte("##[")) {
+		out = bytes.ReplaceAll(text, []byte("##["), []byte(`##\x5b`))
+	}
+	if m.Fingerprint != nil {
+		return setBody(out)
+	}
+	return out, nil
+}
+
+// tree returns the YAML node tree Encode writes of m.
+func tree(m *Module) (*yaml.Node, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	if m.Header != "" {
 		root.HeadComment = "# " + m.Header
@@ -63,22 +87,7 @@ func Encode(m *Module) ([]byte, error) {
 	}
 
 	quoteCommands(root)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
-		return nil, fmt.Errorf("manifest: encode module %q: %w", m.Module, err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	// "##[" is now only in comments and in double-quoted scalars, where
-	// \x5b is "[".
-	out := bytes.ReplaceAll(buf.Bytes(), []byte("##["), []byte(`##\x5b`))
-	if m.Fingerprint != nil {
-		return setBody(out)
-	}
-	return out, nil
+	return root, nil
 }
 
 // quoteCommands writes double-quoted every scalar below n, key or value,

@@ -262,3 +262,27 @@ func parseNode(t *testing.T, doc string) *yaml.Node {
 	}
 	return n.Content[0]
 }
+
+// TestLoadPrunesCasts: compose-go loads with the casts castsFor keeps,
+// not its whole table (the casts were once handed to options loadCompose
+// no longer reads, and every cast was matched again).
+func TestLoadPrunesCasts(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1\n    read_only: true\n"})
+	var got map[tree.Path]interpolation.Cast
+	_, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}, onLoad: func(o *loader.Options) {
+		got = o.Interpolate.TypeCastMapping
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := loader.ToOptions(&types.ConfigDetails{}, nil).Interpolate.TypeCastMapping
+	if len(got) == 0 || len(got) >= len(full) {
+		t.Fatalf("compose-go loads with %d casts of its %d, want castsFor's few", len(got), len(full))
+	}
+	for p := range got {
+		if strings.HasPrefix(string(p), "jobs") {
+			t.Errorf("cast %s kept for a project without jobs", p)
+		}
+	}
+}

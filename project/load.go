@@ -18,7 +18,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
 	"github.com/compose-spec/compose-go/v2/dotenv"
-	"github.com/compose-spec/compose-go/v2/errdefs"
+	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
@@ -61,6 +61,10 @@ type Options struct {
 	// ProjectDirectory, else the folder of the first other -f file, else
 	// WorkingDirectory, as docker compose takes it.
 	Stdin []byte
+	// InputSize, when not nil, is called with the total bytes of the
+	// compose files read (the -f files and those they include or
+	// extend) before compose-go loads them.
+	InputSize func(bytes int64)
 	// beforeCompose, when not nil, runs after the compose files were read
 	// and before compose-go reads them: a test hook for a file replaced
 	// between the two reads.
@@ -68,6 +72,10 @@ type Options struct {
 	// everyCast, a test hook, loads with every interpolation cast
 	// compose-go has (see castsFor).
 	everyCast bool
+	// onLoad, a test hook, runs each time compose-go is asked to load
+	// the project, with the options it loads with (nil when they are
+	// ProjectOptions.LoadProject's own).
+	onLoad func(*loader.Options)
 }
 
 // Project is a compose project read once: compose-go's typed model, and
@@ -183,6 +191,13 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 			l.seen[path] = id
 		}
 	}
+	if opts.InputSize != nil {
+		var n int64
+		for _, data := range l.raw.read {
+			n += int64(len(data))
+		}
+		opts.InputSize(n)
+	}
 	if opts.beforeCompose != nil {
 		opts.beforeCompose()
 	}
@@ -190,22 +205,16 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, err // abandoned: compose-go's loading is not begun
 	}
 
+	var casts []func(*loader.Options)
 	if !opts.everyCast {
-		if err := cli.WithLoadOptions(castsFor(l.raw))(po); err != nil {
-			return nil, err
-		}
+		casts = append(casts, castsFor(l.raw))
 	}
-	p, err := po.LoadProject(ctx)
+	p, problems, err := l.loadCompose(ctx, in, opts, po, casts...)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if err != nil && errors.Is(err, errdefs.ErrInvalid) {
-		// compose-go's consistency check reports the first problem it
-		// meets in map order, which varies from run to run; load again
-		// without it and name every problem in a stable order.
-		if problems := l.reloadConsistency(ctx, in, opts); len(problems) > 0 {
-			err = &stableErr{msg: "the project is not consistent:\n" + strings.Join(problems, "\n"), err: err}
-		}
+	if err != nil && len(problems) > 0 {
+		err = &stableErr{msg: "the project is not consistent:\n" + strings.Join(problems, "\n"), err: err}
 	}
 	if err != nil && (strings.HasPrefix(err.Error(), "validating ") || strings.Contains(err.Error(), "is missing a mount target")) {
 		// compose-go names one schema violation of several in map order,
@@ -514,21 +523,12 @@ func (p *Project) unsetWhere(keep func(VariableUse) bool) []string {
 	return slices.Compact(out)
 }
 
-// reloadConsistency loads the project again without compose-go's
-// consistency check and returns the problems that check looks for, service
-// by service in name order, each with the position that writes it: no
-// image and no build, and references to undefined networks, volumes,
-// secrets, configs or services, with the defined name nearest to a typo.
-// Nil when the project does not load or none is found.
-func (l *Project) reloadConsistency(ctx context.Context, in *inputs, opts Options) []string {
-	po, err := in.projectOptions(opts, cli.WithConsistency(false))
-	if err != nil {
-		return nil
-	}
-	p, err := po.LoadProject(ctx)
-	if err != nil {
-		return nil
-	}
+// consistency returns the problems compose-go's consistency check looks
+// for in p, bound without that check, service by service in name order,
+// each with the position that writes it: no image and no build, and
+// references to undefined networks, volumes, secrets, configs or
+// services, with the defined name nearest to a typo.
+func (l *Project) consistency(p *types.Project) []string {
 	var out []string
 	add := func(service string, pos manifest.Pos, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -593,9 +593,13 @@ type inputs struct {
 	dir       string   // the project directory, absolute
 	environ   []string // the process environment and the first env files' values
 	envFiles  []string // the env files compose-go reads once the directory is known
-	read      []string // every env file read, both passes, in order
-	seen      versions // the env files' versions, as found before any read
-	roots     []string // where files the project refers to may lie
+	// firstFiles are the env files the first pass read (resolveInputs):
+	// when they are envFiles, environ holds every variable of theirs
+	// already, and they are not read again.
+	firstFiles []string
+	read       []string // every env file read, both passes, in order
+	seen       versions // the env files' versions, as found before any read
+	roots      []string // where files the project refers to may lie
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
 	// stdin is the file the compose file from standard input was written
@@ -719,6 +723,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 			}
 		}
 		addRead(firstFiles)
+		in.firstFiles = firstFiles
 	}
 
 	for _, f := range opts.ConfigFiles {
@@ -812,11 +817,19 @@ func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*c
 		o.EnvFiles = in.envFiles
 		return nil
 	}
+	dotEnv := cli.WithDotEnv
+	if slices.Equal(in.envFiles, in.firstFiles) {
+		// The first pass read these files and set each of their
+		// variables that the environment did not: cli.WithDotEnv would
+		// read them again to set none (types.Mapping.Merge keeps what is
+		// set).
+		dotEnv = func(*cli.ProjectOptions) error { return nil }
+	}
 	return cli.NewProjectOptions(in.files, append([]cli.ProjectOptionsFn{
 		cli.WithEnv(in.environ),
 		cli.WithWorkingDirectory(in.dir),
 		envFiles,
-		cli.WithDotEnv,
+		dotEnv,
 		cli.WithDefaultProfiles(opts.Profiles...),
 		cli.WithName(opts.ProjectName),
 		cli.WithResolvedPaths(true),

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
@@ -47,6 +48,7 @@ type rawFile struct {
 	// quadratic.
 	textOnce sync.Once
 	text     *suffixarray.Index
+	scans    atomic.Int64 // searches so far (see contains)
 }
 
 // contains reports whether s appears in the file's bytes, as
@@ -55,9 +57,20 @@ func (f *rawFile) contains(s []byte) bool {
 	if len(s) == 0 {
 		return true
 	}
+	// The index costs as much to build as some 150 scans of the file (a
+	// corpus project searches each file once or twice per service,
+	// sentry-self-hosted its 35 kB file some 140 times): it is built
+	// only once the file has been scanned that often.
+	if f.scans.Add(1) <= indexAfterScans {
+		return bytes.Contains(f.data, s)
+	}
 	f.textOnce.Do(func() { f.text = suffixarray.New(f.data) })
 	return len(f.text.Lookup(s, 1)) > 0
 }
+
+// indexAfterScans is how many searches of a file are scans before
+// rawFile.contains indexes it.
+const indexAfterScans = 256
 
 // service returns the definition of service name in f, or nil.
 func (f *rawFile) service(name string) *yaml.Node {
@@ -104,6 +117,10 @@ type rawIndex struct {
 	// seen holds the version of each include env file as found, before
 	// it was read (see Project.Inputs).
 	seen versions
+	// read holds the bytes of each compose file read, parsed or not, by
+	// absolute path: loadCompose hands those of the -f files to
+	// compose-go.
+	read map[string][]byte
 	// missing are the files an include: or extends.file names that do
 	// not exist, by absolute path, with where they are named: compose-go's
 	// error for one names no line.
@@ -125,7 +142,7 @@ func (ix *rawIndex) missed(p string, ref reference) {
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
 func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
-	ix := &rawIndex{roots: roots, seen: versions{}}
+	ix := &rawIndex{roots: roots, seen: versions{}, read: map[string][]byte{}}
 	seen := map[string]bool{}
 	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
 	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
@@ -158,6 +175,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 			ix.partial = true
 			return
 		}
+		ix.read[p] = data
 		var doc yaml.Node
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
@@ -442,8 +460,8 @@ func get(n *yaml.Node, key string) *yaml.Node {
 
 // lookup returns the key and value nodes of key in mapping n, merge keys
 // applied, as pairs orders them: a key written in the mapping wins. It
-// scans the mapping in place and builds pairs only when a key is not
-// written there and the mapping has a merge key.
+// scans the mapping in place, and the sources of its merge keys
+// (lookupMerged) only when a key is not written there.
 func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -463,9 +481,45 @@ func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
 	if !merges {
 		return nil, nil
 	}
-	for _, p := range pairs(n) {
-		if p[0].Value == key {
-			return p[0], p[1]
+	return lookupMerged(n, key, map[*yaml.Node]bool{})
+}
+
+// lookupMerged returns the pair of key among what the merge keys of the
+// mapping n bring, as pairs(n) orders them (each merge key in turn, each
+// of its sources in order, a source's own keys before what it merges),
+// without building them: the first source that has key wins. seen holds
+// the mappings being searched, as pairsSeen's does (a merge cycle).
+func lookupMerged(n *yaml.Node, key string, seen map[*yaml.Node]bool) (k, v *yaml.Node) {
+	seen[n] = true
+	defer delete(seen, n)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		c := n.Content[i]
+		if c.Value != "<<" || c.Tag != "!!merge" {
+			continue
+		}
+		srcs := []*yaml.Node{n.Content[i+1]}
+		if rv := resolve(n.Content[i+1]); rv != nil && rv.Kind == yaml.SequenceNode {
+			srcs = rv.Content
+		}
+		for _, src := range srcs {
+			src = resolve(src)
+			if src == nil || src.Kind != yaml.MappingNode || seen[src] {
+				continue
+			}
+			merges := false
+			for j := 0; j+1 < len(src.Content); j += 2 {
+				sc := src.Content[j]
+				if sc.Value == "<<" && sc.Tag == "!!merge" {
+					merges = true
+				} else if sc.Value == key {
+					return sc, src.Content[j+1]
+				}
+			}
+			if merges {
+				if k, v := lookupMerged(src, key, seen); k != nil {
+					return k, v
+				}
+			}
 		}
 	}
 	return nil, nil

@@ -29,13 +29,13 @@ import (
 // MAILCOW_PASS_SCHEME are not secrets.
 func LooksLikeSecret(name, value string) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || strings.HasPrefix(v, "/") || bracedReferenceRE.MatchString(v) {
+	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "${") && bracedReferenceRE.MatchString(v) {
 		return false
 	}
 	if noSecretWord(v) || isNumber(v) {
 		return false
 	}
-	if URLPassword(v) != "" || authValueRE.MatchString(v) {
+	if URLPassword(v) != "" || (v[0] == 'b' || v[0] == 'B') && authValueRE.MatchString(v) {
 		return true
 	}
 	if plainSetting(v) {
@@ -234,6 +234,9 @@ var authValueRE = regexp.MustCompile(`^(?i:bearer|basic) [A-Za-z0-9._~+/=-]{8,}$
 // information (scheme://user:PASSWORD@host), "" when none does (or it is
 // a ${VARIABLE} reference).
 func URLPassword(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return "" // what urlPasswordRE matches holds both
+	}
 	for _, m := range urlPasswordRE.FindAllStringSubmatch(s, -1) {
 		if p := m[1]; !strings.HasPrefix(p, "$") {
 			return p

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestWritten: Project.Written, through each file's substring index,
-// answers as bytes.Contains over the files' bytes does, for text at the
+// TestWritten: Project.Written, through each file's scans and then its
+// substring index, answers as bytes.Contains over the files' bytes does, for text at the
 // start, the end, across lines, absent, empty, and in an empty file.
 func TestWritten(t *testing.T) {
 	files := [][]byte{
@@ -23,7 +23,7 @@ func TestWritten(t *testing.T) {
 		for _, d := range files {
 			want = want || bytes.Contains(d, []byte(s))
 		}
-		for range 2 { // the index is built by the first call
+		for range indexAfterScans { // scans at first, the index once built
 			if got := p.Written(s); got != want {
 				t.Errorf("Written(%q) = %v, want %v", s, got, want)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/imageconfig/refresh"
@@ -94,6 +95,9 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ, cf.opts.WorkingDirectory = e.environ, e.dir
 	cf.opts.Stdin = e.stdin // read only for -f -
+	if batch.Tunable(e.environ) {
+		cf.opts.InputSize = batch.Untune // a large input runs as untuned
+	}
 	convertProject := e.hooks.convert
 	if convertProject == nil {
 		convertProject = convert.Convert
