@@ -19,13 +19,12 @@ import (
 
 // convertFlags are the flags convert and ask share.
 type convertFlags struct {
-	opts   convert.Options
-	output string
-	format string
-	batch  string
-	force  bool
-	// skeleton is --skeleton's file (report.Refusal.WholeFile).
-	skeleton string
+	opts     convert.Options
+	output   string
+	format   string
+	batch    string
+	force    bool
+	skeleton string // --skeleton's file (report.Refusal.WholeFile)
 	// schemaComment is the schema a skeleton (and the file ask writes)
 	// points yaml-language-server at.
 	schemaComment string
