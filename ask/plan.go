@@ -335,6 +335,11 @@ func (it *Item) suggestOwnership(produced bool) {
 	if it.Intent.Value == "" && sup.Intent == "" {
 		it.Intent = intentHint(m)
 	}
+	if rm := m.RefusedMode; it.Mode.Value == "" && sup.Mode == "" && rm != nil && rm.Suggest != "" {
+		// Evidence found a mode nobody should choose: its fix is offered,
+		// never carried unless accepted.
+		it.Mode = Suggestion{Value: rm.Suggest, From: fmt.Sprintf("%s found %s, not carried: %s", rm.From, rm.Found, rm.Why)}
+	}
 }
 
 // suggestKind suggests a bind's kind. Only a bind can be a file or a host

@@ -266,3 +266,21 @@ func TestWriteGitHubSuppliedHost(t *testing.T) {
 		t.Errorf("annotations:\n%s", b.String())
 	}
 }
+
+// TestSuggestRefusedModeFix: a mode evidence found and did not carry (a
+// world-writable one on the legacy host) is offered fixed, as a
+// suggestion, never as evidence convert produces.
+func TestSuggestRefusedModeFix(t *testing.T) {
+	it := &Item{Missing: convert.Missing{Section: "binds", Key: "./open",
+		RefusedMode: &convert.RefusedMode{Found: "0777", From: "survey old-nas 2026-12-02T15:20:00Z", Why: "world-writable", Suggest: "0775"}}}
+	it.suggestOwnership(true)
+	if it.Mode.Value != "0775" || it.Mode.Evidence || it.Mode.Produced || !strings.Contains(it.Mode.From, "found 0777, not carried: world-writable") {
+		t.Errorf("mode suggestion %+v", it.Mode)
+	}
+	it = &Item{Missing: convert.Missing{Section: "binds", Key: "./open"}, Supplied: declare.Entry{Mode: "0750"}}
+	it.Missing.RefusedMode = &convert.RefusedMode{Found: "0777", Suggest: "0775"}
+	it.suggestOwnership(true)
+	if it.Mode.Value != "" {
+		t.Errorf("a supplied mode got a suggestion %+v", it.Mode)
+	}
+}
