@@ -187,33 +187,7 @@ func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, pr
 		mode = "0755"
 		what += ", and docker makes a new volume root's, mode 0755"
 	}
-	var fields []string
-	switch {
-	case r.Owner == "":
-		r.Owner = owner
-		fields = append(fields, "owner")
-		c.setFrom(s, "owner", what)
-	case r.Owner != owner:
-		*provenance = append(*provenance, fmt.Sprintf("%s: owner %s there", what, owner))
-		c.disagree(s, "owner", r.Owner, owner, what)
-	}
-	switch why := unchosen(mode, survey.Directory); {
-	case why != "":
-		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s not carried: %s", what, mode, why))
-		if r.Mode == "" {
-			c.refuseMode(s, mode, what, why, survey.Directory)
-		}
-	case r.Mode == "":
-		r.Mode = mode
-		fields = append(fields, "mode")
-		c.setFrom(s, "mode", what)
-	case !sameMode(r.Mode, mode):
-		*provenance = append(*provenance, fmt.Sprintf("%s: mode %s there", what, mode))
-		c.disagree(s, "mode", r.Mode, mode, what)
-	}
-	if len(fields) > 0 {
-		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+what)
-	}
+	c.fromEvidence(s, r, owner, mode, survey.Directory, what, provenance)
 }
 
 // layerOwner is the owner of a new volume docker fills from f: the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
@@ -94,37 +93,7 @@ func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, p
 	if src == nil || r.Kind == manifest.KindHost {
 		return
 	}
-	at := c.opts.Survey.Provenance()
-	var fields []string
-	switch {
-	case src.Owner == "":
-	case r.Owner == "":
-		r.Owner = src.Owner
-		fields = append(fields, "owner")
-		c.setFrom(s, "owner", at)
-	case r.Owner != src.Owner:
-		*provenance = append(*provenance, fmt.Sprintf("%s found owner %s there", at, src.Owner))
-		c.disagree(s, "owner", r.Owner, src.Owner, at)
-	}
-	mode := src.ManifestMode()
-	switch why := unchosen(mode, src.Type); {
-	case mode == "":
-	case why != "":
-		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there, not carried: %s", at, mode, why))
-		if r.Mode == "" {
-			c.refuseMode(s, mode, at, why, src.Type)
-		}
-	case r.Mode == "":
-		r.Mode = mode
-		fields = append(fields, "mode")
-		c.setFrom(s, "mode", at)
-	case !sameMode(r.Mode, mode):
-		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there", at, mode))
-		c.disagree(s, "mode", r.Mode, mode, at)
-	}
-	if len(fields) > 0 {
-		*provenance = append(*provenance, strings.Join(fields, ", ")+" produced: "+at)
-	}
+	c.fromEvidence(s, r, src.Owner, src.ManifestMode(), src.Type, c.opts.Survey.Provenance(), provenance)
 }
 
 // unchosen says why nobody should choose mode for a source of type t,
