@@ -347,7 +347,9 @@ fi
 
 if want against; then
 	load0=$(loadavg)
-	echo "== against: check --against of $GEN_PROJECTS unchanged generated projects, $BASE (A) vs this tree (B) (target: B <= 0.5 s, <= 100 MB)"
+	base=$BASE
+	if [ -z "$fake" ] && r=$(git rev-parse --short "$BASE" 2>/dev/null) && [ "$r" != "$BASE" ]; then base="$BASE ($r)"; fi
+	echo "== against: check --against of $GEN_PROJECTS unchanged generated projects, $base (A) vs this tree (B) (target: B <= 0.5 s, <= 100 MB)"
 	# The re-check's cache (check.CacheDir) in a folder of this run's:
 	# warm after the warm-up, and none left behind.
 	export C2M_CHECK_CACHE="$tmp/check-cache"
@@ -369,9 +371,9 @@ if want against; then
 	pair "against changed"
 	[ -z "$fake" ] && cp "$tmp/orig.yaml" "$f"
 	{
-		row "against base" 1 "unchanged, $BASE (A) vs this tree (B): wall" s 1
-		row "against base" 2 "unchanged, $BASE (A) vs this tree (B): CPU" s 1
-		row "against base" 3 "unchanged, $BASE (A) vs this tree (B): peak RSS" MB 1
+		row "against base" 1 "unchanged, $base (A) vs this tree (B): wall" s 1
+		row "against base" 2 "unchanged, $base (A) vs this tree (B): CPU" s 1
+		row "against base" 3 "unchanged, $base (A) vs this tree (B): peak RSS" MB 1
 		row "against changed" 1 "this tree, unchanged (A) vs one project changed (B): wall" s 1
 		row "against changed" 3 "this tree, unchanged (A) vs one project changed (B): peak RSS" MB 1
 	} >"$tmp/against.rows"
