@@ -514,6 +514,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
+	if cfg.Jobs != 1 {
+		// The workers' first loads would wait on one another for
+		// compose-go's schema (the one wait a mutex profile of the
+		// corpus batch at --jobs 2 shows); it is compiled now instead,
+		// beside the discovery.
+		go project.Warm()
+	}
 	found, err := discover(rootAbs, cfg.Excludes, map[string]bool{outAbs: true})
 	if err != nil {
 		return nil, err

@@ -41,7 +41,10 @@ func runBenchGC(b *testing.B, root, out string, jobs int, tune bool) *Report {
 }
 
 // BenchmarkBatchCorpus converts the whole corpus C2M_CORPUS points at, as
-// convert --batch does, with 1 and 2 workers.
+// convert --batch does, with 1 and 2 workers. Beside the time, it reports
+// cpu-ms/op: the CPU time (user and system) the process used per batch,
+// which tells what a second worker costs apart from what it gains (on a
+// shared machine, the wall time also moves with other processes' load).
 func BenchmarkBatchCorpus(b *testing.B) {
 	root := os.Getenv("C2M_CORPUS")
 	if root == "" {
@@ -56,8 +59,12 @@ func BenchmarkBatchCorpus(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			out := b.TempDir()
 			var n int
+			cpu0, cpuOK := processCPU()
 			for b.Loop() {
 				n = len(runBench(b, root, out, jobs).Entries)
+			}
+			if cpu1, ok := processCPU(); ok && cpuOK {
+				b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 			}
 			b.ReportMetric(float64(n), "projects")
 		})

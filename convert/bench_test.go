@@ -31,8 +31,11 @@ type benchProject struct {
 }
 
 // corpusBench returns the projects of the corpus C2M_CORPUS points at,
-// found as convert --batch finds them, that compose-go loads. It skips
-// the benchmark when C2M_CORPUS is not set.
+// found as convert --batch finds them, that have a compose file. It skips
+// the benchmark when C2M_CORPUS is not set. Each sub-benchmark prepares
+// its own project (prepare), so that a run of one project (as
+// scripts/bench.sh does, -bench 'BenchmarkConvert$/^NAME$') converts no
+// other.
 func corpusBench(b *testing.B) []benchProject {
 	b.Helper()
 	root := os.Getenv("C2M_CORPUS")
@@ -46,27 +49,33 @@ func corpusBench(b *testing.B) []benchProject {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tmp := b.TempDir()
 	var out []benchProject
-	for i, p := range projects {
+	for _, p := range projects {
 		found, err := cli.NewProjectOptions(nil, cli.WithWorkingDirectory(p.Dir), cli.WithDefaultConfigPath)
 		if err != nil || len(found.ConfigPaths) == 0 {
 			continue
 		}
-		bp := benchProject{name: strings.ReplaceAll(p.Rel, "/", "_"), dir: p.Dir, files: found.ConfigPaths}
-		res, err := convert.Convert(context.Background(), bp.options(""))
-		if err != nil {
-			continue // does not load: nothing to compare
-		}
-		if len(res.Skeleton) > 0 {
-			bp.decl = filepath.Join(tmp, strings.ReplaceAll(p.Rel, "/", "_")+"-"+string(rune('a'+i%26))+".yaml")
-			if err := os.WriteFile(bp.decl, fillSkeleton(b, res.Skeleton), 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-		out = append(out, bp)
+		out = append(out, benchProject{name: strings.ReplaceAll(p.Rel, "/", "_"), dir: p.Dir, files: found.ConfigPaths})
 	}
 	return out
+}
+
+// prepare returns p with a filled-in declarations file (when its
+// conversion is refused for want of declarations), and skips the
+// benchmark b when p does not load: nothing to compare.
+func (p benchProject) prepare(b *testing.B) benchProject {
+	b.Helper()
+	res, err := convert.Convert(context.Background(), p.options(""))
+	if err != nil {
+		b.Skipf("%s does not load: %v", p.name, err)
+	}
+	if len(res.Skeleton) > 0 {
+		p.decl = filepath.Join(b.TempDir(), "compose2manifest.yaml")
+		if err := os.WriteFile(p.decl, fillSkeleton(b, res.Skeleton), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return p
 }
 
 func (p benchProject) options(decl string) convert.Options {
@@ -88,6 +97,7 @@ func fillSkeleton(b *testing.B, skeleton []byte) []byte {
 func BenchmarkLoad(b *testing.B) {
 	for _, p := range corpusBench(b) {
 		b.Run(p.name, func(b *testing.B) {
+			p.prepare(b) // only the projects that load, as BenchmarkConvert
 			ctx := context.Background()
 			for b.Loop() {
 				po, err := cli.NewProjectOptions(p.files,
@@ -123,6 +133,7 @@ func BenchmarkConvert(b *testing.B) {
 	}
 	for _, p := range corpusBench(b) {
 		b.Run(p.name, func(b *testing.B) {
+			p := p.prepare(b)
 			ctx := context.Background()
 			out := b.TempDir()
 			opts := p.options(p.decl)

@@ -1,190 +1,410 @@
 #!/bin/sh
-# bench.sh — measure convert against compose-go's load, convert --batch with
-# 1 and 2 workers, and batches of generated trees; print the ratios.
+# bench.sh — the figures of docs/performance.md, every one paired: A and B
+# are run alternately (one warm-up of each, then A B A B ..., never every A
+# before every B), a ratio B/A is taken per pair, and each figure is the
+# median of the pairs with the range of their ratios. This machine is
+# shared: a run beside other work moves both halves of a pair alike, so
+# the ratio holds where a single time does not.
 #
 #   C2M_CORPUS=../shared/corpus scripts/bench.sh
 #
-# Environment: C2M_CORPUS (default ../shared/corpus), BENCHTIME for the
-# per-project benchmarks (default 20x), COUNT (default 3; the median of the
-# COUNT runs is used), GEN_PROJECTS for the RSS run and the re-check
-# (default 2000), C2M_BENCH_10K (set: batch a 10,000-project tree too),
-# BASE (the revision the re-check is compared with, default main), PAIRS
-# (A B pairs of the re-check and of section 6, default 5), COMPOSE2NIX (a
-# compose2nix binary: section 6 compares a single convert with it), SECTIONS
-# (default "1 2 3 4 5 6").
+# Each section prints its table and writes it into C2M_BENCH_DOC (default
+# docs/performance.md, "none" for no file) between the lines
+# <!-- bench:NAME begin --> and <!-- bench:NAME end -->; a section whose
+# markers the page lacks is printed only. Sections (SECTIONS, default all
+# but generated; NAME in the markers):
+#
+#   convert      compose-go's load alone (A) vs the whole conversion (B) of
+#                each corpus project, in process (BenchmarkLoad,
+#                BenchmarkConvert; BENCHTIME iterations a run, default 10x)
+#   jobs         convert --batch of the corpus with --jobs 2 (A) and
+#                --jobs 1 (B): in process (BenchmarkBatchCorpus) and whole
+#                process (wall, CPU, peak RSS)
+#   generated    BenchmarkBatchGenerated, 500 projects (A) vs 2,000 (B),
+#                collector tuned as the command does: time per project and
+#                peak Go heap (GEN_PAIRS pairs; C2M_BENCH_10K set: 10,000
+#                (B) as well, one pair)
+#   rss          the binary over GEN_PROJECTS generated projects (default
+#                2000): a first run into an empty folder (A) vs a re-run
+#                with every manifest unchanged (B); GEN_PAIRS pairs
+#   against      check --against of GEN_PROJECTS unchanged generated
+#                projects: BASE (A, default main) vs this tree (B); then
+#                this tree, unchanged (A) vs one project changed (B)
+#   compose2nix  a single convert of sentry-self-hosted, mailcow and zammad:
+#                compose2nix (A, the binary COMPOSE2NIX names; skipped
+#                without it) vs compose2manifest (B), whole process
+#
+# PAIRS (default 5) is the number of pairs of each figure, GEN_PAIRS
+# (default 3) of the generated trees' (a run there takes seconds to
+# minutes). QUIET (a percentage, unset by default) starts each pair only
+# once the CPUs have been that idle for a second (see quiet). C2M_BENCH_FAKE, for the tests: a command run as
+# `$C2M_BENCH_FAKE ID` instead of every measurement (ID is "KEY A" or
+# "KEY B"; it prints the run's numbers on one line) and of every listing
+# ("list convert": the corpus projects, one a line); nothing is built.
+# shellcheck disable=SC2317 # run_a and run_b are called through fig
 set -eu
 cd "$(dirname "$0")/.."
 : "${C2M_CORPUS:=../shared/corpus}"
-: "${BENCHTIME:=20x}"
-: "${COUNT:=3}"
+: "${BENCHTIME:=10x}"
+: "${PAIRS:=5}"
+: "${GEN_PAIRS:=3}"
 : "${GEN_PROJECTS:=2000}"
 : "${BASE:=main}"
-: "${PAIRS:=5}"
-: "${SECTIONS:=1 2 3 4 5 6}"
-C2M_CORPUS=$(cd "$C2M_CORPUS" && pwd)
-export C2M_CORPUS
+: "${SECTIONS:=convert jobs rss against compose2nix}"
+: "${C2M_BENCH_DOC:=docs/performance.md}"
+fake=${C2M_BENCH_FAKE:-}
+if [ -z "$fake" ]; then
+	C2M_CORPUS=$(cd "$C2M_CORPUS" && pwd)
+	export C2M_CORPUS
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version | cut -d' ' -f3)"
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version 2>/dev/null | cut -d' ' -f3)"
+if rev=$(git rev-parse --short HEAD 2>/dev/null); then
+	git diff --quiet HEAD 2>/dev/null || rev="$rev (with uncommitted changes)"
+else
+	rev="an unknown revision"
+fi
+echo "machine: $machine; revision $rev"
 echo
-
-# median VALUES...: the median of its numeric arguments.
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-if want 1; then
-echo "== 1. convert vs compose-go load, per corpus project (target: convert <= 1.25 x load)"
-go test ./convert -run '^$' -bench '^(BenchmarkLoad|BenchmarkConvert|BenchmarkImagesLoad)$' \
-	-benchtime "$BENCHTIME" -count "$COUNT" >"$tmp/convert.txt"
-awk -v count="$COUNT" '
-	/^Benchmark(Load|Convert)\// {
-		split($1, a, "/"); kind = a[1]; name = $1; sub(/^[^\/]*\//, "", name); sub(/-[0-9]+$/, "", name)
-		v[kind, name] = v[kind, name] " " $3; names[name] = 1
-	}
-	/^BenchmarkImagesLoad/ { img = img " " $3 }
-	function med(s,   n, x, i, j, t) {
-		n = split(s, x, " ")
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-	}
-	END {
-		printf "%-58s %10s %10s %6s\n", "project", "load ms", "convert ms", "ratio"
-		k = 0
-		for (name in names) sorted[++k] = name
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
-		for (i = 1; i <= k; i++) {
-			name = sorted[i]; l = med(v["BenchmarkLoad", name]); c = med(v["BenchmarkConvert", name])
-			r = c / l; lsum += l; csum += c; lg += log(r); if (r > max) { max = r; maxname = name }
-			printf "%-58s %10.2f %10.2f %6.2f\n", name, l / 1e6, c / 1e6, r
-		}
-		printf "geometric mean of ratios: %.2f   whole corpus (sum convert / sum load): %.2f   max: %.2f (%s)\n", exp(lg / k), csum / lsum, max, maxname
-		printf "image table parse (once per process, shared by a batch): %.2f ms\n", med(img) / 1e6
-	}' "$tmp/convert.txt"
-echo
-fi
+# loadavg: the 1-minute load average.
+loadavg() { cut -d' ' -f1 /proc/loadavg; }
 
-if want 2; then
-echo "== 2. batch of the corpus, --jobs 2 vs --jobs 1 (target: >= 1.6 x faster)"
-go test ./batch -run '^$' -bench '^BenchmarkBatchCorpus$' -benchtime 5x -count "$COUNT" >"$tmp/corpus.txt"
-j1=$(median $(awk '/jobs=1/ {print $3}' "$tmp/corpus.txt"))
-j2=$(median $(awk '/jobs=2/ {print $3}' "$tmp/corpus.txt"))
-awk -v a="$j1" -v b="$j2" 'BEGIN { printf "jobs=1: %.1f ms   jobs=2: %.1f ms   speed-up: %.2f x\n", a / 1e6, b / 1e6, a / b }'
-echo
-fi
+# fig KEY SIDE: one run of side SIDE (A or B) of KEY, as the numbers it
+# measured on one line: the function run_a or run_b (which the caller
+# defines), or with C2M_BENCH_FAKE, what that prints for "KEY SIDE".
+fig() {
+	if [ -n "$fake" ]; then
+		"$fake" "$1 $2" </dev/null
+	elif [ "$2" = A ]; then
+		run_a </dev/null
+	else
+		run_b </dev/null
+	fi
+}
 
-if want 3; then
-echo "== 3. generated trees (10 services x 4 volumes per project), in-process, default --jobs"
-go test ./batch -run '^$' -bench '^BenchmarkBatchGenerated$' -benchtime 1x -count 1 -timeout 30m >"$tmp/gen.txt"
-awk '/projects=/ {
-		n = $1; sub(/.*projects=/, "", n); sub(/-[0-9]+$/, "", n)
-		for (i = 3; i < NF; i++) { if ($(i+1) == "ms/project") per = $i; if ($(i+1) == "peak-heap-MB") heap = $i }
-		if (!base) base = per
-		printf "%5d projects: %7.2f s  %6.2f ms/project (x%.2f of the 500-project rate)  peak Go heap %6.1f MB\n", n, $3 / 1e9, per, per / base, heap
-	}' "$tmp/gen.txt"
-echo
-fi
+# listing WHAT: with C2M_BENCH_FAKE, what it prints for "list WHAT";
+# else the function list_real.
+listing() {
+	if [ -n "$fake" ]; then "$fake" "list $1" </dev/null; else list_real </dev/null; fi
+}
 
-go build -o "$tmp/compose2manifest" ./cmd/compose2manifest
-if want 4 || want 5; then go run -tags c2mtools ./internal/gen/c2mgen -projects "$GEN_PROJECTS" -o "$tmp/tree"; fi
-if want 4; then
-echo "== 4. peak RSS of the binary over $GEN_PROJECTS generated projects (target: <= 150 MB)"
-/usr/bin/time -v "$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out" 2>"$tmp/time.txt" >/dev/null || true
-grep -E '^compose2manifest: ' "$tmp/time.txt" | head -1
-awk -F': ' '/Maximum resident set size/ { rss = $2 } /Elapsed \(wall clock\)/ { wall = $2 } END { printf "first run: peak RSS %.1f MB, wall %s\n", rss / 1024, wall }' "$tmp/time.txt"
-/usr/bin/time -v "$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out" 2>"$tmp/time2.txt" >/dev/null || true
-awk -F': ' '/Maximum resident set size/ { rss = $2 } /Elapsed \(wall clock\)/ { wall = $2 } END { printf "second run (every manifest unchanged): peak RSS %.1f MB, wall %s\n", rss / 1024, wall }' "$tmp/time2.txt"
-fi
+# file KEY: the file of KEY's pairs.
+file() { echo "$tmp/$(echo "$1" | tr '/ ' '__').pairs"; }
 
-# pairs LABEL_A CMD_A LABEL_B CMD_B: runs A and B alternately PAIRS times
-# (after one warm-up of each) and prints each one's median wall and peak
-# RSS and the median of the per-pair ratios B/A with their min-max.
-pairs() {
-	la=$1 ca=$2 lb=$3 cb=$4
-	sh -c "$ca" >/dev/null 2>&1 || true
-	sh -c "$cb" >/dev/null 2>&1 || true
-	: >"$tmp/pairs.txt"
-	i=0
-	while [ "$i" -lt "$PAIRS" ]; do
-		/usr/bin/time -f '%e %M' -o "$tmp/a.txt" sh -c "$ca" >/dev/null 2>&1 || true
-		/usr/bin/time -f '%e %M' -o "$tmp/b.txt" sh -c "$cb" >/dev/null 2>&1 || true
-		echo "$(tail -1 "$tmp/a.txt") $(tail -1 "$tmp/b.txt")" >>"$tmp/pairs.txt"
-		i=$((i + 1))
+# quiet: with QUIET set (a percentage), waits until the CPUs have been at
+# least QUIET % idle over one second (/proc/stat), at most QUIET_WAIT
+# seconds (default 120); prints nothing. On a shared machine whose kernel
+# shares the CPUs between sessions (sched_autogroup), a run with two
+# workers gets two cores only while the others' are idle.
+quiet() {
+	if [ -z "${QUIET:-}" ] || [ -n "$fake" ]; then return 0; fi
+	_quiet_end=$(($(date +%s) + ${QUIET_WAIT:-120}))
+	while [ "$(date +%s)" -lt "$_quiet_end" ]; do
+		_quiet_a=$(head -1 /proc/stat)
+		sleep 1
+		_quiet_b=$(head -1 /proc/stat)
+		printf '%s\n%s\n' "$_quiet_a" "$_quiet_b" | awk -v want="$QUIET" '
+			{ t[NR] = 0; for (i = 2; i <= NF; i++) t[NR] += $i; idle[NR] = $5 + $6 }
+			END { exit !((idle[2] - idle[1]) * 100 >= want * (t[2] - t[1])) }' && return 0
 	done
-	awk -v la="$la" -v lb="$lb" '
-		function med(x, n,   i, j, t) {
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-			return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-		}
-		{ n++; aw[n] = $1; am[n] = $2 / 1024; bw[n] = $3; bm[n] = $4 / 1024; r[n] = ($1 > 0) ? $3 / $1 : 0
-		  if (n == 1 || r[n] < lo) lo = r[n]; if (n == 1 || r[n] > hi) hi = r[n] }
+	quiet_missed=$((quiet_missed + 1))
+}
+quiet_missed=0
+
+# pair KEY [N]: one warm-up of A and of B, then N pairs (default PAIRS),
+# A B A B. Each pair is a line "A's numbers | B's numbers" of KEY's file.
+# (Its variables are prefixed: sh has no local ones, and run_a and run_b
+# read the caller's.)
+pair() {
+	_pair_n=${2:-$PAIRS}
+	fig "$1" A >/dev/null
+	fig "$1" B >/dev/null
+	_pair_f=$(file "$1")
+	: >"$_pair_f"
+	_pair_i=0
+	while [ "$_pair_i" -lt "$_pair_n" ]; do
+		quiet
+		_pair_a=$(fig "$1" A)
+		_pair_b=$(fig "$1" B)
+		echo "$_pair_a | $_pair_b" >>"$_pair_f"
+		_pair_i=$((_pair_i + 1))
+	done
+}
+
+# The awk functions the tables share: med, the median of x[1..n] (x is
+# left as it was); num, a figure with three significant digits or so.
+lib='
+function med(x, n,   i, j, t, y) {
+	for (i = 1; i <= n; i++) y[i] = x[i]
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (y[j] < y[i]) { t = y[i]; y[i] = y[j]; y[j] = t }
+	return (n % 2) ? y[(n + 1) / 2] : (y[n / 2] + y[n / 2 + 1]) / 2
+}
+function num(v) { return (v >= 100) ? sprintf("%.0f", v) : (v >= 10) ? sprintf("%.1f", v) : sprintf("%.2f", v) }
+function ratio(r, n,   i, lo, hi) {
+	lo = r[1]; hi = r[1]
+	for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+	return sprintf("%.2f [%.2f–%.2f]", med(r, n), lo, hi)
+}
+'
+
+# row KEY COL LABEL UNIT SCALE: the table row of the COLth number of KEY's
+# pairs: the medians of A and of B (times SCALE, in UNIT), the median and
+# range of the ratios B/A, and the number of pairs.
+row() {
+	awk -v col="$2" -v label="$3" -v unit="$4" -v scale="$5" "$lib"'
+		{ split($0, h, "|"); split(h[1], a, " "); split(h[2], b, " "); n++
+		  if (!(a[col] > 0 && b[col] > 0)) { printf "bench.sh: %s: pair %d measured %s | %s\n", label, n, h[1], h[2] >"/dev/stderr"; bad = 1; exit 1 }
+		  A[n] = a[col] * scale; B[n] = b[col] * scale; R[n] = b[col] / a[col] }
+		END { if (bad) exit 1; printf "| %s | %s %s | %s %s | %s | %d |\n", label, num(med(A, n)), unit, num(med(B, n)), unit, ratio(R, n), n }' "$(file "$1")"
+}
+
+# total MODE LABEL UNIT SCALE KEY...: a row over several keys' pairs
+# (the same number of each), column 1, pair by pair: MODE sum, the ratio
+# of the sums of B and A (A and B: the medians of the sums); MODE geo, the
+# geometric mean of the keys' ratios (A and B: —).
+total() {
+	mode=$1 label=$2 unit=$3 scale=$4
+	shift 4
+	files=""
+	for k in "$@"; do files="$files $(file "$k")"; done
+	# shellcheck disable=SC2086 # one word a file, none with spaces
+	awk -v mode="$mode" -v label="$label" -v unit="$unit" -v scale="$scale" "$lib"'
+		FNR == 1 { keys++ }
+		{ split($0, h, "|"); split(h[1], a, " "); split(h[2], b, " ")
+		  SA[FNR] += a[1] * scale; SB[FNR] += b[1] * scale; LG[FNR] += (a[1] > 0 && b[1] > 0) ? log(b[1] / a[1]) : 0
+		  if (FNR > n) n = FNR }
 		END {
-			printf "%s: wall %.2f s, peak RSS %.1f MB (medians of %d)\n", la, med(aw, n), med(am, n), n
-			printf "%s: wall %.2f s, peak RSS %.1f MB\n", lb, med(bw, n), med(bm, n)
-			printf "%s / %s, paired: median %.3f [%.3f-%.3f]\n", lb, la, med(r, n), lo, hi
-		}' "$tmp/pairs.txt"
+			for (i = 1; i <= n; i++) R[i] = (mode == "geo") ? exp(LG[i] / keys) : (SA[i] > 0) ? SB[i] / SA[i] : 0
+			if (mode == "geo") printf "| %s | — | — | %s | %d |\n", label, ratio(R, n), n
+			else printf "| %s | %s %s | %s %s | %s | %d |\n", label, num(med(SA, n)), unit, num(med(SB, n)), unit, ratio(R, n), n
+		}' $files
 }
 
-if want 5; then
-echo "== 5. check --against of $GEN_PROJECTS unchanged generated projects: $BASE (A) vs this tree (B), paired A B A B (target: B <= 0.5 s, <= 100 MB)"
-mkdir -p "$tmp/base"
-git archive "$BASE" | tar -x -C "$tmp/base"
-(cd "$tmp/base" && go build -o "$tmp/compose2manifest-base" ./cmd/compose2manifest)
-"$tmp/compose2manifest-base" convert --batch "$tmp/tree" -o "$tmp/out-a" --quiet >/dev/null 2>&1 || true
-"$tmp/compose2manifest" convert --batch "$tmp/tree" -o "$tmp/out-b" --quiet >/dev/null 2>&1 || true
-pairs "A ($BASE)" "'$tmp/compose2manifest-base' check --against '$tmp/tree' '$tmp/out-a'" "B (this tree)" "'$tmp/compose2manifest' check --against '$tmp/tree' '$tmp/out-b'"
-echo "-- one project changed (B only, vs B unchanged)"
-f=$(find "$tmp/tree" -name compose.yaml | sort | sed -n 743p)
-cp "$f" "$tmp/orig.yaml"
-echo "# changed" >>"$f"
-pairs "B unchanged" "cp '$tmp/orig.yaml' '$f'; '$tmp/compose2manifest' check --against '$tmp/tree' '$tmp/out-b'" "B one changed" "cp '$tmp/orig.yaml' '$f'; echo '# changed' >>'$f'; '$tmp/compose2manifest' check --against '$tmp/tree' '$tmp/out-b'"
-cp "$tmp/orig.yaml" "$f"
-fi
+# block NAME HEADER: the table of NAME's rows ($tmp/NAME.rows) under
+# HEADER (five cells: what, A, B, the ratio B/A per pair, pairs) and a
+# line saying when, where and beside what load it was measured, printed
+# and written between NAME's markers in C2M_BENCH_DOC.
+block() {
+	{
+		echo "$2"
+		echo "|---|---|---|---|---|"
+		cat "$tmp/$1.rows"
+		echo
+		note="a shared machine: other work ran beside it"
+		if [ -n "${QUIET:-}" ] && [ -z "$fake" ]; then
+			note="$note; each pair started once the CPUs had been $QUIET % idle for a second, $quiet_missed of them after waiting ${QUIET_WAIT:-120} s in vain"
+		fi
+		echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC at $rev, $machine; load average $load0 before the section and $(loadavg) after ($note)."
+	} >"$tmp/$1.md"
+	cat "$tmp/$1.md"
+	echo
+	[ "$C2M_BENCH_DOC" = none ] && return
+	begin="<!-- bench:$1 begin -->" end="<!-- bench:$1 end -->"
+	if ! grep -qxF "$begin" "$C2M_BENCH_DOC" || ! grep -qxF "$end" "$C2M_BENCH_DOC"; then
+		echo "bench.sh: $C2M_BENCH_DOC has no lines $begin and $end: table not written" >&2
+		return
+	fi
+	awk -v begin="$begin" -v end="$end" -v md="$tmp/$1.md" '
+		$0 == begin { print; while ((getline l < md) > 0) print l; skip = 1; next }
+		$0 == end { skip = 0 }
+		!skip { print }' "$C2M_BENCH_DOC" >"$tmp/doc.md"
+	cat "$tmp/doc.md" >"$C2M_BENCH_DOC"
+}
 
-# ms CMD: runs CMD in sh, output discarded, and prints its wall time in
-# milliseconds (date's nanoseconds: /usr/bin/time counts hundredths).
-ms() {
+# gobench BIN DIR PATTERN BENCHTIME UNIT...: runs test binary BIN in DIR
+# on the one benchmark PATTERN matches and prints the value of each UNIT
+# (ns/op, ms/project, ...) on its result line.
+gobench() {
+	bin=$1 dir=$2 pat=$3 bt=$4
+	shift 4
+	if ! (cd "$dir" && "$bin" -test.run '^$' -test.bench "$pat" -test.benchtime "$bt" -test.count 1) >"$tmp/gobench.txt" 2>&1; then
+		cat "$tmp/gobench.txt" >&2
+		return 1
+	fi
+	awk -v units="$*" '
+		BEGIN { n = split(units, u, " ") }
+		/^Benchmark/ && NF >= 4 {
+			line = ""
+			for (k = 1; k <= n; k++) { v = ""; for (i = 3; i < NF; i++) if ($(i + 1) == u[k]) v = $i; if (v == "") exit 1; line = line (k > 1 ? " " : "") v }
+			print line; found = 1; exit
+		}
+		END { if (!found) exit 1 }' "$tmp/gobench.txt" || { echo "bench.sh: no result for $pat in $dir:" >&2; cat "$tmp/gobench.txt" >&2; return 1; }
+}
+
+# proc CMD [PREP]: runs PREP, then CMD in sh (output discarded; its exit
+# status does not matter) and prints CMD's wall time in seconds (date's
+# nanoseconds), its CPU seconds (user and system) and its peak RSS in MB
+# (/usr/bin/time).
+proc() {
+	[ -n "${2:-}" ] && sh -c "$2" >/dev/null 2>&1
 	t0=$(date +%s%N)
-	sh -c "$1" >/dev/null 2>&1 || true
+	/usr/bin/time -f '%U %S %M' -o "$tmp/time.txt" sh -c "$1" >/dev/null 2>&1 || true
 	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
+	tail -1 "$tmp/time.txt" | awk -v ns=$((t1 - t0)) '{ printf "%.4f %.2f %.1f\n", ns / 1e9, $1 + $2, $3 / 1024 }'
 }
 
-if want 6; then
-echo "== 6. a single convert vs compose2nix, whole process, paired A B A B ($PAIRS pairs; target: <= 1.00)"
-if [ -z "${COMPOSE2NIX:-}" ]; then
-	echo "skipped: set COMPOSE2NIX to a compose2nix binary (go install github.com/aksiksi/compose2nix@latest)"
-else
-	go build -tags c2mtools -o "$tmp/c2mfill" ./internal/skeletontest/c2mfill
-	for p in sentry-self-hosted mailcow zammad; do
-		rm -rf "$tmp/single" && mkdir -p "$tmp/single" && cp -R "$C2M_CORPUS/$p" "$tmp/single/$p"
-		d="$tmp/single/$p"
-		# Declarations filled with placeholders, so that compose2manifest
-		# goes all the way to a manifest, as compose2nix always does.
-		(cd "$d" && "$tmp/compose2manifest" convert -f docker-compose.yml -o "$tmp/single/out" --format json 2>/dev/null || true) | "$tmp/c2mfill" >"$tmp/single/decl.yaml" || true
-		[ -s "$tmp/single/decl.yaml" ] && mv "$tmp/single/decl.yaml" "$d/compose2manifest.yaml"
-		envs=""
-		[ -f "$d/.env" ] && envs="-env_files '$d/.env'"
-		a="cd '$d' && '$COMPOSE2NIX' -inputs docker-compose.yml -output '$tmp/single/out.nix' $envs"
-		b="cd '$d' && '$tmp/compose2manifest' convert -f docker-compose.yml -o '$tmp/single/out' --force"
-		sh -c "$a" >/dev/null 2>&1 || true
-		sh -c "$b" >/dev/null 2>&1 || true
-		: >"$tmp/single.txt"
-		i=0
-		while [ "$i" -lt "$PAIRS" ]; do
-			echo "$(ms "$a") $(ms "$b")" >>"$tmp/single.txt"
-			i=$((i + 1))
-		done
-		awk -v p="$p" '
-			function med(x, n,   i, j, t) {
-				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-				return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-			}
-			{ n++; a[n] = $1 / 1000; b[n] = $2 / 1000; r[n] = ($1 > 0) ? $2 / $1 : 0
-			  if (n == 1 || r[n] < lo) lo = r[n]; if (n == 1 || r[n] > hi) hi = r[n] }
-			END { printf "%-20s compose2nix %6.1f ms  compose2manifest %6.1f ms  ratio: median %.2f [%.2f-%.2f]\n", p, med(a, n), med(b, n), med(r, n), lo, hi }' "$tmp/single.txt"
-	done
+# re NAME: NAME as a benchmark pattern matching it alone.
+re() { printf '^%s$' "$(printf '%s' "$1" | sed 's/[.]/\\./g')"; }
+
+if [ -z "$fake" ]; then
+	go build -o "$tmp/compose2manifest" ./cmd/compose2manifest
 fi
-echo
+c2m="$tmp/compose2manifest"
+
+if want convert; then
+	load0=$(loadavg)
+	echo "== convert: compose-go's load (A) vs the whole conversion (B), per corpus project, in process"
+	[ -z "$fake" ] && go test -c -o "$tmp/convert.test" ./convert
+	list_real() {
+		(cd convert && "$tmp/convert.test" -test.run '^$' -test.bench '^BenchmarkLoad$' -test.benchtime 1x) |
+			awk '/^BenchmarkLoad\// { n = $1; sub(/^BenchmarkLoad\//, "", n); sub(/-[0-9]+$/, "", n); print n }'
+	}
+	listing convert >"$tmp/projects.txt"
+	: >"$tmp/convert.rows"
+	keys=""
+	while read -r p; do
+		run_a() { gobench "$tmp/convert.test" convert "^BenchmarkLoad\$/$(re "$p")" "$BENCHTIME" ns/op; }
+		run_b() { gobench "$tmp/convert.test" convert "^BenchmarkConvert\$/$(re "$p")" "$BENCHTIME" ns/op; }
+		pair "convert $p"
+		row "convert $p" 1 "$p" ms 1e-6 >>"$tmp/convert.rows"
+		keys="$keys convert_$p"
+	done <"$tmp/projects.txt"
+	# shellcheck disable=SC2086 # keys: one word each
+	{
+		total sum "whole corpus (sums)" ms 1e-6 $keys
+		total geo "geometric mean of the projects" ms 1e-6 $keys
+	} >>"$tmp/convert.rows"
+	block convert "| corpus project | compose-go load (A) | convert (B) | B / A per pair: median [min–max] | pairs |"
+fi
+
+if want jobs; then
+	load0=$(loadavg)
+	echo "== jobs: convert --batch of the corpus, --jobs 2 (A) vs --jobs 1 (B); B / A is the speed-up (target >= 1.6)"
+	[ -z "$fake" ] && go test -c -o "$tmp/batch.test" ./batch
+	run_a() { gobench "$tmp/batch.test" batch '^BenchmarkBatchCorpus$/^jobs=2$' 5x ns/op cpu-ms/op; }
+	run_b() { gobench "$tmp/batch.test" batch '^BenchmarkBatchCorpus$/^jobs=1$' 5x ns/op cpu-ms/op; }
+	pair "jobs bench"
+	run_a() { proc "'$c2m' convert --batch '$C2M_CORPUS' -o '$tmp/jobs' --jobs 2 --quiet" "rm -rf '$tmp/jobs'"; }
+	run_b() { proc "'$c2m' convert --batch '$C2M_CORPUS' -o '$tmp/jobs' --jobs 1 --quiet" "rm -rf '$tmp/jobs'"; }
+	pair "jobs proc"
+	{
+		row "jobs bench" 1 "in process (BenchmarkBatchCorpus), time" ms 1e-6
+		row "jobs bench" 2 "in process, CPU (user + system)" ms 1
+		row "jobs proc" 1 "whole process, wall" s 1
+		row "jobs proc" 2 "whole process, CPU (user + system)" s 1
+		row "jobs proc" 3 "whole process, peak RSS" MB 1
+	} >"$tmp/jobs.rows"
+	block jobs "| corpus batch | \`--jobs 2\` (A) | \`--jobs 1\` (B) | B / A per pair: median [min–max] | pairs |"
+fi
+
+if want generated; then
+	load0=$(loadavg)
+	echo "== generated: BenchmarkBatchGenerated (10 services x 4 volumes a project), 500 projects (A) vs more (B); collector tuned as the command does"
+	[ -z "$fake" ] && go test -c -o "$tmp/batch.test" ./batch
+	# The benchmark tunes the collector as the command does.
+	export C2M_BENCH_GC=batch
+	run_a() { gobench "$tmp/batch.test" batch '^BenchmarkBatchGenerated$/^projects=500$' 1x ms/project peak-heap-MB; }
+	run_b() { gobench "$tmp/batch.test" batch '^BenchmarkBatchGenerated$/^projects=2000$' 1x ms/project peak-heap-MB; }
+	pair "generated 2000" "$GEN_PAIRS"
+	{
+		row "generated 2000" 1 "2,000 projects: time per project" ms 1
+		row "generated 2000" 2 "2,000 projects: peak Go heap" MB 1
+	} >"$tmp/generated.rows"
+	if [ -n "${C2M_BENCH_10K:-}" ]; then
+		export C2M_BENCH_10K
+		run_b() { gobench "$tmp/batch.test" batch '^BenchmarkBatchGenerated$/^projects=10000$' 1x ms/project peak-heap-MB; }
+		pair "generated 10000" 1
+		{
+			row "generated 10000" 1 "10,000 projects: time per project" ms 1
+			row "generated 10000" 2 "10,000 projects: peak Go heap" MB 1
+		} >>"$tmp/generated.rows"
+	fi
+	block generated "| generated tree | 500 projects (A) | more (B) | B / A per pair: median [min–max] | pairs |"
+fi
+
+if { want rss || want against; } && [ -z "$fake" ]; then
+	go run -tags c2mtools ./internal/gen/c2mgen -projects "$GEN_PROJECTS" -o "$tmp/tree"
+fi
+
+if want rss; then
+	load0=$(loadavg)
+	echo "== rss: the binary over $GEN_PROJECTS generated projects, a first run (A) vs a re-run, every manifest unchanged (B) (target: peak RSS <= 150 MB)"
+	run_a() { proc "'$c2m' convert --batch '$tmp/tree' -o '$tmp/rss' --quiet" "rm -rf '$tmp/rss'"; }
+	run_b() { proc "'$c2m' convert --batch '$tmp/tree' -o '$tmp/rss' --quiet"; }
+	pair rss "$GEN_PAIRS"
+	{
+		row rss 1 "wall" s 1
+		row rss 2 "CPU (user + system)" s 1
+		row rss 3 "peak RSS" MB 1
+	} >"$tmp/rss.rows"
+	block rss "| $GEN_PROJECTS generated projects | first run (A) | re-run, unchanged (B) | B / A per pair: median [min–max] | pairs |"
+fi
+
+if want against; then
+	load0=$(loadavg)
+	base=$BASE
+	if [ -z "$fake" ] && r=$(git rev-parse --short "$BASE" 2>/dev/null) && [ "$r" != "$BASE" ]; then base="$BASE ($r)"; fi
+	echo "== against: check --against of $GEN_PROJECTS unchanged generated projects, $base (A) vs this tree (B) (target: B <= 0.5 s, <= 100 MB)"
+	# The re-check's cache (check.CacheDir) in a folder of this run's:
+	# warm after the warm-up, and none left behind.
+	export C2M_CHECK_CACHE="$tmp/check-cache"
+	if [ -z "$fake" ]; then
+		mkdir -p "$tmp/base"
+		git archive "$BASE" | tar -x -C "$tmp/base"
+		(cd "$tmp/base" && go build -o "$tmp/compose2manifest-base" ./cmd/compose2manifest)
+		"$tmp/compose2manifest-base" convert --batch "$tmp/tree" -o "$tmp/out-a" --quiet >/dev/null 2>&1 || true
+		"$c2m" convert --batch "$tmp/tree" -o "$tmp/out-b" --quiet >/dev/null 2>&1 || true
+		# The project changed: the middle one in name order.
+		f=$(find "$tmp/tree" -name compose.yaml | sort | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
+		cp "$f" "$tmp/orig.yaml"
+	fi
+	run_a() { proc "'$tmp/compose2manifest-base' check --against '$tmp/tree' '$tmp/out-a'"; }
+	run_b() { proc "'$c2m' check --against '$tmp/tree' '$tmp/out-b'"; }
+	pair "against base"
+	run_a() { proc "'$c2m' check --against '$tmp/tree' '$tmp/out-b'" "cp '$tmp/orig.yaml' '$f'"; }
+	run_b() { proc "'$c2m' check --against '$tmp/tree' '$tmp/out-b'" "cp '$tmp/orig.yaml' '$f' && echo '# changed' >>'$f'"; }
+	pair "against changed"
+	[ -z "$fake" ] && cp "$tmp/orig.yaml" "$f"
+	{
+		row "against base" 1 "unchanged, $base (A) vs this tree (B): wall" s 1
+		row "against base" 2 "unchanged, $base (A) vs this tree (B): CPU" s 1
+		row "against base" 3 "unchanged, $base (A) vs this tree (B): peak RSS" MB 1
+		row "against changed" 1 "this tree, unchanged (A) vs one project changed (B): wall" s 1
+		row "against changed" 3 "this tree, unchanged (A) vs one project changed (B): peak RSS" MB 1
+	} >"$tmp/against.rows"
+	block against "| \`check --against\`, $GEN_PROJECTS generated projects | A | B | B / A per pair: median [min–max] | pairs |"
+fi
+
+if want compose2nix; then
+	if [ -z "${COMPOSE2NIX:-}" ] && [ -z "$fake" ]; then
+		echo "== compose2nix: skipped: set COMPOSE2NIX to a compose2nix binary (go install github.com/aksiksi/compose2nix@latest)"
+	else
+		load0=$(loadavg)
+		echo "== compose2nix: a single convert, compose2nix (A) vs compose2manifest (B), whole process (target: B / A <= 1.00)"
+		[ -z "$fake" ] && go build -tags c2mtools -o "$tmp/c2mfill" ./internal/skeletontest/c2mfill
+		: >"$tmp/compose2nix.rows"
+		for p in sentry-self-hosted mailcow zammad; do
+			d="$tmp/single/$p"
+			if [ -z "$fake" ]; then
+				rm -rf "$tmp/single" && mkdir -p "$tmp/single" && cp -R "$C2M_CORPUS/$p" "$d"
+				# Declarations filled with placeholders, so that
+				# compose2manifest goes all the way to a manifest, as
+				# compose2nix always does.
+				(cd "$d" && "$c2m" convert -f docker-compose.yml -o "$tmp/single/out" --format json 2>/dev/null || true) | "$tmp/c2mfill" >"$tmp/single/decl.yaml" || true
+				[ -s "$tmp/single/decl.yaml" ] && mv "$tmp/single/decl.yaml" "$d/compose2manifest.yaml"
+			fi
+			envs=""
+			[ -f "$d/.env" ] && envs="-env_files '$d/.env'"
+			run_a() { proc "cd '$d' && '$COMPOSE2NIX' -inputs docker-compose.yml -output '$tmp/single/out.nix' $envs"; }
+			run_b() { proc "cd '$d' && '$c2m' convert -f docker-compose.yml -o '$tmp/single/out' --force"; }
+			pair "compose2nix $p"
+			row "compose2nix $p" 1 "$p" ms 1000 >>"$tmp/compose2nix.rows"
+		done
+		block compose2nix "| project, wall | compose2nix (A) | compose2manifest (B) | B / A per pair: median [min–max] | pairs |"
+	fi
 fi
