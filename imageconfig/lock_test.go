@@ -118,6 +118,7 @@ func FuzzParseLock(f *testing.F) {
 	f.Add([]byte(goodLock()))
 	f.Add([]byte("version: 1\nimages: []\n"))
 	f.Add([]byte("version: 1\nimages:\n  - {image: a, digest: x}\n"))
+	f.Add([]byte(strings.Replace(goodLock(), "    env: [PATH]\n", "    env: [PATH]\n    paths: {/a: absent, /b/c: directory 999:999 0700, /d: file 0:0 0644, /e: link}\n", 1)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := imageconfig.ParseLock("lock", data)
 		if err != nil {
