@@ -61,7 +61,8 @@ func LooksLikeSecret(name, value string) bool {
 		}
 	}
 	for _, p := range parts[last+1:] {
-		if otherWord(p) {
+		// A webhook's URL is its secret (WEBHOOK_URL).
+		if otherWord(p) && (p != "url" || parts[last] != "webhook") {
 			return false
 		}
 	}
@@ -183,8 +184,6 @@ func placeholder(v string) bool {
 // bracedReferenceRE matches a value that is exactly ${NAME}.
 var bracedReferenceRE = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
 
-// secretWord reports whether a lower-case word part of a variable name
-// says its value is secret.
 // SecretFileName reports whether a file's path names what it holds as a
 // secret (default-password.xml, secrets/db.txt, tls.key, id_rsa): a word
 // of any of its elements is one LooksLikeSecret takes for a secret's,
@@ -201,9 +200,14 @@ func SecretFileName(p string) bool {
 	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env"}, path.Ext(base)) || base == ".htpasswd" || base == ".env"
 }
 
+// secretWord reports whether a lower-case word part of a variable name
+// says its value is secret: a password, a key or token, and what holds
+// one by its nature (a DSN's credentials, a webhook's URL, a signing
+// key, a one-time password, a bearer token).
 func secretWord(p string) bool {
 	switch p {
-	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt", "passphrase":
+	case "password", "passwd", "pass", "pwd", "pw", "secret", "secrets", "token", "key", "apikey", "credential", "credentials", "salt", "passphrase",
+		"dsn", "webhook", "signing", "otp", "bearer":
 		return true
 	case "bypass", "compass", "overpass", "passthrough":
 		return false
@@ -213,7 +217,7 @@ func secretWord(p string) bool {
 			return true
 		}
 	}
-	for _, s := range []string{"token", "pass", "pwd", "apikey", "accesskey", "privatekey"} {
+	for _, s := range []string{"token", "pass", "pwd", "apikey", "accesskey", "privatekey", "authkey"} {
 		if strings.HasSuffix(p, s) {
 			return true
 		}
