@@ -1164,6 +1164,15 @@ func undeclared(r *manifest.Resource, conflict, outOfVersion string) *placement.
 // what it produced to provenance and returns why an owner was not
 // produced when evidence conflicted.
 func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *declare.Entry, users map[string]string, provenance *[]string) string {
+	if r.Owner != "" && e != nil && e.Owner != "" && r.Intent != manifest.IntentConfig && writable(s) {
+		// A supplied owner the services' user: contradicts: the process
+		// writes as a user the owner and mode do not let write (C2M026).
+		// Config is what the software only reads, wherever it mounts it.
+		if user, from, _ := userOwner(s, users); user != "" && !mayWrite(user, r.Owner, r.Mode) {
+			*provenance = append(*provenance, fmt.Sprintf("%s, not %s", from, r.Owner))
+			c.disagree(s, "owner", r.Owner, user, from)
+		}
+	}
 	o := c.ownerEvidence(s, r, users)
 	if o.user != "" {
 		r.Owner = o.user
@@ -1179,6 +1188,32 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 		c.configOwner(s, r, provenance, ownerFromRow)
 	}
 	return o.conflict
+}
+
+// writable reports whether a service mounts the source of s writable.
+func writable(s *placement.Placement) bool {
+	for _, m := range s.Mounts {
+		if !m.ReadOnly {
+			return true
+		}
+	}
+	return false
+}
+
+// mayWrite reports whether the process of user ("UID:GID") may write to
+// a path of owner and mode (octal; "" for not known yet): as its owner,
+// its group (g+w) or anyone (o+w). Root may write anywhere.
+func mayWrite(user, owner, mode string) bool {
+	uid, gid, _ := strings.Cut(user, ":")
+	ouid, ogid, _ := strings.Cut(owner, ":")
+	if uid == "0" || user == owner {
+		return true
+	}
+	m, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil {
+		return uid == ouid
+	}
+	return uid == ouid && m&0o200 != 0 || gid == ogid && m&0o020 != 0 || m&0o002 != 0
 }
 
 // ownerFacts are what evidence says of who owns a source: the services'

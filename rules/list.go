@@ -628,7 +628,9 @@ there).`,
 			CheckProject: checkDisagreement,
 			Doc: `A source's owner or mode came from one place (the declarations, the
 service's user:, the image table, the image's config or layers in the
-image lock, the checkout) and another source of evidence says otherwise:
+image lock, the checkout) and another source of evidence says otherwise
+(a declared owner and mode that do not let the service's user: write to
+a source it mounts writable, of an intent other than config, count too):
 the image table says PostgreSQL's data is 999:999 and the legacy host's
 survey found 70:70 there; the table says 999:999 and the locked image
 config runs as 70:70. The declaration keeps the first value, by the order
