@@ -332,10 +332,18 @@ func (s *Survey) valid() error {
 			return fmt.Errorf("containers[%d]: id %q: want a container ID", i, c.ID)
 		}
 	}
+	seen := map[[2]string]int{}
 	for i := range s.Sources {
-		if err := s.Sources[i].valid(); err != nil {
-			return fmt.Errorf("sources[%d] (%s %s): %v", i, s.Sources[i].Section, strconv.Quote(s.Sources[i].Key), err)
+		src := &s.Sources[i]
+		if err := src.valid(); err != nil {
+			return fmt.Errorf("sources[%d] (%s %s): %v", i, src.Section, strconv.Quote(src.Key), err)
 		}
+		// The script writes each source once: two entries would make the
+		// first one's facts win by their order alone.
+		if j, ok := seen[[2]string{src.Section, src.Key}]; ok {
+			return fmt.Errorf("sources[%d] (%s %s): the same source as sources[%d]; a survey has each source once", i, src.Section, strconv.Quote(src.Key), j)
+		}
+		seen[[2]string{src.Section, src.Key}] = i
 	}
 	for i, img := range s.Images {
 		if img.Image == "" {
@@ -343,6 +351,18 @@ func (s *Survey) valid() error {
 		}
 	}
 	return nil
+}
+
+// idRange reports whether both ids of owner ("UID:GID", digits) are ids
+// a file can have: at most 2^32-2 (2^32-1 is no id, chown's -1).
+func idRange(owner string) bool {
+	uid, gid, _ := strings.Cut(owner, ":")
+	for _, id := range []string{uid, gid} {
+		if n, err := strconv.ParseUint(id, 10, 32); err != nil || n == 1<<32-1 {
+			return false
+		}
+	}
+	return true
 }
 
 // valid reports the first fact of src the script never writes.
@@ -362,8 +382,8 @@ func (src *Source) valid() error {
 		return fmt.Errorf("facts of a path that does not exist")
 	case src.Type != "" && src.Type != Directory && src.Type != File && src.Type != Other:
 		return fmt.Errorf("type %q: want directory, file or other", src.Type)
-	case src.Owner != "" && !ownerRE.MatchString(src.Owner):
-		return fmt.Errorf("owner %q: want UID:GID", src.Owner)
+	case src.Owner != "" && (!ownerRE.MatchString(src.Owner) || !idRange(src.Owner)):
+		return fmt.Errorf("owner %q: want UID:GID, each at most 4294967294", src.Owner)
 	case src.Mode != "" && !modeRE.MatchString(src.Mode):
 		return fmt.Errorf("mode %q: want 3 or 4 octal digits", src.Mode)
 	}

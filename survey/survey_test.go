@@ -76,6 +76,11 @@ func TestReadErrors(t *testing.T) {
 		{"no host", edit(t, `"host":"old-nas"`, `"host":""`), "host"},
 		{"owner", edit(t, `"owner":"70:70"`, `"owner":"postgres:70"`), `sources[0] (binds "./data"): owner "postgres:70": want UID:GID`},
 		{"mode", edit(t, `"mode":"700"`, `"mode":"0o700"`), `mode "0o700"`},
+		// Found by a fresh-eyes trial: no uid a file can have, and a
+		// source twice (the first would win by its order alone).
+		{"owner range", edit(t, `"owner":"70:70"`, `"owner":"99999999999:0"`), `sources[0] (binds "./data"): owner "99999999999:0": want UID:GID, each at most 4294967294`},
+		{"owner -1", edit(t, `"owner":"70:70"`, `"owner":"4294967295:0"`), `owner "4294967295:0"`},
+		{"twice", edit(t, `{"section":"binds","key":"./none","path":"/srv/app/none","exists":false},`, `{"section":"binds","key":"./data","path":"/srv/app/data","exists":false},`), `sources[2] (binds "./data"): the same source as sources[0]; a survey has each source once`},
 		{"type", edit(t, `"type":"directory"`, `"type":"dir"`), `type "dir"`},
 		{"section", edit(t, `"section":"binds"`, `"section":"bind"`), `section "bind"`},
 		{"relative path", edit(t, `"path":"/srv/app/data"`, `"path":"srv/app/data"`), "want an absolute path"},
