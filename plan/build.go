@@ -50,10 +50,11 @@ type Options struct {
 	Volumes map[string]string
 	// Anonymous maps "SERVICE:TARGET" to the anonymous volume's Docker ID.
 	Anonymous map[string]string
-	// Homes maps a ~ bind source ("~/cfg") to where the legacy host's
-	// survey found it ("/home/bob/cfg"). Nil for none: a ~ bind is then
-	// copied by hand.
-	Homes map[string]string
+	// Located maps a bind source ("~/cfg", "./data") to where the legacy
+	// host's survey found its data ("/home/bob/cfg", "/opt/app/data"). Nil
+	// for none: a relative bind is then under LegacyProjectDirectory, and a
+	// ~ bind copied by hand.
+	Located map[string]string
 	// Previous are the manifests the target host applies today, when the
 	// declarations changed since: a state or content path that moved
 	// (rules.MovedPaths) has its data at the path declared before, and
@@ -232,8 +233,8 @@ func (o Options) legacyPath(m *manifest.Module, r manifest.Resource, used map[st
 	case strings.HasPrefix(legacy, "bind "):
 		src := strings.TrimPrefix(legacy, "bind ")
 		switch {
-		case strings.HasPrefix(src, "~") && o.Homes[src] != "":
-			return o.Homes[src], ""
+		case !path.IsAbs(src) && o.Located[src] != "":
+			return o.Located[src], ""
 		case strings.HasPrefix(src, "~"):
 			return "", "the bind source is relative to the legacy host's home (~): copy it by hand, or give plan the legacy host's survey (--survey), which finds it"
 		case path.IsAbs(src):

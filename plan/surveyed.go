@@ -13,8 +13,8 @@ import (
 // containers with, the checkout they ran from (their working_dir label,
 // when all agree), each named volume's Docker volume (which -p or another
 // folder name may have made other than this checkout's), each anonymous
-// volume's Docker volume, and where a ~ bind is in the surveyed user's
-// home. givenDir reports that --legacy-project-directory was given: it
+// volume's Docker volume, and where each bind's data is (a ~ bind's in
+// the surveyed user's home). givenDir reports that --legacy-project-directory was given: it
 // wins, as --anonymous and -p do.
 func (o *Options) fromSurvey(s *survey.Survey, m *manifest.Module, givenDir bool) {
 	if s == nil {
@@ -52,13 +52,19 @@ func (o *Options) fromSurvey(s *survey.Survey, m *manifest.Module, givenDir bool
 				}
 				o.Volumes[name] = src.Volume
 			}
-		case strings.HasPrefix(legacy, "bind ~"):
+		case strings.HasPrefix(legacy, "bind ~"), strings.HasPrefix(legacy, "bind ."):
+			// Where the survey found the data, not where a checkout would
+			// hold it; a link is copied where it leads, which the survey
+			// names only as written, so it is left to the checkout.
 			key := strings.TrimPrefix(legacy, "bind ")
-			if src := s.Source(declare.SectionBinds, key); src != nil && src.Exists && manifest.ValidPath(src.Path) {
-				if o.Homes == nil {
-					o.Homes = map[string]string{}
+			if strings.HasPrefix(key, ".") && givenDir {
+				break // --legacy-project-directory says where the checkout is
+			}
+			if src := s.Source(declare.SectionBinds, key); src != nil && src.Exists && src.Link == "" && manifest.ValidPath(src.Path) {
+				if o.Located == nil {
+					o.Located = map[string]string{}
 				}
-				o.Homes[key] = src.Path
+				o.Located[key] = src.Path
 			}
 		}
 	}
