@@ -217,7 +217,7 @@ func newConverter(l *project.Project, opts, given Options, st settings) (*conver
 		c.module = decl.Module
 	}
 	if !manifest.ValidModule(c.module) {
-		return c, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-'", c.module)
+		return c, fmt.Errorf("module name %q: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-', at most %d bytes", c.module, manifest.MaxModuleLen)
 	}
 	c.hostDir, c.volumeRoot, c.layout = opts.HostProjectDirectory, opts.VolumeRoot, opts.Layout
 	if decl != nil {

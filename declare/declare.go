@@ -663,8 +663,8 @@ func (p *parser) file(n *yaml.Node) *File {
 			p.version(f, kv.v)
 		case "module":
 			if s, ok := p.str(kv.v, "module"); ok {
-				if s == "" || strings.ContainsAny(s, " \t\n/") {
-					p.errorf(kv.v, "module: %q is not a module name (no spaces or slashes)", s)
+				if !manifest.ValidModule(s) {
+					p.errorf(kv.v, "module: %q is not a module name: want a lowercase letter or digit, then lowercase letters, digits, '.', '_' or '-', at most %d bytes", s, manifest.MaxModuleLen)
 				}
 				f.Module, f.ModulePos = s, p.pos(kv.k)
 			}

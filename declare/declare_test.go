@@ -175,6 +175,11 @@ func TestParseErrors(t *testing.T) {
 		{"non-string key", "version: 1\nbinds:\n  1: {}\n", []string{`:3: binds: key: want a string, got the integer 1; quote it: "1"`}},
 		{"module not string", "version: 1\nmodule: [a]\n", []string{`:2: module: want a string, got a sequence`}},
 		{"module null", "version: 1\nmodule:\n", []string{`:2: module: want a string, got nothing (null)`}},
+		// Found by a fresh-eyes trial: refused at their line, not when the
+		// output file is written.
+		{"module hidden", "version: 1\nmodule: .hidden\n", []string{`:2: module: ".hidden" is not a module name`}},
+		{"module upper", "version: 1\nmodule: UPPER\n", []string{`:2: module: "UPPER" is not a module name`}},
+		{"module long", "version: 1\nmodule: " + strings.Repeat("a", 201) + "\n", []string{`:2: module: "aaaa`, "at most 200 bytes"}},
 		{"entry not mapping", "version: 1\nbinds:\n  ./a: state\n", []string{`:3: binds: "./a": want a mapping such as`}},
 		{"section not mapping", "version: 1\nbinds: [./a]\n", []string{`:2: binds: want a mapping, got a sequence`}},
 		{"merge key", "version: 1\nx: &x {owner: \"0:0\"}\n", []string{`:2: declarations: unknown key "x"`}},

@@ -37,8 +37,14 @@ func ValidMode(s string) bool { return modeRE.MatchString(s) }
 // loader.NormalizeProjectName keeps only these), and so a module name.
 var moduleRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 
+// MaxModuleLen is the longest module name, in bytes: DIR/MODULE.yaml must
+// be a file name a file system takes (255 bytes), with room to spare.
+const MaxModuleLen = 200
+
 // ValidModule reports whether s can name a module: a lowercase letter or
 // digit, then lowercase letters, digits, '.', '_' or '-', as a compose
-// project name. It names /etc/MODULE and the output file DIR/MODULE.yaml,
-// so a slash or a newline in it is refused.
-func ValidModule(s string) bool { return moduleRE.MatchString(s) && s != "." && s != ".." }
+// project name, at most MaxModuleLen bytes. It names /etc/MODULE and the
+// output file DIR/MODULE.yaml, so a slash or a newline in it is refused.
+func ValidModule(s string) bool {
+	return len(s) <= MaxModuleLen && moduleRE.MatchString(s) && s != "." && s != ".."
+}
