@@ -270,13 +270,16 @@ func manPages(root *cobra.Command) []string {
 	return out
 }
 
-// WriteManPages writes every page of ManPages(p) into dir, an existing
-// folder (relative to base when not absolute), and returns the paths
-// written.
+// WriteManPages writes every page of ManPages(p) into dir (relative to
+// base when not absolute), made when it does not exist, and returns the
+// paths written.
 func WriteManPages(base, dir string, p Program, h ManHeader) ([]string, error) {
 	root := manTree(p)
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(base, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
