@@ -990,7 +990,7 @@ func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, place
 		conflict = c.produce(s, r, e, users, &ignored)
 		c.surveyValues(s, r, &ignored)
 		if conflict == "" {
-			c.layerValues(s, r, &ignored)
+			c.layerValues(s, r, users, &ignored)
 		}
 	}
 	reason := placeErr
@@ -1088,7 +1088,7 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 		// give a new volume (the image's layers).
 		c.surveyValues(s, r, &f.provenance)
 		if conflict == "" {
-			c.layerValues(s, r, &f.provenance)
+			c.layerValues(s, r, users, &f.provenance)
 			c.checkoutValues(f)
 		}
 	}

@@ -152,7 +152,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 // should choose (the image's 1777) is not carried, and provenance says
 // why; where another source gave another owner or mode, provenance
 // says that too: two sources that disagree are shown, not resolved.
-func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
+func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, users map[string]string, provenance *[]string) {
 	if c.lock == nil || r.Kind != manifest.KindDirectory || s.Section == declare.SectionBinds || !c.dockerFills(s) {
 		return
 	}
@@ -171,10 +171,15 @@ func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, pr
 			*provenance = append(*provenance, fmt.Sprintf("no owner or mode from image layers: %s has %s, %s has %s at %s", from, fact, e.Provenance(c.lockName()), f, m.Target))
 			return
 		}
-		if owner := layerOwner(*f); !rootUser(e.User) && e.User != owner {
+		// The process runs as the service's user:, else the config's User.
+		user, runs := users[m.Service], fmt.Sprintf("service %q runs as user: %s", m.Service, users[m.Service])
+		if user == "" {
+			user, runs = e.User, fmt.Sprintf("%s runs as User %q", e.Provenance(c.lockName()), e.User)
+		}
+		if owner := layerOwner(*f); !rootUser(user) && user != owner {
 			// The process runs as another user than owns what docker
 			// makes: its entrypoint, or a person, changes one of them.
-			*provenance = append(*provenance, fmt.Sprintf("no owner or mode from image layers: %s runs as User %q, and a new volume at %s is %s's", e.Provenance(c.lockName()), e.User, m.Target, owner))
+			*provenance = append(*provenance, fmt.Sprintf("no owner or mode from image layers: %s, and a new volume at %s is %s's", runs, m.Target, owner))
 			return
 		}
 		fact, from = f, e.Provenance(c.lockName())
