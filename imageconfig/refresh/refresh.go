@@ -101,12 +101,19 @@ func (r *Request) Lock(ctx context.Context, opts convert.Options, src imageconfi
 	}
 	lock := &imageconfig.Lock{}
 	targets := Targets(res)
+	// Where the images were read, as the lock records it: relative to
+	// the project when inside it, so that the lock reads the same on
+	// every machine that checks the project out.
+	recorded := src
+	if rel, err := filepath.Rel(res.ProjectDirectory, src.Path); src.Path != "" && err == nil && filepath.IsLocal(rel) {
+		recorded.Path = filepath.ToSlash(rel)
+	}
 	for _, ref := range Images(res) {
 		c, err := imageconfig.Read(ctx, ref, src, targets[ref])
 		if err != nil {
 			return nil, "", fmt.Errorf("--refresh-images: %w", err)
 		}
-		lock.Images = append(lock.Images, imageconfig.Entry{Image: ref, Config: c, Source: src, ReadAt: now().UTC().Truncate(time.Second)})
+		lock.Images = append(lock.Images, imageconfig.Entry{Image: ref, Config: c, Source: recorded, ReadAt: now().UTC().Truncate(time.Second)})
 	}
 	return lock, convert.LockPath(opts, res.ProjectDirectory), nil
 }
