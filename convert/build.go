@@ -1468,7 +1468,7 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
-			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names no major version up to it: pin one in the tag, or declare the source", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image)
+			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names a later one or none: declare the source, or pin a major version up to %d in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image, row.MaxMajor)
 		}
 	}
 	return ""
