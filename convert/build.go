@@ -572,8 +572,10 @@ type converter struct {
 	// module root is kind host): each needs a path.
 	missingRoots []MissingRoot
 	// producedRoots are the module roots layout fhs produced, where no
-	// directories: entry declares one and --strict is off.
-	producedRoots []producedRoot
+	// directories: entry declares one and --strict is off; rootPos is
+	// each one's position, its first source's.
+	producedRoots []MissingRoot
+	rootPos       map[string]manifest.Pos
 	needsPath     map[*placement.Placement]bool
 	// ownerFrom is, for each source whose owner was produced from a
 	// service's owner-changing variables, that evidence (Missing.OwnerFrom).

@@ -31,10 +31,8 @@ func (c *converter) checkoutValues(f *sourceFacts) {
 	default:
 		return
 	}
-	for _, m := range s.Mounts {
-		if !m.ReadOnly {
-			return
-		}
+	if writable(s) {
+		return
 	}
 	if project.SecretFileName(strings.TrimPrefix(s.Key, "./")) {
 		f.provenance = append(f.provenance, "nothing produced from the checkout: its path names a secret, which mode 0644 would show every user of the host")

@@ -112,24 +112,29 @@ const (
 	rootMode  = "0755"
 )
 
-// producedRoot is a module root of layout fhs no directories: entry
-// declares, produced as a directory of its own (rootOwner, rootMode,
-// the intent of its home) at the first source placed in it.
-type producedRoot struct {
-	root  MissingRoot
-	first manifest.Pos
+// produceRoot records that layout fhs placed p (source s) in root,
+// which no directories: entry declares: the root is produced, at the
+// first source placed in it.
+func (c *converter) produceRoot(root string, intent manifest.Intent, p string, s *placement.Placement) {
+	if holdRoot(&c.producedRoots, root, intent, p) {
+		if c.rootPos == nil {
+			c.rootPos = map[string]manifest.Pos{}
+		}
+		c.rootPos[root] = s.First().Pos
+	}
 }
 
-// produceRoot records that layout fhs placed p (source s) in root,
-// which no directories: entry declares: the root is produced.
-func (c *converter) produceRoot(root string, intent manifest.Intent, p string, s *placement.Placement) {
-	for i := range c.producedRoots {
-		if c.producedRoots[i].root.Path == root {
-			c.producedRoots[i].root.Holds = append(c.producedRoots[i].root.Holds, p)
-			return
+// holdRoot records in roots that p lies in root, adding root when it is
+// not there yet, and reports whether it added it.
+func holdRoot(roots *[]MissingRoot, root string, intent manifest.Intent, p string) bool {
+	for i := range *roots {
+		if (*roots)[i].Path == root {
+			(*roots)[i].Holds = append((*roots)[i].Holds, p)
+			return false
 		}
 	}
-	c.producedRoots = append(c.producedRoots, producedRoot{root: MissingRoot{Path: root, Intent: intent, Holds: []string{p}}, first: s.First().Pos})
+	*roots = append(*roots, MissingRoot{Path: root, Intent: intent, Holds: []string{p}})
+	return true
 }
 
 // rootResources are the directories of the module roots produced
@@ -137,12 +142,12 @@ func (c *converter) produceRoot(root string, intent manifest.Intent, p string, s
 func (c *converter) rootResources() []manifest.Resource {
 	var out []manifest.Resource
 	for _, r := range c.producedRoots {
-		holds := fmt.Sprintf("%d paths", len(r.root.Holds))
-		if len(r.root.Holds) == 1 {
-			holds = r.root.Holds[0]
+		holds := fmt.Sprintf("%d paths", len(r.Holds))
+		if len(r.Holds) == 1 {
+			holds = r.Holds[0]
 		}
-		out = append(out, manifest.Resource{Kind: manifest.KindDirectory, Path: r.root.Path,
-			Owner: rootOwner, Mode: rootMode, Intent: r.root.Intent, Pos: r.first,
+		out = append(out, manifest.Resource{Kind: manifest.KindDirectory, Path: r.Path,
+			Owner: rootOwner, Mode: rootMode, Intent: r.Intent, Pos: c.rootPos[r.Path],
 			Comment: fmt.Sprintf("produced: module root of layout fhs, holding %s (owner %s, mode %s: as the host creates a parent; each path in it has its own)", holds, rootOwner, rootMode)})
 	}
 	return out
@@ -151,15 +156,8 @@ func (c *converter) rootResources() []manifest.Resource {
 // rootDeclaredHost reports whether the declarations' directories: say
 // root is kind host: another module, or the host, owns it.
 func (c *converter) rootDeclaredHost(root string) bool {
-	if c.decl == nil {
-		return false
-	}
-	for _, e := range c.decl.Directories {
-		if e.Key == root && e.Kind == declare.KindHost {
-			return true
-		}
-	}
-	return false
+	e := c.rootEntry(root)
+	return e != nil && e.Kind == declare.KindHost
 }
 
 // fhsTarget returns where layout fhs names s's place by its own intent
@@ -187,13 +185,7 @@ func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent ma
 // missingRoot records that layout fhs placed p in root, which no
 // directories: entry declares, for the skeleton.
 func (c *converter) missingRoot(root string, intent manifest.Intent, p string) {
-	for i := range c.missingRoots {
-		if c.missingRoots[i].Path == root {
-			c.missingRoots[i].Holds = append(c.missingRoots[i].Holds, p)
-			return
-		}
-	}
-	c.missingRoots = append(c.missingRoots, MissingRoot{Path: root, Intent: intent, Holds: []string{p}})
+	holdRoot(&c.missingRoots, root, intent, p)
 }
 
 // holdingBind returns the outermost other bind of the project whose
@@ -246,15 +238,22 @@ func (c *converter) holdingBind(s *placement.Placement) *placement.Placement {
 
 // rootDeclared reports whether the declarations' directories: own root.
 func (c *converter) rootDeclared(root string) bool {
+	e := c.rootEntry(root)
+	return e != nil && e.Kind != declare.KindHost
+}
+
+// rootEntry returns the directories: entry of root, nil for none (a key
+// is given once: the declarations refuse a second).
+func (c *converter) rootEntry(root string) *declare.Entry {
 	if c.decl == nil {
-		return false
+		return nil
 	}
-	for _, e := range c.decl.Directories {
-		if e.Key == root && e.Kind != declare.KindHost {
-			return true
+	for i := range c.decl.Directories {
+		if c.decl.Directories[i].Key == root {
+			return &c.decl.Directories[i]
 		}
 	}
-	return false
+	return nil
 }
 
 // layoutName is the name a source gets under layout fhs, one path
