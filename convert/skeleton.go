@@ -327,7 +327,9 @@ func skeletonNode(d *Draft) *yaml.Node {
 		return nil
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
-	root.HeadComment = "Declarations for the sources convert refused. Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
+	// Its first words are declare.SkeletonHeader, by which --skeleton
+	// FILE knows a skeleton it may replace.
+	root.HeadComment = strings.TrimPrefix(declare.SkeletonHeader, "# ") + " Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
 	addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
 	skeletonSettings(root, d.Module, missing)
 	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
