@@ -10,7 +10,37 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/imageconfig/imagetest"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 )
+
+// everySource serves img as repoTag from an in-memory registry (closed
+// when t ends) and writes it to an OCI layout and a docker save archive,
+// and returns its reference and the three sources that hold it.
+func everySource(t *testing.T, repoTag string, img v1.Image) (string, []imageconfig.Source) {
+	t.Helper()
+	reg, err := imagetest.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	ref, err := reg.Push(repoTag, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lay, archive := filepath.Join(dir, "oci"), filepath.Join(dir, "image.tar")
+	if err := imagetest.WriteLayout(lay, ref, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := imagetest.WriteArchive(archive, ref, img); err != nil {
+		t.Fatal(err)
+	}
+	return ref, []imageconfig.Source{
+		{Kind: imageconfig.Registry, Timeout: 10 * time.Second},
+		{Kind: imageconfig.Layout, Path: lay},
+		{Kind: imageconfig.Archive, Path: archive},
+	}
+}
 
 // TestReadEverySource reads the same config from the in-memory registry,
 // an OCI layout and a docker save archive: the same digest of the
@@ -20,31 +50,11 @@ func TestReadEverySource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := imagetest.NewRegistry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	ref, err := reg.Push("acme/app:1.2", img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	lay, archive := filepath.Join(dir, "oci"), filepath.Join(dir, "app.tar")
-	if err := imagetest.WriteLayout(lay, ref, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := imagetest.WriteArchive(archive, ref, img); err != nil {
-		t.Fatal(err)
-	}
+	ref, sources := everySource(t, "acme/app:1.2", img)
 	want := imageconfig.Config{User: "70:70", Volumes: []string{"/data", "/var/lib/app"}, Env: []string{"APP_HOME", "PATH", "SECRET"}}
 	id, _ := img.ConfigName()
 	want.ID = id.String()
-	for _, src := range []imageconfig.Source{
-		{Kind: imageconfig.Registry, Timeout: 10 * time.Second},
-		{Kind: imageconfig.Layout, Path: lay},
-		{Kind: imageconfig.Archive, Path: archive},
-	} {
+	for _, src := range sources {
 		t.Run(string(src.Kind), func(t *testing.T) {
 			got, err := imageconfig.Read(context.Background(), ref, src, nil)
 			if err != nil {
@@ -60,8 +70,8 @@ func TestReadEverySource(t *testing.T) {
 		})
 	}
 	// The registry and the layout serve the same manifest: the same digest.
-	r, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Registry}, nil)
-	l, _ := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: lay}, nil)
+	r, _ := imageconfig.Read(context.Background(), ref, sources[0], nil)
+	l, _ := imageconfig.Read(context.Background(), ref, sources[1], nil)
 	if d, _ := img.Digest(); r.Digest != d.String() || l.Digest != d.String() {
 		t.Errorf("digests: registry %s, layout %s, want %s", r.Digest, l.Digest, d)
 	}

@@ -3,10 +3,8 @@ package imageconfig_test
 import (
 	"archive/tar"
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/compose2manifest/compose2manifest/imageconfig"
 	"github.com/compose2manifest/compose2manifest/imageconfig/imagetest"
@@ -39,23 +37,7 @@ func TestReadPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := imagetest.NewRegistry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	ref, err := reg.Push("acme/layers:1", img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	lay, archive := filepath.Join(dir, "layout"), filepath.Join(dir, "image.tar")
-	if err := imagetest.WriteLayout(lay, ref, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := imagetest.WriteArchive(archive, ref, img); err != nil {
-		t.Fatal(err)
-	}
+	ref, sources := everySource(t, "acme/layers:1", img)
 	paths := []string{"/var/lib/postgresql/data", "/srv/app", "/etc/app.conf", "/data", "/var/run/mysqld", "/old", "/srv/app"}
 	want := []imageconfig.PathFact{
 		{Path: "/data", Type: imageconfig.Absent},
@@ -65,11 +47,7 @@ func TestReadPaths(t *testing.T) {
 		{Path: "/var/lib/postgresql/data", Type: imageconfig.Directory, Owner: "999:999", Mode: "1777"},
 		{Path: "/var/run/mysqld", Type: imageconfig.Link},
 	}
-	for _, src := range []imageconfig.Source{
-		{Kind: imageconfig.Registry, Timeout: 10 * time.Second},
-		{Kind: imageconfig.Layout, Path: lay},
-		{Kind: imageconfig.Archive, Path: archive},
-	} {
+	for _, src := range sources {
 		t.Run(string(src.Kind), func(t *testing.T) {
 			got, err := imageconfig.Read(context.Background(), ref, src, paths)
 			if err != nil {
@@ -80,7 +58,7 @@ func TestReadPaths(t *testing.T) {
 			}
 		})
 	}
-	if _, err := imageconfig.Read(context.Background(), ref, imageconfig.Source{Kind: imageconfig.Layout, Path: lay}, []string{"data"}); err == nil {
+	if _, err := imageconfig.Read(context.Background(), ref, sources[1], []string{"data"}); err == nil {
 		t.Error("a relative container path was read")
 	}
 }
