@@ -132,3 +132,26 @@ func TestTextGroupHostile(t *testing.T) {
 		t.Errorf("member line:\n%s", got)
 	}
 }
+
+// TestTextVariablesCounted: past eight, the secrets of C2M015 are counted
+// (the skeleton's credentials: names each), but the unset variables of
+// C2M014, which no skeleton names, are all listed (found by a review:
+// they were counted as "named in the skeleton" too).
+func TestTextVariablesCounted(t *testing.T) {
+	group := func(rule, cause string) []rules.Diagnostic {
+		var ds []rules.Diagnostic
+		for i := 1; i <= 10; i++ {
+			ds = append(ds, rules.Diagnostic{Rule: rule, Severity: rules.Error, File: "compose.yaml", Line: i, Service: "app",
+				Variable: fmt.Sprintf("V%02d", i), Message: "m", Cause: cause})
+		}
+		return ds
+	}
+	got := write(t, TextOptions{}, group("C2M015", "literal values that look like secrets")...)
+	if !strings.Contains(got, "V08 (line 8), and 2 more, each named in the skeleton") || strings.Contains(got, "V09") {
+		t.Errorf("secrets past eight not counted:\n%s", got)
+	}
+	got = write(t, TextOptions{}, group("C2M014", "variables not set")...)
+	if strings.Contains(got, "more, each named") || !strings.Contains(got, "V10 (line 10)") {
+		t.Errorf("unset variables not all listed:\n%s", got)
+	}
+}

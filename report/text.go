@@ -210,9 +210,10 @@ func (f *finding) lines(names map[string]*finding) []string {
 		items = append(items, item)
 	}
 	out := []string{fmt.Sprintf("%s (%d):", head, len(items)+len(elsewhere))}
-	if len(items) > maxVariables && len(elsewhere) == 0 && allVariables(f.members) {
-		// Variables, not sources: the skeleton names each (credentials:),
-		// and JSON keeps every finding.
+	if len(items) > maxVariables && len(elsewhere) == 0 && rules.ComposeSecret(first) && allVariables(f.members) {
+		// Secrets, not sources: the skeleton names each (credentials:),
+		// and JSON keeps every finding. Other variables (C2M014's unset
+		// ones) are in no skeleton: all are listed.
 		items = append(items[:maxVariables:maxVariables], fmt.Sprintf("and %d more, each named in the skeleton", len(items)-maxVariables))
 	}
 	if len(elsewhere) > 0 {
@@ -233,8 +234,9 @@ func (f *finding) lines(names map[string]*finding) []string {
 	return append(out, wrap(items, "    ", 100)...)
 }
 
-// maxVariables is how many variables a finding of one cause lists in
-// text before it counts the rest; sources are always all listed.
+// maxVariables is how many secret variables (C2M015) a finding of one
+// cause lists in text before it counts the rest, which the skeleton's
+// credentials: names; sources and other variables are always all listed.
 const maxVariables = 8
 
 // allVariables reports whether every member is about a variable.
