@@ -197,7 +197,8 @@ func SecretFileName(p string) bool {
 		}
 	}
 	base := path.Base(p)
-	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env"}, path.Ext(base)) || base == ".htpasswd" || base == ".env"
+	// path.Ext of ".env" and ".htpasswd" is the whole name.
+	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env"}, path.Ext(base))
 }
 
 // secretWord reports whether a lower-case word part of a variable name
