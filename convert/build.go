@@ -1252,7 +1252,7 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 	// remap its user: where a service sets them, they give the owner, not
 	// the row's default.
 	if o.rowOK && row.Owner != "" {
-		switch owner, evidence, why := c.envOwner(s, users); {
+		switch owner, evidence, why, _ := c.envOwner(s, users); {
 		case why != "":
 			if o.conflict == "" {
 				o.conflict = why
@@ -1263,9 +1263,34 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		}
 	}
 	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
-		o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", o.userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
-		o.user = ""
-		row.Owner = ""
+		if uid, _, _ := strings.Cut(o.user, ":"); uid == "0" {
+			// Started as root, the image's entrypoint changes to its own
+			// user as it does without user: (postgres's gosu), and root
+			// may write anywhere: the row's owner stands.
+			o.user, o.userEvidence = "", ""
+		} else {
+			// A process started as another user cannot become the
+			// image's: it runs as user:, which must own what it writes
+			// (the row's mode and intent still hold).
+			o.userEvidence += fmt.Sprintf(" (not image %s's %s: %s:%d)", row.Repository, row.Owner, images.TableFile, row.Line)
+			row.Owner = ""
+		}
+	}
+	if !o.rowOK && o.user == "" && o.conflict == "" && r.Owner == "" {
+		// No row describes the path, but the image's owner-changing
+		// variables say who its process runs as, and it writes what it
+		// mounts as them, as a process of user: does (linuxserver.io:
+		// "ensure any volume directories on the host are owned by the
+		// same user you specify").
+		switch owner, evidence, why, all := c.envOwner(s, users); {
+		case why != "":
+			o.conflict = why
+		case owner != "" && !all:
+			o.conflict = evidence + ", but not every service mounting it runs as them"
+		case owner != "":
+			o.user, o.userEvidence = owner, evidence
+			c.noteOwnerFrom(s, evidence)
+		}
 	}
 	if o.rowOK && row.Owner != "" {
 		// A user: that is not the full numeric UID:GID still says the
@@ -1356,11 +1381,13 @@ func (c *converter) mustMove(s *placement.Placement) string {
 // evidence, and the images named do not remap a user they do not start
 // as. It returns why no owner can be produced when a value is not an id
 // or two services give different owners; all "" when no service sets
-// such a variable.
-func (c *converter) envOwner(s *placement.Placement, users map[string]string) (owner, evidence, why string) {
+// such a variable. all reports whether every service mounting s gave
+// the owner.
+func (c *converter) envOwner(s *placement.Placement, users map[string]string) (owner, evidence, why string, all bool) {
 	t := c.table()
 	var evidences []string
-	for _, svcName := range s.Services() {
+	services := s.Services()
+	for _, svcName := range services {
 		svc, ok := c.l.Compose.Services[svcName]
 		if !ok || users[svcName] != "" {
 			continue
@@ -1378,20 +1405,21 @@ func (c *converter) envOwner(s *placement.Placement, users map[string]string) (o
 		}
 		what := fmt.Sprintf("service %q environment %s (image %s runs as them: %s:%d)", svcName, strings.Join(set, ", "), row.Repository, images.TableFile, row.Line)
 		if err != nil {
-			return "", "", fmt.Sprintf("%s, but %v", what, err)
+			return "", "", fmt.Sprintf("%s, but %v", what, err), false
 		}
 		if owner != "" && o != owner {
-			return "", "", fmt.Sprintf("%s gives %s, but %s gives %s", evidences[0], owner, what, o)
+			return "", "", fmt.Sprintf("%s gives %s, but %s gives %s", evidences[0], owner, what, o), false
 		}
 		owner = o
 		evidences = append(evidences, what)
 	}
-	return owner, strings.Join(evidences, "; "), ""
+	return owner, strings.Join(evidences, "; "), "", len(evidences) == len(services)
 }
 
 // userContradicts returns why a service mounting s runs as someone other
 // than owner ("UID:GID"), or "": a user: with another uid or gid, or a
-// user name, which the table cannot map to a uid.
+// user name, which the table cannot map to a uid. Root (uid 0, or the
+// name root) contradicts no owner.
 func userContradicts(s *placement.Placement, users map[string]string, owner string) string {
 	ouid, ogid, _ := strings.Cut(owner, ":")
 	for _, svc := range s.Services() {
@@ -1401,6 +1429,10 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 		}
 		uid, gid, hasGID := strings.Cut(u, ":")
 		switch {
+		case uid == "0" || uid == "root":
+			// Root: the image's entrypoint changes to its own user as
+			// it does without user:, and root may write anywhere.
+			continue
 		case !numeric(uid):
 			return fmt.Sprintf("service %q has user: %s, a name the image table cannot map to a uid", svc, u)
 		case uid != ouid || (hasGID && numeric(gid) && gid != ogid):
