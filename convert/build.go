@@ -1188,6 +1188,7 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	if o.conflict == "" {
 		// The image's own config (the lock) says who its process runs as.
 		c.configOwner(s, r, provenance, ownerFromRow)
+		c.bindConfigOwner(s, r, provenance)
 	}
 	return o.conflict
 }

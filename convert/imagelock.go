@@ -142,6 +142,35 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 	}
 }
 
+// bindConfigOwner gives a bind source r, which nothing else gave an
+// owner, the User of its images' configs (the lock) where that is a
+// numeric, non-root UID:GID the same for every service mounting it: a
+// process started as another user than root cannot change user, so it
+// writes the bind as that user, and the host's directory must be its.
+// (A named volume's owner is what docker gives it from the image's
+// layers, layerValues; a root User may change user in its entrypoint.)
+func (c *converter) bindConfigOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
+	if c.lock == nil || r.Owner != "" || r.Kind == manifest.KindHost || s.Section != declare.SectionBinds || !writable(s) {
+		return
+	}
+	owner, from := "", ""
+	for _, m := range s.Mounts {
+		e := c.lockEntry(m.Service)
+		if e == nil || !rules.NumericOwner(e.User) || strings.HasPrefix(e.User, "0:") || (owner != "" && e.User != owner) {
+			return
+		}
+		if owner == "" {
+			owner, from = e.User, e.Provenance(c.lockName())
+		}
+	}
+	if owner == "" {
+		return
+	}
+	r.Owner = owner
+	*provenance = append(*provenance, fmt.Sprintf("owner produced: %s, User %s (the process writes the bind as it)", from, owner))
+	c.setFrom(s, "owner", from+", User")
+}
+
 // layerValues fills the owner and mode r still lacks, for a named or
 // anonymous volume, with what the image's layers hold at the path its
 // containers mount it on (the lock's paths:): docker gives a new volume

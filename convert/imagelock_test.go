@@ -135,3 +135,58 @@ func TestLockOutsideProject(t *testing.T) {
 		t.Errorf("a lock linked out of the project: %v\n%s", err, manifest)
 	}
 }
+
+// TestLockBindOwner: a bind's owner is its image config's User when that
+// is a numeric, non-root UID:GID every service mounting it writable runs
+// as (the process cannot change user); root's User, a read-only mount,
+// and two services of different Users give none.
+func TestLockBindOwner(t *testing.T) {
+	for _, tc := range []struct {
+		name, compose, users, want string
+	}{
+		{"one service", "  a:\n    image: acme/a:1\n    volumes: [./data:/srv/data]\n", "1000:1001", `owner: "1000:1001"`},
+		{"root", "  a:\n    image: acme/a:1\n    volumes: [./data:/srv/data]\n", "0:0", ""},
+		{"read-only", "  a:\n    image: acme/a:1\n    volumes: [./data:/srv/data:ro]\n", "1000:1001", ""},
+		{"two users", "  a:\n    image: acme/a:1\n    volumes: [./data:/srv/data]\n  b:\n    image: acme/b:1\n    volumes: [./data:/srv/data]\n", "1000:1001", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			lock := "version: 1\nimages:\n"
+			for i, img := range []string{"acme/a:1", "acme/b:1"} {
+				user := tc.users
+				if i == 1 {
+					user = "2000:2000"
+				}
+				lock += fmt.Sprintf("  - {image: %s, digest: sha256:%064d, config: sha256:%064d, user: \"%s\", env: [PATH], source: registry, read_at: \"2026-12-02T15:00:00Z\"}\n", img, i, i, user)
+			}
+			files := map[string]string{
+				"compose.yaml":          "name: app\nservices:\n" + tc.compose,
+				"compose2manifest.yaml": "version: 1\nhost_project_directory: /opt/app\ndirectories:\n  /opt/app: {owner: \"0:0\", mode: \"0755\", intent: state}\nbinds:\n  ./data: {mode: \"0750\", intent: state}\n",
+				imageconfig.LockFile:    lock,
+			}
+			for name, data := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			res, err := convert.Convert(context.Background(), convert.Options{ProjectDirectory: dir, WorkingDirectory: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				// Refused for want of an owner, or (read-only) converted
+				// from other evidence: never from the User.
+				if strings.Contains(string(res.Manifest), "the process writes the bind as it") || res.Status == convert.Refused && !strings.Contains(fmt.Sprint(res.Diagnostics), "missing owner") {
+					t.Errorf("status %s %v, want no owner from the User:\n%s", res.Status, res.Diagnostics, res.Manifest)
+				}
+				return
+			}
+			if res.Status != convert.Converted || !strings.Contains(string(res.Manifest), tc.want) || !strings.Contains(string(res.Manifest), "the process writes the bind as it") {
+				t.Errorf("status %s %v, want %s with its provenance:\n%s", res.Status, res.Diagnostics, tc.want, res.Manifest)
+			}
+		})
+	}
+}
