@@ -10,12 +10,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sirupsen/logrus"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/survey"
 )
 
 // The corpus figures of issue 20 that TestCorpusDecisions holds the
@@ -24,8 +27,11 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 466
-	corpusMinProduced  = 48 // sources with owner, mode and intent produced
+	corpusMaxDecisions = 464
+	corpusMinProduced  = 49 // sources with owner, mode and intent produced
+	// corpusMaxSurveyed is the decisions left with a survey that found
+	// every source (surveyedConvert): what no survey can tell, intents.
+	corpusMaxSurveyed = 119
 )
 
 // projectDecisions is what one project of a batch leaves a person.
@@ -180,6 +186,42 @@ func TestCorpusDecisions(t *testing.T) {
 	if withDefaults > decisions {
 		t.Errorf("a defaults file leaves %d decisions, more than the %d without", withDefaults, decisions)
 	}
+	// And with a survey of each project's legacy host (item 4) that
+	// found every source the first conversion asked about, a directory
+	// or the file it must be, owned 1000:1000 with mode 0750 (0640): the
+	// best case a survey gives, what is left is what no survey can tell.
+	withSurvey, _ := corpusDecisionsWith(t, root, projects, opts, false, Runner{Convert: surveyedConvert})
+	if withSurvey > withDefaults {
+		t.Errorf("a survey leaves %d decisions, more than the %d without", withSurvey, withDefaults)
+	}
+	if withSurvey > corpusMaxSurveyed {
+		t.Errorf("with a survey, %d decisions left, more than the %d recorded", withSurvey, corpusMaxSurveyed)
+	}
+}
+
+// surveyedConvert converts the project of opts once, writes a survey that
+// found every source the result lacks a value for (a directory, or the
+// file the declarations or the checkout say it is, owned 1000:1000 with
+// mode 0750 or 0640), and converts again with it.
+func surveyedConvert(ctx context.Context, opts convert.Options) (*convert.Result, error) {
+	res, err := convert.Convert(ctx, opts)
+	if err != nil || res == nil || res.Status != convert.Refused {
+		return res, err
+	}
+	sv := &survey.Survey{Version: 1, Host: "legacy", Date: "2026-12-03T09:00:00Z", Project: res.ProjectName, User: "root", Home: "/root", Docker: true}
+	sv.Time, _ = time.Parse(time.RFC3339, sv.Date)
+	for _, m := range res.Missing {
+		if m.Known.Kind == declare.KindHost {
+			continue
+		}
+		src := survey.Source{Section: m.Section, Key: m.Key, Path: "/legacy/" + m.Key, Exists: true, Type: survey.Directory, Owner: "1000:1000", Mode: "750"}
+		if m.Known.Kind == declare.KindFile || m.Local.Kind == declare.KindFile {
+			src.Type, src.Mode = survey.File, "640"
+		}
+		sv.Sources = append(sv.Sources, src)
+	}
+	opts.Survey = sv
+	return convert.Convert(ctx, opts)
 }
 
 // corpusDecisions converts projects with opts, logs the decisions each
@@ -187,10 +229,16 @@ func TestCorpusDecisions(t *testing.T) {
 // returns the total decisions and counts.
 func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions) {
 	t.Helper()
+	return corpusDecisionsWith(t, root, projects, opts, verbose, Runner{})
+}
+
+// corpusDecisionsWith is corpusDecisions converting with r.
+func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool, r Runner) (int, projectDecisions) {
+	t.Helper()
 	var mu sync.Mutex
 	var rows []projectDecisions
 	undecided := map[string]int{} // "IMAGE TARGET" of a mount whose source is not produced
-	err := Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
+	err := r.Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
 		if err != nil || res == nil || res.Status == convert.Failed {
 			return // not loaded: nothing to decide from its skeleton
 		}
@@ -242,6 +290,9 @@ func corpusDecisions(t *testing.T, root string, projects []Project, opts convert
 	settings := "flags --layout fhs --volume-root /srv"
 	if opts.DefaultsFile != "" {
 		settings += ", and a defaults file"
+	}
+	if r.Convert != nil {
+		settings += ", and a survey finding every source"
 	}
 	fmt.Fprintf(&b, "%s: total: %d projects, %d decisions (%d fields, %d acknowledge items), %.1f per project; %d of %d sources produced (%.0f%%); %d entries offered whole, to accept",
 		settings, len(rows), decisions, total.fields, total.acks, float64(decisions)/float64(max(len(rows), 1)), total.produced, total.sources, share, total.offered)
