@@ -1184,6 +1184,8 @@ func (c *converter) produce(s *placement.Placement, r *manifest.Resource, e *dec
 	ownerFromRow := false
 	if o.rowOK {
 		ownerFromRow = c.fromRow(s, r, e, o, provenance)
+	} else if r.Owner == "" && o.conflict == "" {
+		ownerFromRow = c.everyVersionOwner(s, r, users, provenance)
 	}
 	if o.conflict == "" {
 		// The image's own config (the lock) says who its process runs as.
@@ -1372,6 +1374,37 @@ func (c *converter) mustMove(s *placement.Placement) string {
 		return ""
 	}
 	return why
+}
+
+// everyVersionOwner gives r the owner of the image table row its mounts
+// match but for the row's major-version bound, where that owner holds in
+// every version (images.Table.OwnerOutOfVersion: postgres:latest's data
+// directory is 999:999 whichever version runs), and reports whether it
+// did. Every mount must match such a row with the same owner, and no
+// service's user: may run another uid; the row's mode and intent, which
+// hold only up to its bound, are not produced.
+func (c *converter) everyVersionOwner(s *placement.Placement, r *manifest.Resource, users map[string]string, provenance *[]string) bool {
+	t := c.table()
+	var found images.Row
+	for _, m := range s.Mounts {
+		svc, ok := c.l.Compose.Services[m.Service]
+		if !ok {
+			return false
+		}
+		row, ok := t.OwnerOutOfVersion(svc.Image, m.Target)
+		if !ok || (found.Owner != "" && row.Owner != found.Owner) {
+			return false
+		}
+		found = row
+	}
+	if found.Owner == "" || userContradicts(s, users, found.Owner) != "" {
+		return false
+	}
+	from := fmt.Sprintf("image table row %s %s (%s:%d), the owner in every version", found.Repository, found.Path, images.TableFile, found.Line)
+	r.Owner = found.Owner
+	*provenance = append(*provenance, "owner produced: "+from)
+	c.setFrom(s, "owner", from)
+	return true
 }
 
 // envOwner returns the owner the services mounting s run their image's

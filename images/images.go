@@ -66,6 +66,12 @@ type Row struct {
 	Source string
 	// Note is free text: why, and caveats.
 	Note string
+	// OwnerEveryVersion reports that Owner holds for every version of
+	// the image, beyond MaxMajor and for a tag that names none: the
+	// Dockerfile of each creates the user with that uid and gid
+	// (postgres's 999:999, 70:70 on Alpine), though the mode or the
+	// path's use changes (OutOfVersion, OwnerOutOfVersion).
+	OwnerEveryVersion bool
 	// AcceptedModes are, for a required mode, the other modes the
 	// software accepts (PostgreSQL's 0750 beside 0700).
 	AcceptedModes []string
@@ -394,6 +400,18 @@ func (t *Table) OutOfVersion(ref, target string) (Row, bool) {
 		}
 	}
 	return Row{}, false
+}
+
+// OwnerOutOfVersion returns the row OutOfVersion returns for ref at
+// target when that row's owner holds for every version
+// (Row.OwnerEveryVersion): its Owner is the owner there whatever version
+// runs, though its mode and intent are not known to be.
+func (t *Table) OwnerOutOfVersion(ref, target string) (Row, bool) {
+	row, ok := t.OutOfVersion(ref, target)
+	if !ok || !row.OwnerEveryVersion || row.Owner == "" {
+		return Row{}, false
+	}
+	return row, true
 }
 
 // leadingMajor returns the number a tag starts with ("16" in

@@ -148,6 +148,8 @@ func TestParseErrors(t *testing.T) {
 		{"relative path", "path: /var/lib/postgresql/data", "path: var/lib/postgresql/data", 2, "absolute"},
 		{"unclean path", "path: /var/lib/postgresql/data", "path: /var/lib/postgresql/data/", 2, "clean"},
 		{"bad kind", "kind: directory", "kind: socket", 3, "directory or file"},
+		{"owner every version without max_major", "kind: directory", "kind: directory\n  owner_every_version: true", 4, "needs an owner and a max_major"},
+		{"owner every version false", "kind: directory", "kind: directory\n  owner_every_version: false", 4, "must be true"},
 		{"unknown key", "kind: directory", "kind: directory\n  colour: blue", 4, "unknown key"},
 		{"repeated key", "kind: directory", "kind: directory\n  kind: file", 4, "repeats"},
 		{"tagged repository", "repository: postgres", "repository: postgres:16", 1, "normalised"},
@@ -346,6 +348,20 @@ func TestOutOfVersion(t *testing.T) {
 		row, ok := tab.OutOfVersion(tc.ref, tc.target)
 		if ok != tc.ok || row.Owner != tc.owner || (ok && row.MaxMajor == 0) {
 			t.Errorf("OutOfVersion(%q, %q) = %+v, %v; want owner %q, %v", tc.ref, tc.target, row, ok, tc.owner, tc.ok)
+		}
+	}
+	// Of those, the rows whose owner holds in every version give it.
+	for _, tc := range []struct{ ref, target, owner string }{
+		{"postgres", "/var/lib/postgresql/data", "999:999"},
+		{"postgres:latest", "/var/lib/postgresql/data", "999:999"},
+		{"postgres:alpine", "/var/lib/postgresql/data", "70:70"},
+		{"postgres:18-alpine", "/var/lib/postgresql/data", "70:70"},
+		{"postgres:16", "/var/lib/postgresql/data", ""}, // Match matches
+		{"influxdb", "/var/lib/influxdb2", ""},          // bounded, owner not known beyond
+	} {
+		row, ok := tab.OwnerOutOfVersion(tc.ref, tc.target)
+		if ok != (tc.owner != "") || row.Owner != tc.owner {
+			t.Errorf("OwnerOutOfVersion(%q, %q) = %q, %v; want %q", tc.ref, tc.target, row.Owner, ok, tc.owner)
 		}
 	}
 	var nilTab *Table

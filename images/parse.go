@@ -125,6 +125,17 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 			r.MaxMajor = n
 			continue
 		}
+		if k.Value == "owner_every_version" {
+			if prev, dup := lines[k.Value]; dup {
+				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+			}
+			lines[k.Value] = k.Line
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || v.Value != "true" {
+				return fail(v.Line, "owner_every_version must be true, or left out")
+			}
+			r.OwnerEveryVersion = true
+			continue
+		}
 		if k.Value == "accepted_modes" {
 			if prev, dup := lines[k.Value]; dup {
 				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
@@ -224,6 +235,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	}
 	if r.Owner == "" && r.Mode == "" && r.Intent == "" {
 		return fail(r.Line, "row for %s %s gives no owner, mode or intent", r.Repository, r.Path)
+	}
+	if r.OwnerEveryVersion && (r.Owner == "" || r.MaxMajor == 0) {
+		return fail(at("owner_every_version"), "owner_every_version needs an owner and a max_major it reaches beyond")
 	}
 	return r, nil
 }

@@ -68,7 +68,10 @@ func checkUnsafeMode(p *Pass) {
 // where the image table has a row with a required mode, whose declared
 // mode the software does not accept or whose owner is not the user the
 // image's process runs as. The row is found from the container's image
-// and the mount's target, not from the declaration's comment.
+// and the mount's target, not from the declaration's comment; for a tag
+// past the row's major version or naming none (postgres:latest), only
+// an owner that holds in every version (images.Table.OwnerOutOfVersion)
+// is held.
 func checkImageRequirement(p *Pass) {
 	table, err := images.Default()
 	if err != nil {
@@ -88,11 +91,21 @@ func checkImageRequirement(p *Pass) {
 				continue
 			}
 			row, ok := table.Match(c.Container.Image, v.Target)
+			// A tag past the row's major version, or naming none, is
+			// held to the row's owner where that holds in every version.
+			everyVersion := false
+			if !ok {
+				row, ok = table.OwnerOutOfVersion(c.Container.Image, v.Target)
+				everyVersion = ok
+			}
 			if !ok || row.ModeBasis != images.ModeRequired || row.Mode == "" {
 				continue
 			}
 			where := fmt.Sprintf("image %s (%s:%d, %s)", row.Repository, images.TableFile, row.Line, row.Source)
-			if manifest.ValidMode(r.Mode) && !row.Accepts(r.Mode) {
+			if everyVersion {
+				where = fmt.Sprintf("image %s in every version (%s:%d, %s)", row.Repository, images.TableFile, row.Line, row.Source)
+			}
+			if manifest.ValidMode(r.Mode) && !row.Accepts(r.Mode) && !everyVersion {
 				modes := strings.Join(append([]string{row.Mode}, row.AcceptedModes...), " or ")
 				d := Diag(r, "%s %s is mounted at %s by container %s, and %s requires mode %s there, not %s: the software refuses to run otherwise", r.Kind, r.Path, v.Target, c.Container.Name, where, modes, r.Mode)
 				d.Service = c.Container.Name
