@@ -1013,9 +1013,10 @@ func (c *converter) decideKind(f *sourceFacts) {
 	switch {
 	case kind != declare.KindNone:
 		s.KindConflict = c.kindConflict(f, kind)
-	case e == nil && !c.opts.Strict && s.Section == declare.SectionBinds && strings.HasPrefix(s.Key, "/") && project.WellKnownHost(s.Key):
+	case c.producesHost(s) != "":
 		kind = declare.KindHost
-		f.provenance = append(f.provenance, "produced: well-known host path")
+		s.HostProduced = true
+		f.provenance = append(f.provenance, "produced: "+c.producesHost(s))
 	case ev.Kind == declare.KindFile && !c.opts.Strict:
 		kind = declare.KindFile
 		if e != nil {
@@ -1029,6 +1030,36 @@ func (c *converter) decideKind(f *sourceFacts) {
 	if f.legacy != "" {
 		f.provenance = append(f.provenance, "legacy: "+f.legacy)
 	}
+}
+
+// host reports whether the source of s is kind: host, declared so or
+// produced (producesHost): the host's own, never the module's place.
+func (c *converter) host(s *placement.Placement) bool {
+	if s.Entry != nil {
+		return s.Entry.Kind == declare.KindHost
+	}
+	return c.producesHost(s) != ""
+}
+
+// producesHost says why evidence makes the undeclared bind source of s
+// kind: host, or "": a well-known host path (project.WellKnownHost), or a
+// system directory (rules.SystemPaths: /, /etc, /var/log) that every
+// service mounts read-only, which no module may own anywhere: the host's
+// own, used where it is, as compose mounts it.
+func (c *converter) producesHost(s *placement.Placement) string {
+	if s.Entry != nil || c.opts.Strict || s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") {
+		return ""
+	}
+	if project.WellKnownHost(s.Key) {
+		return "well-known host path"
+	}
+	if !writable(s) && slices.Contains(rules.SystemPaths(), path.Clean(s.Key)) {
+		// Only the system directories themselves (/, /etc, /var/log):
+		// a credential file, a login's dotfiles or the host's keys read
+		// by a container stay a person's choice, suggested by ask.
+		return "a system directory every service mounts read-only"
+	}
+	return ""
 }
 
 // kindConflict says what contradicts a supplied kind (C2M004): the

@@ -227,7 +227,7 @@ func (c *converter) holdingBind(s *placement.Placement) *placement.Placement {
 		}
 	}
 	for _, k := range prefixes {
-		if o := c.bindKeys[k]; o != nil && o != s {
+		if o := c.bindKeys[k]; o != nil && o != s && !c.host(o) {
 			if _, ok := declare.BindWithinClean(k, in); ok {
 				return o
 			}

@@ -45,6 +45,11 @@ type Placement struct {
 	// file in the project, a trailing slash, an image table row; "" when
 	// nothing does.
 	KindConflict string
+	// HostProduced reports that no declaration gave its kind and evidence
+	// made it kind: host (a well-known host path; a path no module may
+	// own that every service mounts read-only): used where it is, never
+	// owned, as an entry {kind: host} would be.
+	HostProduced bool
 	// KindUnknown is, when no kind is declared and nothing tells a file
 	// from a directory although the source looks like a file, why
 	// (C2M004): a bind source the checkout shows nothing of, whose name

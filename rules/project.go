@@ -420,7 +420,7 @@ func checkApartData(p *ProjectPass) {
 	var owned []*placement.Placement
 	for i := range p.Placements {
 		pl := &p.Placements[i]
-		if pl.HostPath == "" || (pl.Entry != nil && pl.Entry.Kind == declare.KindHost) {
+		if pl.HostPath == "" || (pl.Entry != nil && pl.Entry.Kind == declare.KindHost) || pl.HostProduced {
 			continue
 		}
 		owned = append(owned, pl)
