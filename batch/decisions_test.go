@@ -27,11 +27,11 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 464
+	corpusMaxDecisions = 462
 	corpusMinProduced  = 49 // sources with owner, mode and intent produced
 	// corpusMaxSurveyed is the decisions left with a survey that found
 	// every source (surveyedConvert): what no survey can tell, intents.
-	corpusMaxSurveyed = 119
+	corpusMaxSurveyed = 118
 )
 
 // projectDecisions is what one project of a batch leaves a person.
