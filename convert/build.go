@@ -674,6 +674,9 @@ type missing struct {
 	noOwner, outOfVersion string
 	// imageVolume is set for an image VOLUME nothing mounts (C2M024).
 	imageVolume bool
+	// evidence says where each value known so far came from
+	// (Missing.Evidence).
+	evidence []string
 }
 
 // build converts the loaded project into a module. Once ctx is done it
@@ -988,18 +991,18 @@ func (c *converter) offerUnplaced(f *sourceFacts, users map[string]string, place
 	}
 	conflict := ""
 	if !c.opts.Strict && r.Kind != manifest.KindHost {
-		var ignored []string
-		conflict = c.produce(s, r, e, users, &ignored)
-		c.surveyValues(s, r, &ignored)
+		conflict = c.produce(s, r, e, users, &f.provenance)
+		c.surveyValues(s, r, &f.provenance)
 		if conflict == "" {
-			c.layerValues(s, r, users, &ignored)
+			c.layerValues(s, r, users, &f.provenance)
 		}
 	}
 	reason := placeErr
 	if conflict != "" {
 		reason += "; no owner produced: " + conflict
 	}
-	c.addMissingResource(s, r, reason).noOwner = conflict
+	m := c.addMissingResource(s, r, reason)
+	m.noOwner, m.evidence = conflict, producedOnly(f.provenance)
 }
 
 // decideKind sets the resource's kind: supplied (and held against the
@@ -1134,7 +1137,7 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 			// values, and a person chooses where the data goes (a path
 			// of its own, or layout fhs's place) or kind: host.
 			s.Undeclared = &placement.Undeclared{NotOwnable: why, Source: s.First().Source, Layout: c.layout == declare.LayoutFHS}
-			c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
+			c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared)).evidence = producedOnly(f.provenance)
 			return nil
 		}
 	case e == nil:
@@ -1143,13 +1146,15 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 		s.Undeclared = undeclared(r, conflict, c.outOfVersion(s))
 		m := c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared))
 		m.noOwner, m.outOfVersion = s.Undeclared.NoOwner, s.Undeclared.OutOfVersion
+		m.evidence = producedOnly(f.provenance)
 		return nil
 	case !complete:
 		reason := "incomplete declaration"
 		if conflict != "" {
 			reason += "; no owner produced: " + conflict
 		}
-		c.addMissingResource(s, r, reason).noOwner = conflict
+		m := c.addMissingResource(s, r, reason)
+		m.noOwner, m.evidence = conflict, producedOnly(f.provenance)
 	}
 	if e != nil && complete && (s.KindUnknown != nil || s.LinkOutside != "") {
 		// Supplied complete but for its kind or its location: the
@@ -1170,6 +1175,19 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 	}
 	r.Comment = strings.Join(f.provenance, "; ")
 	return r
+}
+
+// producedOnly returns the items of a provenance that say where a value
+// was produced from ("owner produced: service \"db\" user: 70:70"), not
+// why one was not.
+func producedOnly(provenance []string) []string {
+	var out []string
+	for _, p := range provenance {
+		if strings.Contains(p, "produced:") && !strings.HasPrefix(p, "no ") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // undeclared records what a source nothing declares still lacks

@@ -75,6 +75,11 @@ type Missing struct {
 	// row's default nor a user: ("service \"git\" environment
 	// USER_UID=1001 (…)"); "" otherwise.
 	OwnerFrom string
+	// Evidence says, for a source nothing declares, where each value
+	// known so far was produced from, as the manifest's comment would
+	// ("owner produced: service \"db\" user: 70:70"): what the skeleton
+	// says beside the values it prefills. Nil when nothing was produced.
+	Evidence []string
 	// Inside is, for a bind inside another bind of the project, that
 	// bind's key: it lands inside that one's place, and needs no path of
 	// its own. "" otherwise.
@@ -179,6 +184,9 @@ func (c *converter) missingOf(m *missing) Missing {
 		x.Inside = h.Key
 	}
 	x.OwnerFrom = c.maskSecrets(c.ownerFrom[m.src])
+	for _, e := range m.evidence {
+		x.Evidence = append(x.Evidence, c.maskSecrets(e))
+	}
 	if rm, ok := c.refusedModes[m.src]; ok && x.Known.Mode == "" {
 		x.RefusedMode = &rm
 	}

@@ -579,6 +579,9 @@ func (m *Missing) where() string {
 	if m.Legacy != "" {
 		where += "; legacy Docker volume " + m.Legacy
 	}
+	if len(m.Evidence) > 0 {
+		where += "; " + strings.Join(m.Evidence, "; ")
+	}
 	if m.NoOwner != "" {
 		where += "; no owner produced: " + m.NoOwner
 	}
