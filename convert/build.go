@@ -590,12 +590,17 @@ type converter struct {
 	diags        []rules.Diagnostic
 	mounts       []project.Mount // of the services converted
 	placements   []*placement.Placement
-	uncarried    []placement.Field
-	unmatched    []placement.Unmatched
-	missing      []*missing
-	fields       fieldIndex
-	images       *images.Table // opts.Images, else the built-in table once a row is needed (table)
-	imagesErr    error
+	// unplaced are the sources mounted that are not among placements:
+	// those of services left out by profiles, and image VOLUMEs no volume
+	// mounts (section and key), for what must match a source of the
+	// project across all profiles (a survey's entries).
+	unplaced  map[[2]string]bool
+	uncarried []placement.Field
+	unmatched []placement.Unmatched
+	missing   []*missing
+	fields    fieldIndex
+	images    *images.Table // opts.Images, else the built-in table once a row is needed (table)
+	imagesErr error
 	// facts is the image table for what holds whatever --strict says:
 	// the variables an image reads from a file, its VOLUME paths.
 	facts    *images.Table
@@ -704,6 +709,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 		return m
 	}
 	for _, s := range groupSources(sm.imageOnly) {
+		c.unplacedSource(s)
 		c.offerImageVolume(s, sm.users)
 	}
 	m.Resources = append(m.Resources, c.declaredDirectories()...)
@@ -733,6 +739,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.tmpfsKeys(c.match.unused()))...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
+	c.unmatched = append(c.unmatched, c.unsurveyed()...)
 	return m
 }
 
@@ -819,6 +826,7 @@ func (c *converter) disabledKeys() {
 		c.acknowledgedOptions(ms)
 		for _, s := range groupSources(ms) {
 			c.match.lookup(s.Section, s.Key)
+			c.unplacedSource(s)
 		}
 	}
 }

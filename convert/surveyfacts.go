@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -44,6 +45,62 @@ func readSurvey(opts *Options, res *Result, l *project.Project) (*inputFile, err
 		return nil, fmt.Errorf("--survey: the survey is of project %q (on %s), not of %q", s.Project, s.Host, res.ProjectName)
 	}
 	return in, nil
+}
+
+// unplacedSource records s, a source the project mounts that is not
+// placed (its service is left out by profiles, or it is an image VOLUME
+// no volume mounts), as one a survey's entry may name.
+func (c *converter) unplacedSource(s *placement.Placement) {
+	if c.unplaced == nil {
+		c.unplaced = map[[2]string]bool{}
+	}
+	c.unplaced[[2]string{s.Section, s.Key}] = true
+}
+
+// unsurveyed returns each entry of the survey that names no source the
+// project mounts, across all profiles (C2M009, as for a declaration key):
+// a survey made for other compose files, or before they changed, whose
+// facts would otherwise be ignored without a word, and with them the
+// data it found where nothing of this project will look.
+func (c *converter) unsurveyed() []placement.Unmatched {
+	s := c.opts.Survey
+	if s == nil {
+		return nil
+	}
+	mounted := maps.Clone(c.unplaced)
+	if mounted == nil {
+		mounted = map[[2]string]bool{}
+	}
+	for _, p := range c.placements {
+		mounted[[2]string{p.Section, p.Key}] = true
+	}
+	var out []placement.Unmatched
+	for _, src := range s.Sources {
+		if mounted[[2]string{src.Section, src.Key}] {
+			continue
+		}
+		u := placement.Unmatched{What: placement.UnmatchedSurvey, Section: src.Section, Item: src.Key}
+		if c.surveyFile != nil {
+			u.Pos = manifest.Pos{File: c.l.Rel(c.surveyFile.path), Line: src.Line}
+		}
+		if src.Exists {
+			u.Found = fmt.Sprintf("%s at %s on %s", surveyedType(src.Type), src.Path, s.Host)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// surveyedType names what a survey found: "a directory", "a file", "a
+// file that is neither".
+func surveyedType(t survey.Type) string {
+	switch t {
+	case survey.Directory:
+		return "a directory"
+	case survey.File:
+		return "a file"
+	}
+	return "something"
 }
 
 // surveyed returns what the survey found of the source of s on the

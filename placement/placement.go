@@ -247,13 +247,17 @@ const (
 	// jobs or pre_start hooks mount (Mounters), which the manifest does
 	// not carry.
 	UnmatchedUncarried = "uncarried"
+	// UnmatchedSurvey is an entry of the legacy host's survey (Section
+	// and Item its key) naming no source the project mounts.
+	UnmatchedSurvey = "survey"
 )
 
-// Unmatched is a declaration item that matches nothing in the compose
-// project, across all profiles.
+// Unmatched is a declaration item, or an entry of the legacy host's
+// survey, that matches nothing in the compose project, across all
+// profiles.
 type Unmatched struct {
 	// What is UnmatchedKey, UnmatchedAcknowledge, UnmatchedImage,
-	// UnmatchedTmpfs or UnmatchedUncarried.
+	// UnmatchedTmpfs, UnmatchedUncarried or UnmatchedSurvey.
 	What string
 	// Section is the declarations section of a key.
 	Section string
@@ -263,5 +267,8 @@ type Unmatched struct {
 	// Mounters name, for UnmatchedUncarried, what mounts it: "job
 	// backup", `the pre_start hooks of service "app"`.
 	Mounters []string
-	Pos      manifest.Pos
+	// Found says, for UnmatchedSurvey, what the survey found there ("a
+	// directory at /opt/app/old on old-nas"); "" when it found nothing.
+	Found string
+	Pos   manifest.Pos
 }

@@ -106,6 +106,8 @@ func Command(c Config, w io.Writer) *Failure {
 		}
 		if res != nil && res.Status == convert.Refused {
 			f.Msg, f.Code = fmt.Sprintf("plan: the project is refused (%s): a plan needs the whole manifest", report.CountErrors(res.Diagnostics)), 1
+			errs, _ := firstErrors(res.Diagnostics)
+			f.Hints = append(errs, f.Hints...)
 		}
 		return f
 	}
@@ -160,29 +162,41 @@ func convertPath(o convert.Options, p string) string {
 	return filepath.Join(o.WorkingDirectory, p)
 }
 
+// maxErrorHints is how many errors a refusal names in its hints.
+const maxErrorHints = 5
+
+// firstErrors returns the first maxErrorHints errors of ds, each as its
+// String, then "and N more" when there are more, and how many there are:
+// what a refusal names, so that an error about what plan was given (a
+// stale --survey) is seen where it was given.
+func firstErrors(ds []rules.Diagnostic) (errs []string, n int) {
+	for _, d := range ds {
+		if d.Severity != rules.Error {
+			continue
+		}
+		if n++; n <= maxErrorHints {
+			errs = append(errs, d.String())
+		}
+	}
+	if n > len(errs) {
+		errs = append(errs, fmt.Sprintf("and %d more", n-len(errs)))
+	}
+	return errs, n
+}
+
 // judgePrevious runs check's module rules over the manifests --previous
 // names: the plan copies from the paths they declare into paths the new
 // manifest owns, so a previous manifest check refuses (one that owns
 // /etc, say) is refused here too, with its findings, before any plan is
 // made. Nil when none has an error.
 func judgePrevious(prev []*manifest.Module) *Failure {
-	var errs []string
-	n := 0
+	var ds []rules.Diagnostic
 	for _, m := range prev {
-		for _, d := range rules.Run(rules.All(), m) {
-			if d.Severity != rules.Error {
-				continue
-			}
-			if n++; n <= 5 {
-				errs = append(errs, d.String())
-			}
-		}
+		ds = append(ds, rules.Run(rules.All(), m)...)
 	}
+	errs, n := firstErrors(ds)
 	if n == 0 {
 		return nil
-	}
-	if n > len(errs) {
-		errs = append(errs, fmt.Sprintf("and %d more", n-len(errs)))
 	}
 	return &Failure{Msg: fmt.Sprintf("plan: --previous: %s in the manifests the host applies today, which check refuses: the plan would copy from what they declare", report.Plural(n, "error")),
 		Hints: append(errs, "run compose2manifest check on them"), Code: 1}

@@ -198,7 +198,7 @@ Convert the project again and commit the new manifest.`,
 		},
 		{
 			ID:           "C2M009",
-			Title:        "a declaration key matches nothing in the compose project",
+			Title:        "a declaration key or survey entry matches nothing in the compose project",
 			Severity:     Error,
 			CheckProject: checkUnmatched,
 			Doc: `Every key of the declarations must name a bind source, named volume,
@@ -207,10 +207,18 @@ all profiles. A key that matches nothing is usually a typo, and a typo
 must not pass silently: the source it meant stays undeclared. A volumes:
 key for a named volume the local driver makes a tmpfs (driver_opts type:
 tmpfs) is reported as such: the volume is a tmpfs in each container, with
-no host path to declare.
+no host path to declare. So with an entry of the legacy host's survey
+(convert --survey): one for a source the project does not mount is a
+survey of other compose files or profiles, or one made before they
+changed; its facts would be used nowhere, and the data it found would be
+left where it is, which nothing converted from the project declares or
+copies.
 
 Correct the key so it names the source as the compose file writes it, or
-delete it.`,
+delete it. For a survey entry, survey the legacy host again with the
+project as it is now (compose2manifest survey), or convert with the
+compose files and profiles the survey was made for; where the data it
+found is still needed, mount it.`,
 		},
 		{
 			ID:           "C2M010",

@@ -855,7 +855,8 @@ func deliveredToo(f *declare.File, item string) *declare.Credential {
 }
 
 // checkUnmatched is C2M009: a declaration key, acknowledge item or images:
-// entry that matches nothing in the project, across all profiles.
+// entry, or a survey entry, that matches nothing in the project, across
+// all profiles.
 func checkUnmatched(p *ProjectPass) {
 	for _, u := range p.Unmatched {
 		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line}
@@ -881,6 +882,12 @@ func checkUnmatched(p *ProjectPass) {
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)
+		case placement.UnmatchedSurvey:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("the survey's entry under %s names no source the compose project mounts, across all profiles: it was made for other compose files, or before they changed, and its facts are used nowhere", u.Section)
+			if u.Found != "" {
+				d.Message += fmt.Sprintf("; it found %s, which nothing converted from this project declares or copies", u.Found)
+			}
 		}
 		p.Report(d)
 	}

@@ -106,6 +106,9 @@ type Source struct {
 	UsageKiB *int64 `json:"usage_kib,omitempty"`
 	Files    *int64 `json:"files,omitempty"`
 	Complete *bool  `json:"complete,omitempty"`
+	// Line is the line of the survey file its object starts on, 0 when
+	// the survey was not read from one.
+	Line int `json:"-"`
 }
 
 // Image is what docker image inspect told of one image.
@@ -201,7 +204,42 @@ func Read(name string, data []byte) (*Survey, error) {
 	if err := present(data, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
+	sourceLines(data, s.Sources)
 	return &s, nil
+}
+
+// sourceLines sets the Line of each of sources, decoded from data, to
+// the line its object starts on in data.
+func sourceLines(data []byte, sources []Source) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return
+		}
+		if key != "sources" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return
+		}
+		for i := 0; dec.More() && i < len(sources); i++ {
+			var obj json.RawMessage
+			if dec.Decode(&obj) != nil {
+				return
+			}
+			start := dec.InputOffset() - int64(len(obj))
+			sources[i].Line = bytes.Count(data[:start], []byte("\n")) + 1
+		}
+		return
+	}
 }
 
 // exactMembers checks the members of v, a JSON value decoded as any,

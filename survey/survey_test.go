@@ -50,6 +50,43 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestSourceLines: each source knows the line its object starts on, so
+// that a finding about it can name the survey's line (a survey printed
+// on one line, or pretty-printed with sources before the host).
+func TestSourceLines(t *testing.T) {
+	if s, err := Read("survey.json", []byte(good)); err != nil {
+		t.Fatal(err)
+	} else {
+		for i, src := range s.Sources {
+			if src.Line != 1 {
+				t.Errorf("one line: sources[%d] (%s) on line %d, want 1", i, src.Key, src.Line)
+			}
+		}
+	}
+	const pretty = `{
+  "sources": [
+    {"section": "binds", "key": "./a", "exists": false, "path": "/a"},
+
+    {
+      "section": "binds", "key": "./b", "exists": false, "path": "/b"
+    }
+  ],
+  "images": [{"image": "x"}],
+  "version": 1, "host": "h", "date": "2026-12-02T15:20:00Z", "project": "p", "user": "", "docker": false
+}
+`
+	s, err := Read("survey.json", []byte(pretty))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{3, 5}
+	for i, src := range s.Sources {
+		if src.Line != want[i] {
+			t.Errorf("pretty: sources[%d] (%s) on line %d, want %d", i, src.Key, src.Line, want[i])
+		}
+	}
+}
+
 // edit returns good with old replaced by new, once; it fails when good
 // does not hold old.
 func edit(t *testing.T, old, new string) string {
