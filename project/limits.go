@@ -2,6 +2,8 @@ package project
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -58,21 +60,25 @@ func referenceLimits(ref *reference, name string, files int) error {
 // itself.
 func (ix *rawIndex) extendsProblem() string {
 	depth := map[*yaml.Node]int{}
-	onPath := map[*yaml.Node]bool{}
+	var path []extension // the services being followed, in order
+	cycle := ""
 	var chain func(f *rawFile, n *yaml.Node) int
 	chain = func(f *rawFile, n *yaml.Node) int {
 		if d, ok := depth[n]; ok {
 			return d
 		}
-		if onPath[n] {
+		if i := slices.IndexFunc(path, func(e extension) bool { return e.node == n }); i >= 0 {
+			if cycle == "" {
+				cycle = extendsCycle(path[i:])
+			}
 			return 0
 		}
-		onPath[n] = true
+		path = append(path, extension{f, n})
 		d := 0
 		if bf, bn := ix.base(f, n); bn != nil {
 			d = 1 + chain(bf, bn)
 		}
-		delete(onPath, n)
+		path = path[:len(path)-1]
 		depth[n] = d
 		return d
 	}
@@ -81,9 +87,53 @@ func (ix *rawIndex) extendsProblem() string {
 			if d := chain(f, resolve(p[1])); d > MaxExtendsDepth {
 				return fmt.Sprintf("%s:%d: service %q: a chain of %d services each extending the next, more than the %d a compose file needs; refused before loading", f.name, p[0].Line, p[0].Value, d+1, MaxExtendsDepth)
 			}
+			if cycle != "" {
+				return cycle
+			}
 		}
 	}
 	return ""
+}
+
+// extension is a service definition that extends: node, in f.
+type extension struct {
+	f    *rawFile
+	node *yaml.Node
+}
+
+// extendsCycle says where the services of cycle, each extending the
+// next and the last the first, write it: docker compose refuses them
+// ("Circular reference", naming no line).
+func extendsCycle(cycle []extension) string {
+	var steps []string
+	first := ""
+	for i, e := range cycle {
+		name := serviceName(e.f, e.node)
+		next := cycle[(i+1)%len(cycle)]
+		line := e.node.Line
+		if k := keyNode(e.node, "extends"); k != nil {
+			line = k.Line
+		}
+		where := fmt.Sprintf("%s:%d", e.f.name, line)
+		if i == 0 {
+			first = where
+		}
+		steps = append(steps, fmt.Sprintf("%q extends %q (%s)", name, serviceName(next.f, next.node), where))
+	}
+	if len(cycle) == 1 {
+		return fmt.Sprintf("%s: service %q extends itself, which docker compose refuses; remove the extends", first, serviceName(cycle[0].f, cycle[0].node))
+	}
+	return fmt.Sprintf("%s: services extend each other in a cycle (%s), which docker compose refuses; remove one of these extends", first, strings.Join(steps, ", "))
+}
+
+// serviceName returns the name f's services: gives the definition n.
+func serviceName(f *rawFile, n *yaml.Node) string {
+	for _, kv := range pairs(get(f.root, "services")) {
+		if resolve(kv[1]) == n {
+			return kv[0].Value
+		}
+	}
+	return "?"
 }
 
 // measure returns how deep n nests and how many nodes it holds with

@@ -7,6 +7,7 @@ import (
 	"index/suffixarray"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -144,12 +145,20 @@ func (ix *rawIndex) missed(p string, ref reference) {
 func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
 	ix := &rawIndex{roots: roots, seen: versions{}, read: map[string][]byte{}}
 	seen := map[string]bool{}
+	// chain are the files being read, each with the reference that named
+	// it: compose-go refuses an include of one of them.
+	var chain []link
 	var add func(p string, extended bool, env map[string]string, workDir string, ref *reference)
 	add = func(p string, extended bool, env map[string]string, workDir string, ref *reference) {
+		if ref != nil && ref.what == "include" && ix.problem == "" {
+			ix.problem = includeCycle(chain, p, ref, rel)
+		}
 		if seen[p] {
 			return
 		}
 		seen[p] = true
+		chain = append(chain, link{p, ref})
+		defer func() { chain = chain[:len(chain)-1] }()
 		if ref != nil && !exists(p) {
 			ix.missed(p, *ref)
 		}
@@ -229,6 +238,37 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		ix.problem = msg
 	}
 	return ix
+}
+
+// link is a file being read, and the reference that named it (nil for
+// a compose file named with -f or found by default).
+type link struct {
+	path string
+	ref  *reference
+}
+
+// includeCycle returns, for an include: (ref) of the file p, the cycle it
+// makes when p is a file being read (chain) and each file from it on was
+// named by an include: (docker compose refuses it, "include cycle
+// detected", naming no line); "" otherwise.
+func includeCycle(chain []link, p string, ref *reference, rel func(string) string) string {
+	i := slices.IndexFunc(chain, func(l link) bool { return l.path == p })
+	if i < 0 {
+		return ""
+	}
+	var steps []string
+	for _, l := range chain[i+1:] {
+		if l.ref == nil || l.ref.what != "include" {
+			return "" // through an extends.file: compose-go reads it on its own
+		}
+		steps = append(steps, fmt.Sprintf("%s:%d includes %s", l.ref.file, l.ref.line, rel(l.path)))
+	}
+	steps = append(steps, fmt.Sprintf("%s:%d includes %s", ref.file, ref.line, rel(p)))
+	fix := "remove one of these entries"
+	if len(steps) == 1 {
+		fix = "remove the entry"
+	}
+	return fmt.Sprintf("%s:%d: include %s makes a cycle (%s), which docker compose refuses; %s", ref.file, ref.line, rel(p), strings.Join(steps, ", "), fix)
 }
 
 // reference is where a compose file names another file: what it is, the

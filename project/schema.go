@@ -180,30 +180,41 @@ func humanType(want ...string) string {
 
 // nodeLine returns the line of the key (or list item) at path in f, or 0.
 func nodeLine(f *rawFile, path []string) int {
-	n := f.root
+	line, _ := nodeAt(f, path)
+	return line
+}
+
+// nodeAt returns the line of the key (or list item) at path in f and the
+// node it holds, or 0 and nil.
+func nodeAt(f *rawFile, path []string) (int, *yaml.Node) {
+	return nodeUnder(f.root, path)
+}
+
+// nodeUnder is nodeAt from the node n.
+func nodeUnder(n *yaml.Node, path []string) (int, *yaml.Node) {
 	line := 0
 	for _, part := range path {
 		n = resolve(n)
 		if n == nil {
-			return 0
+			return 0, nil
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
 			k, v := lookup(n, part)
 			if k == nil {
-				return 0
+				return 0, nil
 			}
 			line, n = k.Line, v
 		case yaml.SequenceNode:
 			i, err := strconv.Atoi(part)
 			if err != nil || i < 0 || i >= len(n.Content) {
-				return 0
+				return 0, nil
 			}
 			n = n.Content[i]
 			line = resolve(n).Line
 		default:
-			return 0
+			return 0, nil
 		}
 	}
-	return line
+	return line, resolve(n)
 }
