@@ -267,6 +267,11 @@ func (l *Project) ownMounts(svc types.ServiceConfig) []Mount {
 			// volume of a one-letter name, as the Windows path w:/data
 			// mounted at "ro".
 			m.Kind, m.Source = Unsupported, v.Source
+			if v.Type == types.VolumeTypeBind {
+				// Named as written, as every rule names a bind: not by the
+				// path compose-go made absolute on this machine.
+				m.Source, _, _ = l.bindSource(v.Source, raw, haveRaw)
+			}
 			why := "docker refuses it"
 			if len(v.Source) >= 3 && v.Source[1] == ':' && (v.Source[2] == '/' || v.Source[2] == '\\') {
 				why += fmt.Sprintf("; %s reads as a Windows drive path, not a volume named %q: give the volume a longer name", v.Source, v.Source[:1])
