@@ -65,12 +65,12 @@ func (c *converter) fromEvidence(s *placement.Placement, r *manifest.Resource, o
 		*provenance = append(*provenance, fmt.Sprintf("%s found owner %s there", from, owner))
 		c.disagree(s, "owner", r.Owner, owner, from)
 	}
-	switch why := unchosen(mode, t); {
+	switch why := unchosen(r, mode, t); {
 	case mode == "":
 	case why != "":
 		*provenance = append(*provenance, fmt.Sprintf("%s found mode %s there, not carried: %s", from, mode, why))
 		if r.Mode == "" {
-			c.refuseMode(s, mode, from, why, t)
+			c.refuseMode(s, mode, from, why, evidenceKind(r, t))
 		}
 	case r.Mode == "":
 		r.Mode = mode

@@ -11,6 +11,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/compose2manifest/compose2manifest/survey"
 )
 
@@ -153,44 +154,39 @@ func (c *converter) surveyValues(s *placement.Placement, r *manifest.Resource, p
 	c.fromEvidence(s, r, src.Owner, src.ManifestMode(), src.Type, c.opts.Survey.Provenance(), provenance)
 }
 
-// unchosen says why nobody should choose mode for a source of type t,
-// "" when it is a mode to keep.
-func unchosen(mode string, t survey.Type) string {
-	m, err := strconv.ParseUint(mode, 8, 32)
-	switch {
-	case err != nil:
+// unchosen says why nobody should choose mode, which evidence found for
+// the data of r (of type t there), "" when it is a mode to keep: the
+// judge of declared modes (rules.UnsafeMode, C2M021) judges it, of the
+// kind the data has where the evidence says (a file, a directory), else
+// of r's kind.
+func unchosen(r *manifest.Resource, mode string, t survey.Type) string {
+	if !manifest.ValidMode(mode) {
 		return "not an octal mode"
-	case m&0o002 != 0:
-		return "world-writable: declare a mode without o+w (0750, 0770)"
-	case t == survey.Directory && m&0o100 == 0:
-		return "its owner cannot enter the directory: declare a mode with u+x (0700, 0750)"
 	}
-	return ""
+	return rules.UnsafeMode(evidenceKind(r, t), mode)
 }
 
-// modeFix returns mode with what makes it one nobody should choose taken
-// out (o+w and the sticky bit cleared; u+x set on a directory), as four
-// octal digits: a suggestion for a person to accept, never carried.
-func modeFix(mode string, t survey.Type) string {
-	m, err := strconv.ParseUint(mode, 8, 32)
-	if err != nil {
-		return ""
+// evidenceKind is the kind of resource the data of r is, of type t where
+// evidence found it: a file or a directory, else r's own kind.
+func evidenceKind(r *manifest.Resource, t survey.Type) manifest.Kind {
+	switch t {
+	case survey.File:
+		return manifest.KindFile
+	case survey.Directory:
+		return manifest.KindDirectory
 	}
-	m &^= 0o1002
-	if t == survey.Directory {
-		m |= 0o100
-	}
-	return fmt.Sprintf("%04o", m&0o7777)
+	return r.Kind
 }
 
 // refuseMode records that evidence from found mode for s, which is not
-// carried (why): the skeleton and ask offer modeFix of it.
-func (c *converter) refuseMode(s *placement.Placement, mode, from, why string, t survey.Type) {
+// carried (why): the skeleton and ask offer rules.SaferMode of it, for
+// kind.
+func (c *converter) refuseMode(s *placement.Placement, mode, from, why string, kind manifest.Kind) {
 	if c.refusedModes == nil {
 		c.refusedModes = map[*placement.Placement]RefusedMode{}
 	}
 	if _, ok := c.refusedModes[s]; !ok {
-		c.refusedModes[s] = RefusedMode{Found: mode, From: from, Why: why, Suggest: modeFix(mode, t)}
+		c.refusedModes[s] = RefusedMode{Found: mode, From: from, Why: why, Suggest: rules.SaferMode(kind, mode)}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/compose2manifest/compose2manifest/survey"
 )
 
@@ -133,22 +134,44 @@ func resourceOf(mod *manifest.Module, src string) *manifest.Resource {
 	return nil
 }
 
-// TestModeFix: a mode nobody should choose loses what makes it so.
-func TestModeFix(t *testing.T) {
+// TestUnchosen: a mode evidence found (a survey, an image's layers) is
+// carried where a declared one is accepted, and not where C2M021 refuses
+// it: one judge (rules.UnsafeMode). They disagreed on 1777, a shared drop
+// box C2M021 accepts, which the evidence path refused and offered as 0775
+// (no longer writable by the others that share it).
+func TestUnchosen(t *testing.T) {
+	dir := &manifest.Resource{Kind: manifest.KindDirectory}
+	file := &manifest.Resource{Kind: manifest.KindFile}
 	for _, tc := range []struct {
-		mode string
-		t    survey.Type
-		want string
+		mode      string
+		r         *manifest.Resource
+		t         survey.Type
+		unchosen  bool
+		suggested string
 	}{
-		{"777", survey.Directory, "0775"},
-		{"1777", survey.Directory, "0775"},
-		{"0666", survey.File, "0664"},
-		{"0640", survey.Directory, "0740"},
-		{"2777", survey.Directory, "2775"},
-		{"x", survey.File, ""},
+		{"0777", dir, survey.Directory, true, "0775"},
+		{"1777", dir, survey.Directory, false, ""},
+		{"1777", dir, "", false, ""}, // an image's layers: the resource's kind
+		{"0770", dir, survey.Directory, false, ""},
+		{"2775", dir, survey.Directory, false, ""},
+		{"0700", dir, survey.Directory, false, ""},
+		{"0600", dir, survey.Directory, true, "0700"},
+		{"0666", dir, survey.File, true, "0664"}, // a file where a directory was declared: the data's kind
+		{"0644", file, survey.File, false, ""},
+		{"0755", dir, survey.Directory, false, ""},
+		{"x", file, survey.File, true, ""},
 	} {
-		if got := modeFix(tc.mode, tc.t); got != tc.want {
-			t.Errorf("modeFix(%q, %s) = %q, want %q", tc.mode, tc.t, got, tc.want)
+		why := unchosen(tc.r, tc.mode, tc.t)
+		if (why != "") != tc.unchosen {
+			t.Errorf("unchosen(%s, %s, %q) = %q, want unchosen %v", tc.r.Kind, tc.mode, tc.t, why, tc.unchosen)
+		}
+		if k := evidenceKind(tc.r, tc.t); why != "" && why != "not an octal mode" && why != rules.UnsafeMode(k, tc.mode) {
+			t.Errorf("unchosen(%s, %s) says %q, C2M021 %q", k, tc.mode, why, rules.UnsafeMode(k, tc.mode))
+		}
+		if why != "" {
+			if got := rules.SaferMode(evidenceKind(tc.r, tc.t), tc.mode); got != tc.suggested {
+				t.Errorf("suggested for %s %s: %q, want %q", tc.r.Kind, tc.mode, got, tc.suggested)
+			}
 		}
 	}
 }

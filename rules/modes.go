@@ -18,30 +18,64 @@ const ackMode = "acknowledged: mode "
 // knowingly (acknowledge_mode: true).
 func AckModeNote(mode string) string { return ackMode + mode }
 
-// UnsafeMode says why a declared mode is one nobody should choose, or "":
-// a directory writable by everyone without the sticky bit (anyone may
-// delete or replace what others put there), a directory without its
+// UnsafeMode says why mode, of a directory or file of kind, is one
+// nobody should choose, or "": a directory writable by everyone without
+// the sticky bit (anyone may delete or replace what others put there;
+// 1777, as /tmp has, is a shared drop box), a directory without its
 // owner's search bit (0640: the owner cannot enter it), a file writable
 // by everyone, or a file with setuid or setgid (run with the owner's
-// rights).
+// rights). It is the one judge of modes: of a declared mode (C2M021,
+// refused unless acknowledge_mode: true) and of one evidence found (a
+// survey, an image's layers), which convert then does not carry.
 func UnsafeMode(kind manifest.Kind, mode string) string {
-	n, err := strconv.ParseUint(mode, 8, 32)
-	if err != nil || !manifest.ValidMode(mode) {
+	n, ok := parseMode(mode)
+	if !ok {
 		return ""
 	}
 	switch {
 	case kind == manifest.KindDirectory && n&0o002 != 0 && n&0o1000 == 0:
 		return "writable by everyone without the sticky bit: anyone on the host may delete or replace what the module keeps there"
 	case kind == manifest.KindDirectory && n&0o100 == 0:
-		// The search bit where the read bit is, and the owner's.
-		fixed := n | 0o100 | (n&0o044)>>2
-		return fmt.Sprintf("a directory its owner cannot enter: without the search bit (x) the owner, and software running as the owner, may list its names but open nothing in it; for a directory write mode %04o (x with r), and if the path is a file, declare kind: file", fixed)
+		return fmt.Sprintf("a directory its owner cannot enter: without the search bit (x) the owner, and software running as the owner, may list its names but open nothing in it; for a directory write mode %s (x with r), and if the path is a file, declare kind: file", SaferMode(kind, mode))
 	case kind == manifest.KindFile && n&0o002 != 0:
 		return "a file writable by everyone: anyone on the host may change what the module reads"
 	case kind == manifest.KindFile && n&0o6000 != 0:
 		return "a file with setuid or setgid: whoever runs it gets its owner's or group's rights"
 	}
 	return ""
+}
+
+// SaferMode returns mode with what makes UnsafeMode refuse it taken out,
+// as four octal digits: everyone's write bit cleared (where a directory
+// has no sticky bit, and on a file), the search bit set on a directory
+// wherever it gives read and for its owner, setuid and setgid cleared on
+// a file. A mode UnsafeMode accepts is returned as four digits; one that
+// is not a mode, "".
+func SaferMode(kind manifest.Kind, mode string) string {
+	n, ok := parseMode(mode)
+	if !ok {
+		return ""
+	}
+	switch kind {
+	case manifest.KindDirectory:
+		if n&0o1000 == 0 {
+			n &^= 0o002
+		}
+		n |= 0o100 | (n&0o044)>>2
+	case manifest.KindFile:
+		n &^= 0o6002
+	}
+	return fmt.Sprintf("%04o", n)
+}
+
+// parseMode reads a mode as the manifest writes it (3 or 4 octal
+// digits).
+func parseMode(mode string) (uint64, bool) {
+	if !manifest.ValidMode(mode) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(mode, 8, 32)
+	return n, err == nil
 }
 
 // checkUnsafeMode is C2M021.
