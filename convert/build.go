@@ -1263,19 +1263,26 @@ func writable(s *placement.Placement) bool {
 }
 
 // mayWrite reports whether the process of user ("UID:GID") may write to
-// a path of owner and mode (octal; "" for not known yet): as its owner,
-// its group (g+w) or anyone (o+w). Root may write anywhere.
+// a path of owner and mode (octal; "" for not known yet), as the kernel
+// decides: by the owner's bits (u+w) when it is the owner, else by the
+// group's (g+w) when its group is the path's, else by everyone's (o+w);
+// a mode not known yet lets the owner write. Root may write anywhere.
 func mayWrite(user, owner, mode string) bool {
 	uid, gid, _ := strings.Cut(user, ":")
 	ouid, ogid, _ := strings.Cut(owner, ":")
-	if uid == "0" || user == owner {
+	if uid == "0" {
 		return true
 	}
 	m, err := strconv.ParseUint(mode, 8, 32)
-	if err != nil {
+	switch {
+	case err != nil:
 		return uid == ouid
+	case uid == ouid:
+		return m&0o200 != 0
+	case gid == ogid:
+		return m&0o020 != 0
 	}
-	return uid == ouid && m&0o200 != 0 || gid == ogid && m&0o020 != 0 || m&0o002 != 0
+	return m&0o002 != 0
 }
 
 // ownerFacts are what evidence says of who owns a source: the services'

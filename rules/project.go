@@ -770,7 +770,13 @@ func checkDisagreement(p *ProjectPass) {
 			if d.KeptFrom != "" {
 				kept = " (" + d.KeptFrom + ")"
 			}
-			p.Report(placementDiag(pl, false, fmt.Sprintf("%s %s%s kept, but %s gives %s: declare the %s the data needs", d.Field, d.Kept, kept, d.OtherFrom, d.Other, d.Field)))
+			msg := fmt.Sprintf("%s %s%s kept, but %s gives %s: declare the %s the data needs", d.Field, d.Kept, kept, d.OtherFrom, d.Other, d.Field)
+			if d.Field == "owner" && d.Kept == d.Other {
+				// The process runs as the owner, whose bits of the mode
+				// do not let it write (0500).
+				msg = fmt.Sprintf("owner %s%s kept, and %s runs as that owner, but the mode does not let the owner write (no u+w): declare the mode the data needs", d.Kept, kept, d.OtherFrom)
+			}
+			p.Report(placementDiag(pl, false, msg))
 		}
 	}
 }
