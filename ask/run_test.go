@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/internal/exampletest"
 )
 
 // TestChangedLines: the preview shows a replaced entry as its old line
@@ -30,14 +31,10 @@ func TestChangedLines(t *testing.T) {
 
 // mailProject copies the example mail project to a temporary directory
 // with its declarations' main.cf entry deleted, and ./config and
-// ./main.cf mounted writable (writable).
+// ./main.cf mounted writable (exampletest.Writable).
 func mailProject(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "mail")
-	if err := os.CopyFS(dir, os.DirFS("../testdata/example/mail")); err != nil {
-		t.Fatal(err)
-	}
-	writable(t, dir)
+	dir := exampletest.Mail(t, "../testdata/example/mail")
 	p := filepath.Join(dir, "compose2manifest.yaml")
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -183,26 +180,4 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
-}
-
-// writable rewrites the compose file of the example copy in dir so that
-// ./config and ./main.cf are mounted writable: read-only sources of the
-// checkout are produced (config, root's, 0644 or 0755), and these tests
-// need sources that ask asks about.
-func writable(t *testing.T, dir string) {
-	t.Helper()
-	p := filepath.Join(dir, "compose.yaml")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range []string{"./config:/etc/postfix/conf.d", "./main.cf:/etc/postfix/main.cf"} {
-		if !bytes.Contains(data, []byte(src+":ro\n")) {
-			t.Fatalf("compose.yaml does not mount %s:ro", src)
-		}
-		data = bytes.Replace(data, []byte(src+":ro\n"), []byte(src+"\n"), 1)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compose2manifest/compose2manifest/internal/exampletest"
 	"github.com/creack/pty"
 )
 
@@ -158,14 +159,10 @@ func (tm *term) exit() int {
 
 // mailProject copies the README example to a temporary directory, with
 // its declarations file replaced by decl ("" deletes it), and ./config
-// and ./main.cf mounted writable (writable).
+// and ./main.cf mounted writable (exampletest.Writable).
 func mailProject(t *testing.T, decl string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "mail")
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/example/mail")); err != nil {
-		t.Fatal(err)
-	}
-	writable(t, dir)
+	dir := exampletest.Mail(t, "../../testdata/example/mail")
 	p := filepath.Join(dir, "compose2manifest.yaml")
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
@@ -788,27 +785,5 @@ func TestAskTerminalSchemaComment(t *testing.T) {
 	}
 	if code, _, stderr := convertIn(t, dir); code != 0 || stderr != "" {
 		t.Errorf("convert after ask exited %d:\n%s", code, stderr)
-	}
-}
-
-// writable rewrites the compose file of the example copy in dir so that
-// ./config and ./main.cf are mounted writable: read-only sources of the
-// checkout are produced (config, root's, 0644 or 0755), and these tests
-// need sources that ask asks about.
-func writable(t *testing.T, dir string) {
-	t.Helper()
-	p := filepath.Join(dir, "compose.yaml")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range []string{"./config:/etc/postfix/conf.d", "./main.cf:/etc/postfix/main.cf"} {
-		if !bytes.Contains(data, []byte(src+":ro\n")) {
-			t.Fatalf("compose.yaml does not mount %s:ro", src)
-		}
-		data = bytes.Replace(data, []byte(src+":ro\n"), []byte(src+"\n"), 1)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

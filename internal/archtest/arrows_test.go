@@ -15,7 +15,7 @@ const module = "github.com/compose2manifest/compose2manifest/"
 // repository must be listed, so that a new one is placed on purpose.
 var layers = [][]string{
 	// Leaves: bounded reading, atomic writing, escaping, versions.
-	{"internal/textsafe", "internal/suggest", "internal/bound", "internal/manual", "internal/shell", "internal/fsread", "internal/atomicfile", "internal/version", "internal/interrupt", "internal/cli", "schema", "internal/gen", "internal/treetest", "internal/oracle", "internal/benchdoc", "internal/archtest"},
+	{"internal/textsafe", "internal/suggest", "internal/bound", "internal/manual", "internal/shell", "internal/fsread", "internal/atomicfile", "internal/version", "internal/interrupt", "internal/cli", "schema", "internal/gen", "internal/treetest", "internal/exampletest", "internal/oracle", "internal/benchdoc", "internal/archtest"},
 	// The formats: manifests, then declarations, the image table and
 	// inventories built on them.
 	{"manifest"},
