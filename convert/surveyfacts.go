@@ -92,8 +92,8 @@ func (c *converter) unsurveyed() []placement.Unmatched {
 	return out
 }
 
-// surveyedType names what a survey found: "a directory", "a file", "a
-// file that is neither".
+// surveyedType names what a survey found: "a directory", "a file", or
+// "something" (another kind of file: a socket, a device).
 func surveyedType(t survey.Type) string {
 	switch t {
 	case survey.Directory:
