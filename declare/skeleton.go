@@ -2,9 +2,6 @@ package declare
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"os"
 
 	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 )
@@ -18,14 +15,7 @@ const SkeletonHeader = "# Declarations for the sources convert refused."
 // skeleton (its comments do not open with SkeletonHeader) is a person's,
 // replaced only with force.
 func WriteSkeleton(p string, data []byte, force bool) error {
-	old, err := os.ReadFile(p)
-	switch {
-	case err == nil && !force && !isSkeleton(old):
-		return fmt.Errorf("%s exists and is not a skeleton compose2manifest wrote; not overwriting it (use --force)", p)
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return err
-	}
-	return atomicfile.WriteFile(p, data, 0o644)
+	return atomicfile.WriteOwned(p, data, 0o644, force, "a skeleton", isSkeleton)
 }
 
 // isSkeleton reports whether data opens as a skeleton convert wrote.

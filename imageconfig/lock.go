@@ -365,14 +365,6 @@ func WriteLock(p string, l *Lock, force bool) error {
 	if err != nil {
 		return err
 	}
-	old, err := os.ReadFile(p)
-	switch {
-	case err == nil && bytes.Equal(old, data):
-		return nil
-	case err == nil && !force && !bytes.HasPrefix(old, []byte(Marker)):
-		return fmt.Errorf("%s exists and was not written by compose2manifest; not overwriting it (use --force)", p)
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return err
-	}
-	return atomicfile.WriteFile(p, data, 0o644)
+	isLock := func(old []byte) bool { return bytes.HasPrefix(old, []byte(Marker)) }
+	return atomicfile.WriteOwned(p, data, 0o644, force, "an image lock", isLock)
 }

@@ -55,8 +55,8 @@ func runCompletion(e *env, args []string) int {
 // runMan prints a manual page, or writes them all with --dir.
 func runMan(e *env, args []string) int {
 	fl := pflag.NewFlagSet("man", pflag.ContinueOnError)
-	dir := fl.String("dir", "", "write every page, compose2manifest.1 and compose2manifest-COMMAND.1, into the folder `DIR`")
-	u := cmdUsage{name: "man", synopsis: "man [COMMAND] | man --dir DIR", about: cli.ManAbout, positional: true, values: commandNames()}
+	dir, force := fl.String("dir", "", "write every page, compose2manifest.1 and compose2manifest-COMMAND.1, into the folder `DIR`"), fl.Bool("force", false, "with --dir: replace files there that are not compose2manifest's manual pages")
+	u := cmdUsage{name: "man", synopsis: "man [COMMAND] | man --dir DIR [--force]", about: cli.ManAbout, positional: true, values: commandNames()}
 	if code, ok := parseFlags(e, fl, u, args); !ok {
 		return code
 	}
@@ -66,7 +66,7 @@ func runMan(e *env, args []string) int {
 		errorf(e, "man: want at most one command, or --dir DIR alone")
 		return exitUsage
 	case *dir != "":
-		written, err := cli.WriteManPages(e.dir, *dir, p, h)
+		written, err := cli.WriteManPages(e.dir, *dir, p, h, *force)
 		if err != nil {
 			errorf(e, "man: --dir: %v", err)
 			return exitUsage

@@ -132,6 +132,37 @@ func Rewrite(path string, data []byte, crlf bool) (Outcome, error) {
 	return Written, nil
 }
 
+// WriteOwned writes data to path atomically, with the permission bits
+// perm, unless a file there is a person's: one that ours does not
+// recognise as compose2manifest's own (a survey script, a lock, a
+// skeleton, a manual page it wrote before), or a symbolic link, which is
+// never written through. Those are replaced only with force. A file
+// already holding data is left alone. what names the file's kind for
+// the error ("a survey script").
+func WriteOwned(path string, data []byte, perm os.FileMode, force bool, what string, ours func(old []byte) bool) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil && !os.IsNotExist(err):
+		return err
+	case err == nil && fi.Mode()&os.ModeSymlink != 0 && !force:
+		to, _ := os.Readlink(path)
+		return fmt.Errorf("%s is a symbolic link (to %s): compose2manifest does not write through links; not replacing it (use --force to replace the link)", path, to)
+	case err == nil && fi.Mode().IsRegular():
+		old, rerr := readExisting(path)
+		switch {
+		case rerr != nil:
+			return rerr
+		case bytes.Equal(old, data):
+			return nil
+		case !force && !ours(old):
+			return fmt.Errorf("%s exists and is not %s compose2manifest wrote; not overwriting it (use --force)", path, what)
+		}
+	case err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0:
+		return fmt.Errorf("%s exists and is not a regular file; not replacing it", path)
+	}
+	return replace(path, data, perm, nil)
+}
+
 // WriteFile writes data to path atomically, with the permission bits
 // perm: a reader sees the old file or the new one, never a part.
 func WriteFile(path string, data []byte, perm os.FileMode) error {

@@ -179,3 +179,49 @@ func TestWriteManifestKeepsModeRefusesLinks(t *testing.T) {
 		t.Errorf("the link's target was written through: %q", got)
 	}
 }
+
+// TestWriteOwned: a file WriteOwned's ours recognises is replaced, a
+// person's file or a link only with force, a directory never.
+func TestWriteOwned(t *testing.T) {
+	ours := func(old []byte) bool { return strings.HasPrefix(string(old), "#ours") }
+	for _, tc := range []struct {
+		name    string
+		setup   func(t *testing.T, p string)
+		force   bool
+		wantErr string
+		want    string // the file's content after
+	}{
+		{"new", func(*testing.T, string) {}, false, "", "#ours new"},
+		{"ours", func(t *testing.T, p string) { write(t, p, "#ours old") }, false, "", "#ours new"},
+		{"a person's", func(t *testing.T, p string) { write(t, p, "mine") }, false, "not a test file compose2manifest wrote", "mine"},
+		{"a person's, forced", func(t *testing.T, p string) { write(t, p, "mine") }, true, "", "#ours new"},
+		{"a link", func(t *testing.T, p string) {
+			write(t, p+".target", "#ours old")
+			if err := os.Symlink(filepath.Base(p)+".target", p); err != nil {
+				t.Skip(err)
+			}
+		}, false, "is a symbolic link", "#ours old"},
+		{"a directory", func(t *testing.T, p string) { os.Mkdir(p, 0o755) }, true, "not a regular file", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "f")
+			tc.setup(t, p)
+			err := WriteOwned(p, []byte("#ours new"), 0o644, tc.force, "a test file", ours)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			}
+			if tc.want != "" {
+				if got, _ := os.ReadFile(p); string(got) != tc.want {
+					t.Errorf("file holds %q, want %q", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

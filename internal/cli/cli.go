@@ -10,6 +10,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
+
+	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 )
 
 // Command is one subcommand as its definition gives it.
@@ -272,8 +275,10 @@ func manPages(root *cobra.Command) []string {
 
 // WriteManPages writes every page of ManPages(p) into dir (relative to
 // base when not absolute), made when it does not exist, and returns the
-// paths written.
-func WriteManPages(base, dir string, p Program, h ManHeader) ([]string, error) {
+// paths written. A file there that is not a manual page of p (its first
+// lines name another program, or none) is a person's, replaced only with
+// force.
+func WriteManPages(base, dir string, p Program, h ManHeader, force bool) ([]string, error) {
 	root := manTree(p)
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(base, dir)
@@ -299,7 +304,10 @@ func WriteManPages(base, dir string, p Program, h ManHeader) ([]string, error) {
 			return written, err
 		}
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		ours := func(old []byte) bool {
+			return bytes.HasPrefix(old, []byte(".nh\n.TH \""+strings.ToUpper(root.Name())))
+		}
+		if err := atomicfile.WriteOwned(p, []byte(b.String()), 0o644, force, "a manual page", ours); err != nil {
 			return written, err
 		}
 		written = append(written, p)

@@ -76,7 +76,8 @@ func Command(r Request, w io.Writer) *Failure {
 	if !filepath.IsAbs(out) && r.Convert.WorkingDirectory != "" {
 		out = filepath.Join(r.Convert.WorkingDirectory, out)
 	}
-	if err := atomicfile.WriteFile(out, b.Bytes(), 0o755); err != nil {
+	isScript := func(old []byte) bool { return bytes.HasPrefix(old, []byte(survey.ScriptHeader)) }
+	if err := atomicfile.WriteOwned(out, b.Bytes(), 0o755, r.Force, "a survey script", isScript); err != nil {
 		return &Failure{Msg: "survey: " + err.Error(), Code: 2}
 	}
 	return nil

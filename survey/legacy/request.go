@@ -10,7 +10,7 @@ import (
 )
 
 // Synopsis is how compose2manifest survey is called.
-const Synopsis = "survey [convert's flags] [-o FILE] [--legacy-project-directory DIR] [--user NAME]"
+const Synopsis = "survey [convert's flags] [-o FILE [--force]] [--legacy-project-directory DIR] [--user NAME]"
 
 // Request is one run of compose2manifest survey.
 type Request struct {
@@ -23,8 +23,11 @@ type Request struct {
 	// User is whose home ~ is ("" for $SUDO_USER, else $USER, where the
 	// script runs).
 	User string
-	// Output is the file to write the script to, "-" for w.
+	// Output is the file to write the script to, "-" for w. A file
+	// there that is not a survey script compose2manifest wrote is
+	// replaced only with Force.
 	Output string
+	Force  bool
 }
 
 // Failure is why no script was written: a message, hints, and the exit
@@ -55,6 +58,7 @@ func (r Request) Problem() string {
 func Flags(fs *pflag.FlagSet) *Request {
 	r := &Request{}
 	fs.StringVarP(&r.Output, "output", "o", "-", "write the script to `FILE`, or - for stdout")
+	fs.BoolVar(&r.Force, "force", false, "with -o: replace a file that is not a survey script compose2manifest wrote")
 	fs.StringVar(&r.LegacyProjectDirectory, "legacy-project-directory", "", "the project's checkout `DIR` on the legacy host (default: the project directory)")
 	fs.StringVar(&r.User, "user", "", "whose home ~ is on the legacy host, a login `NAME` (default: $SUDO_USER, else $USER, where the script runs)")
 	return r
