@@ -17,7 +17,6 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
-	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -116,6 +115,9 @@ type Project struct {
 	// Inputs).
 	start time.Time
 	seen  versions
+	// envRead holds the env files Load read itself, each once, for
+	// Inputs to hash.
+	envRead envReads
 }
 
 // Rel returns p relative to the project directory, slash-separated, with
@@ -181,7 +183,8 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
 	l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"] != ""
-	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots)
+	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots, in.reads)
+	l.envRead = in.reads
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
 	}
@@ -653,6 +656,8 @@ type inputs struct {
 	read       []string // every env file read, both passes, in order
 	seen       versions // the env files' versions, as found before any read
 	roots      []string // where files the project refers to may lie
+	// reads holds the env files read, each once (see envReads).
+	reads envReads
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
 	// stdin is the file the compose file from standard input was written
@@ -717,7 +722,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin}
+	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin, reads: envReads{}}
 	var err error
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
@@ -766,7 +771,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		return nil, err
 	}
 	if len(firstFiles) > 0 {
-		vals, err := dotenv.GetEnvFromFile(env, firstFiles)
+		vals, err := in.reads.getEnv(env, firstFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -870,7 +875,15 @@ func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*c
 		o.EnvFiles = in.envFiles
 		return nil
 	}
-	dotEnv := cli.WithDotEnv
+	// cli.WithDotEnv, reading each file once (in.reads).
+	dotEnv := func(o *cli.ProjectOptions) error {
+		vals, err := in.reads.getEnv(o.Environment, o.EnvFiles)
+		if err != nil {
+			return err
+		}
+		o.Environment.Merge(vals)
+		return nil
+	}
 	if slices.Equal(in.envFiles, in.firstFiles) {
 		// The first pass read these files and set each of their
 		// variables that the environment did not: cli.WithDotEnv would
