@@ -268,3 +268,37 @@ func TestRequiredMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsetVariablePaths: each use of an unset variable keeps its own key
+// path, the same value written in several places included (unsetRefs
+// looks at a value once), and a list item past the 64 whose keys are
+// made in advance is "[N]" too.
+func TestUnsetVariablePaths(t *testing.T) {
+	dir := t.TempDir()
+	var long strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&long, "      - L%d=x\n", i)
+	}
+	long.WriteString("      - LAST=${GONE}\n")
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml": "services:\n  a:\n    image: alpine:${TAG}\n    labels: [\"x=${TAG}\", \"y=${TAG}\"]\n  b:\n    image: alpine:${TAG}\n    environment:\n" + long.String(),
+	})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range p.UnsetVariables {
+		got = append(got, fmt.Sprintf("%s %s %s %v", u.Name, u.Pos, strings.Join(u.Path, "."), u.FeedsMount))
+	}
+	want := []string{
+		"TAG compose.yaml:3 services.a.image true",
+		"TAG compose.yaml:4 services.a.labels.[0] false",
+		"TAG compose.yaml:4 services.a.labels.[1] false",
+		"TAG compose.yaml:6 services.b.image true",
+		"GONE compose.yaml:78 services.b.environment.[70] false",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unset variables\n%q, want\n%q", got, want)
+	}
+}

@@ -20,7 +20,7 @@ func ComposeLoader(opts Options) (func(context.Context) error, error) {
 		return nil, err
 	}
 	l := &Project{Dir: in.dir, Environment: po.Environment, ConfigFiles: in.files, start: time.Now(), seen: in.seen}
-	l.raw = readRaw(in.files, l.Rel, l.Environment, in.dir, in.roots)
+	l.raw = readRaw(in.files, l.Rel, l.Environment, in.dir, in.roots, in.reads)
 	casts := castsFor(l.raw)
 	return func(ctx context.Context) error {
 		_, _, err := l.loadCompose(ctx, in, opts, po, casts)

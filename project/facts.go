@@ -364,6 +364,18 @@ func (p *Project) Inputs() ([]Input, error) {
 	out := make([]Input, 0, len(paths))
 	for _, path := range paths {
 		data, ok := read[path]
+		if e, held := p.envRead[path]; !ok && held {
+			// An env file Load read itself: its bytes are those it
+			// used, if the file is still the version they were read from.
+			if err := fsread.Same("input file", path, e.id); err != nil {
+				return nil, err
+			}
+			if err := checkVersion(path, e.id, p.seen, p.start); err != nil {
+				return nil, err
+			}
+			data, ok = e.data, true
+			read[path] = data
+		}
 		if !ok {
 			var id fsread.ID
 			var err error
@@ -380,6 +392,16 @@ func (p *Project) Inputs() ([]Input, error) {
 	}
 	p.inputs, p.inputData = out, read
 	return slices.Clone(out), nil
+}
+
+// envFileBytes returns the bytes of the env file at path (a service's
+// env_file), read once for every use of this Project: compose-go read it
+// by path itself, and Inputs hashes what this returned.
+func (p *Project) envFileBytes(path string) ([]byte, error) {
+	if p.envRead == nil {
+		p.envRead = envReads{}
+	}
+	return p.envRead.read(path)
 }
 
 // inputBytes returns the bytes Inputs read of the file at path, if it
@@ -599,7 +621,7 @@ func WellKnownHost(p string) bool {
 func (p *Project) EnvFilePos(svc types.ServiceConfig, name string, def manifest.Pos) manifest.Pos {
 	found := def
 	for _, ef := range svc.EnvFiles {
-		data, err := os.ReadFile(ef.Path)
+		data, err := p.envFileBytes(ef.Path)
 		if err != nil {
 			continue
 		}
@@ -772,7 +794,7 @@ func (p *Project) envFileUnset() []VariableUse {
 			if ef.Format != "" && ef.Format != "dotenv" {
 				continue // raw values are taken as written
 			}
-			data, err := os.ReadFile(ef.Path)
+			data, err := p.envFileBytes(ef.Path)
 			if err != nil {
 				continue
 			}

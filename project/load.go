@@ -17,7 +17,6 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
-	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -116,6 +115,9 @@ type Project struct {
 	// Inputs).
 	start time.Time
 	seen  versions
+	// envRead holds the env files Load read itself, each once, for
+	// Inputs to hash.
+	envRead envReads
 }
 
 // Rel returns p relative to the project directory, slash-separated, with
@@ -181,7 +183,8 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
 	l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"] != ""
-	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots)
+	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots, in.reads)
+	l.envRead = in.reads
 	if l.raw.problem != "" {
 		return nil, errors.New(l.raw.problem)
 	}
@@ -311,40 +314,23 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 	var out []VariableUse
 	for _, f := range ix.files {
 		env := f.env
+		// What a value's references are depends on the value and the
+		// file's environment alone: a value written again (a compose file
+		// repeats the same ${VAR} in many services) is looked at once.
+		seen := map[string][]unsetRef{}
 		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
 			if !strings.Contains(n.Value, "$") {
 				return
 			}
-			vars := template.ExtractVariables(map[string]any{"v": n.Value}, template.DefaultPattern)
-			names := make([]string, 0, len(vars))
-			for name := range vars {
-				if name != "" { // "x${FOO": an invalid template, compose-go's error
-					names = append(names, name)
-				}
+			refs, ok := seen[n.Value]
+			if !ok {
+				refs = unsetRefs(n.Value, env)
+				seen[n.Value] = refs
 			}
-			sort.Strings(names)
-			// The first reference of each variable that fails, as
-			// compose-go meets them.
-			failing := map[string]requiredRef{}
-			for _, r := range requiredRefs(n.Value) {
-				if _, ok := failing[r.Name]; !ok && r.missing(env) {
-					failing[r.Name] = r
-				}
-			}
-			for _, name := range names {
-				v := vars[name]
-				// Compose defines COMPOSE_PROJECT_NAME for interpolation
-				// whenever the project has a name, and it always has one
-				// (from -p, the environment, name: or the folder).
-				_, set := env[name]
-				ref, required := failing[name]
-				required = required && name != "COMPOSE_PROJECT_NAME"
-				if !required && (set || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(n.Value, name)) {
-					continue
-				}
-				u := VariableUse{Name: name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: path, FeedsMount: feedsVolumeOrImage(path), Required: required}
-				if required {
-					u.Sep, u.Message, u.Empty = ref.Sep, substitute(ref.Message, env), set
+			for _, r := range refs {
+				u := VariableUse{Name: r.name, Pos: manifest.Pos{File: f.name, Line: n.Line}, Path: slices.Clone(path), FeedsMount: feedsVolumeOrImage(path), Required: r.required}
+				if r.required {
+					u.Sep, u.Message, u.Empty = r.sep, r.message, r.empty
 				}
 				if len(path) >= 2 && path[0] == "services" {
 					u.Service = path[1]
@@ -352,6 +338,57 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 				out = append(out, u)
 			}
 		})
+	}
+	return out
+}
+
+// unsetRef is a variable that a compose value uses with no value in the
+// environment and no default (see unsetRefs).
+type unsetRef struct {
+	name     string
+	required bool
+	// sep, message and empty are a required variable's VariableUse.Sep,
+	// Message (interpolated) and Empty.
+	sep, message string
+	empty        bool
+}
+
+// unsetRefs returns the variables value uses that have no value in env
+// and no default, or that are required and missing, in name order.
+func unsetRefs(value string, env map[string]string) []unsetRef {
+	vars := template.ExtractVariables(map[string]any{"v": value}, template.DefaultPattern)
+	names := make([]string, 0, len(vars))
+	for name := range vars {
+		if name != "" { // "x${FOO": an invalid template, compose-go's error
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	// The first reference of each variable that fails, as compose-go
+	// meets them.
+	failing := map[string]requiredRef{}
+	for _, r := range requiredRefs(value) {
+		if _, ok := failing[r.Name]; !ok && r.missing(env) {
+			failing[r.Name] = r
+		}
+	}
+	var out []unsetRef
+	for _, name := range names {
+		v := vars[name]
+		// Compose defines COMPOSE_PROJECT_NAME for interpolation
+		// whenever the project has a name, and it always has one (from
+		// -p, the environment, name: or the folder).
+		_, set := env[name]
+		ref, required := failing[name]
+		required = required && name != "COMPOSE_PROJECT_NAME"
+		if !required && (set || name == "COMPOSE_PROJECT_NAME" || v.Required || v.PresenceValue != "" || !usedBare(value, name)) {
+			continue
+		}
+		r := unsetRef{name: name, required: required}
+		if required {
+			r.sep, r.message, r.empty = ref.Sep, substitute(ref.Message, env), set
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -391,6 +428,8 @@ func feedsVolumeOrImage(path []string) bool {
 
 // walkScalars calls fn for every scalar under n with its key path; list
 // items appear as "[i]". Aliases are followed once where they are used.
+// The path fn is given is valid during the call only: fn clones what it
+// keeps.
 func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 	if n == nil {
 		return
@@ -404,13 +443,30 @@ func walkScalars(n *yaml.Node, path []string, fn func([]string, *yaml.Node)) {
 			if k == "<<" {
 				continue // merged content is walked where its anchor is defined
 			}
-			walkScalars(n.Content[i+1], append(append([]string(nil), path...), k), fn)
+			walkScalars(n.Content[i+1], append(path, k), fn)
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			walkScalars(c, append(append([]string(nil), path...), fmt.Sprintf("[%d]", i)), fn)
+			walkScalars(c, append(path, itemKey(i)), fn)
 		}
 	}
+}
+
+// itemKeys are the path keys of the first list items.
+var itemKeys = func() [64]string {
+	var keys [64]string
+	for i := range keys {
+		keys[i] = "[" + strconv.Itoa(i) + "]"
+	}
+	return keys
+}()
+
+// itemKey returns the path key of list item i: "[i]".
+func itemKey(i int) string {
+	if i < len(itemKeys) {
+		return itemKeys[i]
+	}
+	return "[" + strconv.Itoa(i) + "]"
 }
 
 // MaxInputSize is the largest compose, env or declarations file read, in
@@ -600,6 +656,8 @@ type inputs struct {
 	read       []string // every env file read, both passes, in order
 	seen       versions // the env files' versions, as found before any read
 	roots      []string // where files the project refers to may lie
+	// reads holds the env files read, each once (see envReads).
+	reads envReads
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
 	// stdin is the file the compose file from standard input was written
@@ -664,7 +722,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		}
 		disabled = b
 	}
-	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin}
+	in := &inputs{envDisabled: disabled, seen: versions{}, stdin: stdin, reads: envReads{}}
 	var err error
 	// envFilesIn returns the env files docker compose reads with dir as
 	// its working directory: the explicit ones, else dir/.env.
@@ -713,7 +771,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		return nil, err
 	}
 	if len(firstFiles) > 0 {
-		vals, err := dotenv.GetEnvFromFile(env, firstFiles)
+		vals, err := in.reads.getEnv(env, firstFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -817,7 +875,15 @@ func (in *inputs) projectOptions(opts Options, more ...cli.ProjectOptionsFn) (*c
 		o.EnvFiles = in.envFiles
 		return nil
 	}
-	dotEnv := cli.WithDotEnv
+	// cli.WithDotEnv, reading each file once (in.reads).
+	dotEnv := func(o *cli.ProjectOptions) error {
+		vals, err := in.reads.getEnv(o.Environment, o.EnvFiles)
+		if err != nil {
+			return err
+		}
+		o.Environment.Merge(vals)
+		return nil
+	}
 	if slices.Equal(in.envFiles, in.firstFiles) {
 		// The first pass read these files and set each of their
 		// variables that the environment did not: cli.WithDotEnv would

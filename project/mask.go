@@ -78,8 +78,12 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 		}
 		files = append(files, f)
 	}
+	var reads envReads
+	if in != nil {
+		reads = in.reads
+	}
 	for _, f := range files {
-		for _, kv := range rawEnvValues(f) {
+		for _, kv := range rawEnvValues(f, reads) {
 			k, raw := kv[0], kv[1]
 			add(k, raw)
 			for _, q := range []string{`"`, `'`} {
@@ -150,12 +154,19 @@ func envFileCandidates(opts Options, in *inputs) []string {
 
 // rawEnvValues returns, in order, for each KEY=VALUE (or export KEY=VALUE) line of
 // the env file at path, the raw text after "=", trimmed; nil when the file
-// is not a regular file of at most MaxInputSize bytes.
-func rawEnvValues(path string) [][2]string {
+// is not a regular file of at most MaxInputSize bytes. A file reads holds
+// (read by this load already) is not read again.
+func rawEnvValues(path string, reads envReads) [][2]string {
 	if path == "" || CheckInputFile("env file", path) != nil {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	if reads != nil {
+		data, err = reads.read(path)
+	} else {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil
 	}

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
@@ -115,6 +114,8 @@ type rawIndex struct {
 	// roots are the directories a referenced file must lie in: the
 	// project directory, the -f files' folders, and the allowed ones.
 	roots []string
+	// reads holds the env files read during this load, each once.
+	reads envReads
 	// seen holds the version of each include env file as found, before
 	// it was read (see Project.Inputs).
 	seen versions
@@ -142,8 +143,8 @@ func (ix *rawIndex) missed(p string, ref reference) {
 // include and extends.file. A file that cannot be read or parsed is left
 // out: compose-go reports it with its own error. env is the project's
 // environment and dir its directory.
-func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string) *rawIndex {
-	ix := &rawIndex{roots: roots, seen: versions{}, read: map[string][]byte{}}
+func readRaw(paths []string, rel func(string) string, env map[string]string, dir string, roots []string, reads envReads) *rawIndex {
+	ix := &rawIndex{roots: roots, seen: versions{}, read: map[string][]byte{}, reads: reads}
 	seen := map[string]bool{}
 	// chain are the files being read, each with the reference that named
 	// it: compose-go refuses an include of one of them.
@@ -362,7 +363,7 @@ func (ix *rawIndex) include(f *rawFile, inc include, extended bool, add func(str
 			}
 			ix.seen.add(e) // before this read and compose-go's
 		}
-		vals, err := dotenv.GetEnvFromFile(f.env, envFiles)
+		vals, err := ix.reads.getEnv(f.env, envFiles)
 		if err != nil {
 			return
 		}

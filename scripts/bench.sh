@@ -14,9 +14,11 @@
 # markers the page lacks is printed only. Sections (SECTIONS, default all
 # but generated; NAME in the markers):
 #
-#   convert      compose-go's load alone (A) vs the whole conversion (B) of
-#                each corpus project, in process (BenchmarkLoad,
-#                BenchmarkConvert; BENCHTIME iterations a run, default 10x)
+#   convert      compose-go's load alone, as a conversion has it load the
+#                project (A) vs the whole conversion (B) of each corpus
+#                project, in process (project's BenchmarkComposeLoad,
+#                convert's BenchmarkConvert; BENCHTIME iterations a run,
+#                default 10x)
 #   jobs         convert --batch of the corpus with --jobs 2 (A) and
 #                --jobs 1 (B): in process (BenchmarkBatchCorpus) and whole
 #                process (wall, CPU, peak RSS)
@@ -259,7 +261,7 @@ c2m="$tmp/compose2manifest"
 if want convert; then
 	load0=$(loadavg)
 	echo "== convert: compose-go's load (A) vs the whole conversion (B), per corpus project, in process"
-	[ -z "$fake" ] && go test -c -o "$tmp/convert.test" ./convert
+	[ -z "$fake" ] && go test -c -o "$tmp/convert.test" ./convert && go test -c -o "$tmp/project.test" ./project
 	list_real() {
 		(cd convert && "$tmp/convert.test" -test.run '^$' -test.bench '^BenchmarkLoad$' -test.benchtime 1x) |
 			awk '/^BenchmarkLoad\// { n = $1; sub(/^BenchmarkLoad\//, "", n); sub(/-[0-9]+$/, "", n); print n }'
@@ -268,7 +270,7 @@ if want convert; then
 	: >"$tmp/convert.rows"
 	keys=""
 	while read -r p; do
-		run_a() { gobench "$tmp/convert.test" convert "^BenchmarkLoad\$/$(re "$p")" "$BENCHTIME" ns/op; }
+		run_a() { gobench "$tmp/project.test" project "^BenchmarkComposeLoad\$/$(re "$p")" "$BENCHTIME" ns/op; }
 		run_b() { gobench "$tmp/convert.test" convert "^BenchmarkConvert\$/$(re "$p")" "$BENCHTIME" ns/op; }
 		pair "convert $p"
 		row "convert $p" 1 "$p" ms 1e-6 >>"$tmp/convert.rows"

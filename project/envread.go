@@ -1,0 +1,83 @@
+package project
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose2manifest/compose2manifest/internal/fsread"
+)
+
+// envRead is an env file as read once: its bytes, and the version of
+// the file they were read from.
+type envRead struct {
+	data []byte
+	id   fsread.ID
+}
+
+// envReads holds the env files this package read during one Load, by
+// absolute path, so that each is read once: by the first pass, the
+// second, an include's environment and Inputs alike. (The ones compose-go
+// reads itself, an include's env files and a service's env_file, it reads
+// by path again: it has no way to be handed them.)
+type envReads map[string]envRead
+
+// getEnv is compose-go's dotenv.GetEnvFromFile(current, files), with its
+// errors, but a file this load read before is parsed from the bytes read
+// then instead of being read again. Each file's variables may refer to
+// current's and to those of the files before it.
+func (r envReads) getEnv(current map[string]string, files []string) (map[string]string, error) {
+	env := make(map[string]string)
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return env, err
+		}
+		data, err := r.read(abs)
+		if err != nil {
+			return env, err
+		}
+		err = dotenv.ParseWithFormat(bytes.NewReader(data), abs, env, func(k string) (string, bool) {
+			if v, ok := current[k]; ok {
+				return v, true
+			}
+			v, ok := env[k]
+			return v, ok
+		}, "")
+		if err != nil {
+			return env, err
+		}
+	}
+	return env, nil
+}
+
+// read returns the bytes of the env file at abs, read the first time it
+// is asked for, with GetEnvFromFile's errors. The version recorded is the
+// one found before the read: a write during the read leaves a version
+// Inputs' check (fsread.Same) refuses.
+func (r envReads) read(abs string) ([]byte, error) {
+	if e, ok := r[abs]; ok {
+		return e.data, nil
+	}
+	fi, err := os.Stat(abs)
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("couldn't find env file: %s", abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", abs)
+	}
+	data, err := os.ReadFile(abs)
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("couldn't read env file: %s", abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r[abs] = envRead{data: data, id: fsread.IDOf(fi)}
+	return data, nil
+}
