@@ -538,6 +538,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	removeStale(outAbs, time.Now())
 	unfinished := readJournal(cfg.Out, outAbs)
 	opts := RootDefaults(rootAbs, cfg.Convert)
+	check := opts
+	check.WorkingDirectory = cfg.WorkingDirectory
+	if err := convert.CheckDefaults(check); err != nil {
+		return nil, err // once for the batch, not once per project
+	}
 	if cfg.TuneGC {
 		TuneGC(len(projects))
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/images"
 	"github.com/compose2manifest/compose2manifest/internal/bound"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
+	"github.com/compose2manifest/compose2manifest/internal/suggest"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
@@ -362,7 +363,55 @@ func withDefaults(l *project.Project, opts Options, decl *declare.File, declFile
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := unknownFields(l.Rel(p), d); err != nil {
+		return nil, nil, err
+	}
 	return declare.WithDefaults(decl, d), append(slices.Clone(declFiles), inputFile{p, data}), nil
+}
+
+// CheckDefaults reads and judges the defaults file opts.DefaultsFile (if
+// any) as each conversion with opts would: a batch calls it once before
+// its projects, so that a defaults file it cannot use is one error naming
+// the file and line, not one per project. The file is named relative to
+// opts.WorkingDirectory.
+func CheckDefaults(opts Options) error {
+	if opts.DefaultsFile == "" {
+		return nil
+	}
+	p := opts.abs(opts.DefaultsFile)
+	data, err := fsread.File("defaults file", p, project.MaxInputSize)
+	if err != nil {
+		return err
+	}
+	name := p
+	if rel, err := filepath.Rel(opts.WorkingDirectory, p); err == nil && opts.WorkingDirectory != "" {
+		name = rel
+	}
+	d, err := declare.ParseDefaults(name, data)
+	if err != nil {
+		return err
+	}
+	return unknownFields(name, d)
+}
+
+// unknownFields refuses an acknowledge: item of the defaults d for every
+// service (*.FIELD) whose FIELD is no service field the converter knows
+// (Fields): matching nothing in any one project is no mistake for a
+// default, so a typo (*.container_nmae) would otherwise pass unseen.
+func unknownFields(name string, d *declare.File) error {
+	var known []string
+	for _, f := range Fields() {
+		if f.Section == "services" {
+			known = append(known, f.Name)
+		}
+	}
+	for _, a := range d.Acknowledge {
+		if a.Service != "*" || a.Variable != "" || a.Option != "" || slices.Contains(known, a.Field) {
+			continue
+		}
+		return fmt.Errorf("%s:%d: acknowledge item %s names no service field compose2manifest reports; %sa default must name one (see docs/fields.md)", name, a.Pos.Line, a.String(), suggest.Hint(a.Field, known))
+	}
+	return nil
 }
 
 // sidecar returns the declarations file of the project in dir: the bytes
