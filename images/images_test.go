@@ -298,6 +298,14 @@ func TestMatch(t *testing.T) {
 		{"ghcr.io/linuxserver/transmission:4.0.6", "/watch", true, "911:911", "0750", manifest.IntentContent, "directory"},
 		{"linuxserver/sonarr:latest", "/series", false, "", "", "", ""}, // a compose file's own choice
 		{"linuxserver/sonarr:latest", "/movies", false, "", "", "", ""}, // radarr's, not sonarr's
+		{"vaultwarden/server:latest-alpine", "/data", true, "0:0", "0700", manifest.IntentState, "directory"},
+		{"nginx:stable-alpine", "/var/log/nginx", true, "0:0", "0750", manifest.IntentLogs, "directory"},
+		{"postgres:16-alpine", "/docker-entrypoint-initdb.d", true, "70:70", "0755", manifest.IntentConfig, "directory"},
+		{"postgres:14", "/docker-entrypoint-initdb.d", true, "999:999", "0755", manifest.IntentConfig, "directory"},
+		{"mongo:4.4.4", "/docker-entrypoint-initdb.d", true, "999:999", "0755", manifest.IntentConfig, "directory"},
+		{"influxdb:1.12", "/etc/influxdb/influxdb.conf", true, "", "", manifest.IntentConfig, "file"},
+		{"influxdb:1.12-alpine", "/var/lib/influxdb", true, "", "", manifest.IntentState, "directory"},
+		{"influxdb:2.7", "/var/lib/influxdb", false, "", "", "", ""}, // 1.x only
 		{"ghcr.io/zammad/zammad:7.1.1-0035", "/opt/zammad/storage", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"syncthing/syncthing", "/var/syncthing", true, "1000:1000", "0750", manifest.IntentState, "directory"},
 		{"gitea/gitea:1.22", "/data", true, "1000:1000", "0750", manifest.IntentState, "directory"},
