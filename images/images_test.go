@@ -262,7 +262,9 @@ func TestMatch(t *testing.T) {
 		{"portainer/portainer-ce:alpine", "/data", true, "0:0", "0750", manifest.IntentState, "directory"},
 		{"ghcr.io/getsentry/symbolicator:nightly", "/data", true, "", "", manifest.IntentCache, "directory"},
 		{"eclipse-mosquitto:2.0.18-openssl", "/mosquitto/log", true, "1883:1883", "0750", manifest.IntentLogs, "directory"},
-		{"wordpress:cli-2.11-php8.3", "/var/www/html", true, "", "", manifest.IntentState, "directory"},
+		{"wordpress:cli-2.11-php8.3", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
+		{"wordpress:latest", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
+		{"wordpress:6.8-php8.3-fpm", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
 		{"wordpress:6-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
 		{"mattermost/mattermost-team-edition:10.5", "/mattermost/config", true, "2000:2000", "0750", manifest.IntentState, "directory"},
 		{"deluan/navidrome:latest", "/music", true, "", "", manifest.IntentContent, "directory"},
@@ -509,6 +511,13 @@ func TestRunAs(t *testing.T) {
 		{"syncthing/syncthing:1.27", map[string]string{"PUID": "1026", "PGID": "100"}, "1026:100", true, false},
 		{"postgres:16", map[string]string{"PUID": "1000"}, "", false, false},
 		{"lscr.io/linuxserver/a/b", map[string]string{"PUID": "1000"}, "", false, false},
+		{"wordpress:6-apache", map[string]string{"APACHE_RUN_USER": "#1000"}, "", true, true},
+		{"wordpress:cli", map[string]string{"APACHE_RUN_USER": "#1000"}, "", false, false},
+		{"ghcr.io/gethomepage/homepage:v1", map[string]string{"PUID": "1000", "PGID": "1000"}, "1000:1000", true, false},
+		{"ghcr.io/gethomepage/homepage:v1", map[string]string{"PUID": "1000"}, "1000:0", true, false},
+		// nginx-proxy-manager makes an unset PGID follow PUID: no default, so one alone is no owner.
+		{"jc21/nginx-proxy-manager:latest", map[string]string{"PUID": "1000"}, "", true, true},
+		{"jc21/nginx-proxy-manager:2", map[string]string{"PUID": "1000", "PGID": "1000"}, "1000:1000", true, false},
 	} {
 		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
 		got, _, _, ok, err := tab.RunAs(tc.ref, lookup)
