@@ -264,6 +264,11 @@ func TestMatch(t *testing.T) {
 		{"eclipse-mosquitto:2.0.18-openssl", "/mosquitto/log", true, "1883:1883", "0750", manifest.IntentLogs, "directory"},
 		{"wordpress:cli-2.11-php8.3", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
 		{"wordpress:latest", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
+		{"gitlab/gitlab-ce:latest", "/etc/gitlab", true, "", "", manifest.IntentState, "directory"},
+		{"jc21/nginx-proxy-manager:latest", "/etc/letsencrypt", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"ollama/ollama:latest", "/root/.ollama", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"filebrowser/filebrowser", "/srv", true, "", "", manifest.IntentContent, "directory"},
+		{"stashapp/stash:latest", "/data", false, "", "", "", ""}, // set by the compose file's STASH_STASH
 		{"wordpress:6.8-php8.3-fpm", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
 		{"wordpress:6-fpm-alpine", "/var/www/html", true, "82:82", "0750", manifest.IntentState, "directory"},
 		{"mattermost/mattermost-team-edition:10.5", "/mattermost/config", true, "2000:2000", "0750", manifest.IntentState, "directory"},
