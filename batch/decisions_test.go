@@ -24,8 +24,8 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 466
-	corpusMinProduced  = 48 // sources with owner, mode and intent produced
+	corpusMaxDecisions = 456
+	corpusMinProduced  = 53 // sources with owner, mode and intent produced
 )
 
 // projectDecisions is what one project of a batch leaves a person.
