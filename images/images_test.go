@@ -267,6 +267,8 @@ func TestMatch(t *testing.T) {
 		{"gitlab/gitlab-ce:latest", "/etc/gitlab", true, "", "", manifest.IntentState, "directory"},
 		{"jc21/nginx-proxy-manager:latest", "/etc/letsencrypt", true, "0:0", "0750", manifest.IntentState, "directory"},
 		{"ollama/ollama:latest", "/root/.ollama", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"authelia/authelia:latest", "/config", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"photoprism/photoprism:latest", "/photoprism/originals", true, "", "", manifest.IntentContent, "directory"},
 		{"filebrowser/filebrowser", "/srv", true, "", "", manifest.IntentContent, "directory"},
 		{"stashapp/stash:latest", "/data", false, "", "", "", ""}, // set by the compose file's STASH_STASH
 		{"wordpress:6.8-php8.3-fpm", "/var/www/html", true, "33:33", "0750", manifest.IntentState, "directory"},
@@ -523,6 +525,7 @@ func TestRunAs(t *testing.T) {
 		// nginx-proxy-manager makes an unset PGID follow PUID: no default, so one alone is no owner.
 		{"jc21/nginx-proxy-manager:latest", map[string]string{"PUID": "1000"}, "", true, true},
 		{"jc21/nginx-proxy-manager:2", map[string]string{"PUID": "1000", "PGID": "1000"}, "1000:1000", true, false},
+		{"ghcr.io/authelia/authelia:4.39", map[string]string{"PUID": "1000", "PGID": "1000"}, "1000:1000", true, false},
 	} {
 		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
 		got, _, _, ok, err := tab.RunAs(tc.ref, lookup)
