@@ -268,6 +268,7 @@ func TestMatch(t *testing.T) {
 		{"jc21/nginx-proxy-manager:latest", "/etc/letsencrypt", true, "0:0", "0750", manifest.IntentState, "directory"},
 		{"ollama/ollama:latest", "/root/.ollama", true, "0:0", "0750", manifest.IntentState, "directory"},
 		{"authelia/authelia:latest", "/config", true, "0:0", "0750", manifest.IntentState, "directory"},
+		{"ghcr.io/open-webui/open-webui:main", "/app/backend/data", true, "0:0", "0750", manifest.IntentState, "directory"},
 		{"photoprism/photoprism:latest", "/photoprism/originals", true, "", "", manifest.IntentContent, "directory"},
 		{"filebrowser/filebrowser", "/srv", true, "", "", manifest.IntentContent, "directory"},
 		{"stashapp/stash:latest", "/data", false, "", "", "", ""}, // set by the compose file's STASH_STASH
