@@ -27,8 +27,8 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 462
-	corpusMinProduced  = 49 // sources with owner, mode and intent produced
+	corpusMaxDecisions = 452
+	corpusMinProduced  = 54 // sources with owner, mode and intent produced
 	// corpusMaxSurveyed is the decisions left with a survey that found
 	// every source (surveyedConvert): what no survey can tell, intents.
 	corpusMaxSurveyed = 118

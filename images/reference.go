@@ -71,6 +71,7 @@ func ParseReference(ref string) (repository, tag string) {
 func Variants() []string {
 	return []string{
 		"alpine",
+		"cli",
 		"debian",
 		"distroless",
 		"nanoserver",
@@ -88,8 +89,10 @@ func Variants() []string {
 // dropped from each piece ("alpine3.20" gives "alpine", "ubi9" gives "ubi").
 // The first piece that is one of Variants names the variant: "16-alpine",
 // "alpine3.20", "fpm-alpine" give "alpine"; "1.22-rootless" gives
-// "rootless". Anything else, such as "16", "16-bookworm", "8.4-oracle" or
-// "latest", is the default variant. One exception: Bitnami builds only on
+// "rootless"; "cli" and "cli-2.12-php8.3", wordpress's wp-cli tags (built
+// on another base image than its default tags), give "cli". Anything else,
+// such as "16", "16-bookworm", "8.4-oracle" or "latest", is the default
+// variant. One exception: Bitnami builds only on
 // Debian, so for a repository under "bitnami/" a "debian" piece
 // ("16.3.0-debian-12-r0") names the default variant.
 func Variant(repository, tag string) string {

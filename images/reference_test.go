@@ -74,6 +74,11 @@ func TestVariant(t *testing.T) {
 		{"mongo", "8.0-windowsservercore-ltsc2022", "windowsservercore"},
 		{"traefik", "v3.1-nanoserver-ltsc2022", "nanoserver"},
 		{"x/y", "v1-distroless", "distroless"},
+		{"wordpress", "cli", "cli"},
+		{"wordpress", "cli-2.12-php8.3", "cli"},
+		{"wordpress", "php8.3-apache", ""},
+		{"wordpress", "6-fpm-alpine", "alpine"},
+		{"x/y", "client-1", ""},
 		{"x/y", "alpineish", ""},
 		{"x/y", "", ""},
 	}
