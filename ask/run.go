@@ -486,6 +486,16 @@ func (r *runner) writeDeclarations(ctx context.Context, s *Session, old, data []
 			return &Outcome{Status: Unanswered, Message: "nothing written"}
 		}
 	}
+	if cur, _, err := atomicfile.ReadLF(r.declPath); (err == nil || !os.IsNotExist(err) || old != nil) && !bytes.Equal(cur, old) {
+		// Someone changed the file while ask ran (an editor, another
+		// ask): writing would drop their change. The answers are not
+		// lost either: they are printed, to merge by hand.
+		if r.cfg.Stdout != nil {
+			io.WriteString(r.cfg.Stdout, report.Block(string(data)))
+		}
+		return &Outcome{Status: Failed, Err: fmt.Errorf("ask: %s changed since ask read it; not overwriting it, nothing written", r.declName),
+			Hints: []string{"the declarations answered are printed on stdout: merge them into " + r.declName + " by hand, or run ask again"}}
+	}
 	if _, err := atomicfile.Rewrite(r.declPath, data, crlf); err != nil {
 		// The answers are not lost: print what would have been
 		// written, for the author to save by hand.

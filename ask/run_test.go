@@ -181,3 +181,51 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// editingReader appends line to the file at path on its first Read: a
+// person editing the declarations while ask runs.
+type editingReader struct {
+	r          io.Reader
+	path, line string
+	done       bool
+}
+
+func (e *editingReader) Read(p []byte) (int, error) {
+	if !e.done {
+		e.done = true
+		f, err := os.OpenFile(e.path, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteString(e.line)
+			f.Close()
+		}
+	}
+	return e.r.Read(p)
+}
+
+// TestRunFileChanged: a declarations file changed while ask ran is not
+// overwritten (the change would be lost); the answers are printed on
+// stdout instead (found by a fresh-eyes trial).
+func TestRunFileChanged(t *testing.T) {
+	dir := mailProject(t)
+	p := filepath.Join(dir, "compose2manifest.yaml")
+	const line = "# added by a person meanwhile\n"
+	var stdout, out bytes.Buffer
+	got := Run(context.Background(), Config{
+		Options:  convert.Options{WorkingDirectory: dir, Environ: []string{}},
+		Terminal: true,
+		Write:    true,
+		In:       &editingReader{r: strings.NewReader("\n0:0\n0644\n\n\n\n"), path: p, line: line},
+		Out:      &out,
+		Stdout:   &stdout,
+	})
+	if got.Status != Failed || got.Err == nil || !strings.Contains(got.Err.Error(), "changed since ask read it") {
+		t.Fatalf("outcome %+v; conversation:\n%s", got, out.String())
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.HasSuffix(string(data), line) || strings.Contains(string(data), "./main.cf:") {
+		t.Errorf("the person's change was not kept as they left it:\n%s", data)
+	}
+	if !strings.Contains(stdout.String(), "./main.cf: {owner: \"0:0\", mode: \"0644\", intent: config}") {
+		t.Errorf("the answers are not on stdout: %q", stdout.String())
+	}
+}
