@@ -520,6 +520,11 @@ func (q *itemQuestions) askPath() error {
 	s, p, it, m, sup, kind := q.s, q.p, q.it, &q.it.Missing, q.it.Supplied, q.kind
 	hostDir, volumeRoot := q.settings()
 	def, placed := it.landing(p.Module, hostDir, volumeRoot)
+	if m.NotOwnable != "" && sup.Path == "" && kind != declare.KindHost {
+		// The module may not own it where it is (C2M006): a directory
+		// or file needs a place its data moves to; Enter cannot keep it.
+		def, placed = "", false
+	}
 	// A host path takes a path only where nothing else places it: it is
 	// the module's view of a path it does not own, never a relocation.
 	clash := ""
@@ -552,6 +557,8 @@ func pathLabel(p *Plan, m *convert.Missing, kind declare.Kind, def string, place
 		return "path (required, as " + clash + " lands at " + def + " already: another absolute host path)"
 	case m.LinkOutside != "" && kind != declare.KindHost:
 		return "path (required, as " + m.Source + " is a symbolic link out of the project: an absolute host path)"
+	case m.NotOwnable != "" && kind != declare.KindHost && !placed:
+		return "path (required, as the module may not own " + m.Key + " there, " + m.NotOwnable + ": an absolute host path its data moves to)"
 	case placed && def != "":
 		return "path (optional: relocate to another absolute host path; Enter keeps " + def + ")"
 	case placed:

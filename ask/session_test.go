@@ -399,3 +399,26 @@ func TestSessionMustMove(t *testing.T) {
 		t.Errorf("Final = %+v", got)
 	}
 }
+
+// TestSessionNotOwnablePath: a source the module may not own where it is,
+// without layout fhs (NotOwnable), needs a path: Enter does not keep it
+// there, where C2M006 would refuse it after the fact (fresh-eyes trial).
+func TestSessionNotOwnablePath(t *testing.T) {
+	it := Item{Missing: convert.Missing{
+		Section: declare.SectionBinds, Key: "/mnt/data", Source: "/mnt/data",
+		Mounts:     []convert.Mount{{Service: "web", Image: "busybox", Target: "/data", Pos: manifest.Pos{File: "compose.yaml", Line: 4}}},
+		Known:      declare.Entry{Key: "/mnt/data"},
+		NotOwnable: "outside the places a module may own",
+	}}
+	it.suggest(true)
+	a, out, err := run(t, &Plan{Module: "web", Items: []Item{it}}, "\n1000:1000\n0750\ncontent\n\n/srv/web/data\n-\n")
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "Enter keeps /mnt/data") || !strings.Contains(out, "path (required, as the module may not own /mnt/data there") {
+		t.Errorf("path question:\n%s", out)
+	}
+	if got := a.Entries[0].Entry.Path; got != "/srv/web/data" {
+		t.Errorf("path %q, want the one answered after Enter was refused:\n%s", got, out)
+	}
+}
