@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -386,6 +387,61 @@ func (s *Survey) valid() error {
 	for i, img := range s.Images {
 		if img.Image == "" {
 			return fmt.Errorf("images[%d]: no image", i)
+		}
+	}
+	return s.bindPaths()
+}
+
+// bindPaths reports a bind's path the script never writes: the script
+// looks for an absolute source at itself, a ~ source in the home it
+// found, and every relative one in one checkout (path.Join of the
+// checkout and the source as written). A plan copies data from there,
+// so a path that says otherwise (./library found at /etc/ssh) is a
+// survey edited or mixed up, not evidence.
+func (s *Survey) bindPaths() error {
+	checkout, first := "", -1
+	for i := range s.Sources {
+		src := &s.Sources[i]
+		if src.Section != declare.SectionBinds || src.Path == "" {
+			continue
+		}
+		at := fmt.Sprintf("sources[%d] (%s %s)", i, src.Section, strconv.Quote(src.Key))
+		key := src.Key
+		switch {
+		case strings.HasPrefix(key, "/"):
+			if want := path.Clean(key); src.Path != want {
+				return fmt.Errorf("%s: path %q: the script looks for an absolute source at %s itself", at, src.Path, want)
+			}
+		case key == "~" || strings.HasPrefix(key, "~/"):
+			if want := path.Join(s.Home, strings.TrimPrefix(key, "~")); s.Home != "" && src.Path != want {
+				return fmt.Errorf("%s: path %q: the script looks for it at %s, in the home %s it found", at, src.Path, want, s.Home)
+			}
+		case slices.Contains(strings.Split(path.Clean(key), "/"), ".."):
+			// Above the checkout: its folder cannot be told from it.
+		default:
+			rel := path.Clean(key)
+			dir := src.Path
+			if rel != "." {
+				var ok bool
+				if dir, ok = strings.CutSuffix(src.Path, "/"+rel); !ok {
+					return fmt.Errorf("%s: path %q: the script looks for a relative source in the checkout, at CHECKOUT/%s", at, src.Path, rel)
+				}
+				if dir == "" {
+					dir = "/" // a checkout at the root
+				}
+			}
+			switch {
+			case first < 0:
+				checkout, first = dir, i
+			case dir != checkout:
+				return fmt.Errorf("%s: path %q is in %s, but sources[%d] was found in %s: the script looks for every relative source in one checkout", at, src.Path, dir, first, checkout)
+			}
+		}
+		switch {
+		case src.Type == File && (src.UsageKiB != nil || src.Files != nil):
+			return fmt.Errorf("%s: a file with a directory's usage_kib or files", at)
+		case src.Type == Directory && src.Bytes != nil:
+			return fmt.Errorf("%s: a directory with a file's bytes", at)
 		}
 	}
 	return nil

@@ -128,6 +128,13 @@ func TestReadErrors(t *testing.T) {
 		{"negative", edit(t, `"bytes":5`, `"bytes":-5`), "bytes -5: want a count"},
 		{"container", edit(t, `"id":"0123abcd"`, `"id":"x; rm"`), "containers[0]: id"},
 		{"no sources", edit(t, `"sources":[`, `"sourcez":[`), `unknown field "sourcez"`},
+		// Found by a fresh-eyes trial: paths the script never writes for
+		// a bind, which plan would copy data from.
+		{"relative bind found elsewhere", edit(t, `"path":"/srv/app/data"`, `"path":"/etc/ssh"`), `sources[0] (binds "./data"): path "/etc/ssh": the script looks for a relative source in the checkout, at CHECKOUT/data`},
+		{"two checkouts", edit(t, `"path":"/srv/app/app.conf"`, `"path":"/etc/app.conf"`), `sources[1] (binds "./app.conf"): path "/etc/app.conf" is in /etc, but sources[0] was found in /srv/app`},
+		{"absolute bind found elsewhere", edit(t, `"key":"./none","path":"/srv/app/none"`, `"key":"/mnt/none","path":"/etc/shadow"`), `path "/etc/shadow": the script looks for an absolute source at /mnt/none itself`},
+		{"home bind found elsewhere", edit(t, `"key":"./none","path":"/srv/app/none"`, `"key":"~/none","path":"/root/none"`), `at /home/alice/none, in the home /home/alice it found`},
+		{"file with a directory's facts", edit(t, `"type":"file","owner":"0:0","mode":"644","bytes":5`, `"type":"file","owner":"0:0","mode":"644","files":5`), "a file with a directory's usage_kib or files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read("survey.json", []byte(tc.doc))
