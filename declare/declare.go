@@ -463,10 +463,11 @@ type Error = manifest.Error
 // Errors is every problem found in a document, in file order, one per line.
 type Errors = manifest.Errors
 
-// syntaxError turns an error of yaml.v3's parser into an Error, keeping the
-// line yaml reports.
-func syntaxError(name string, err error) *Error {
-	line, msg := manifest.YAMLErrorLine(err)
+// syntaxError turns an error of yaml.v3's parser reading data into an
+// Error, with the line yaml reports, or the line of the byte its reader
+// refused (manifest.YAMLErrorAt).
+func syntaxError(name string, data []byte, err error) *Error {
+	line, msg := manifest.YAMLErrorAt(data, err)
 	return &Error{Pos: manifest.Pos{File: name, Line: line}, Msg: "YAML syntax error: " + msg}
 }
 
@@ -479,13 +480,13 @@ func Parse(name string, data []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, Errors{{Pos: manifest.Pos{File: name}, Msg: "empty document; want a mapping starting with version: 1"}}
 		}
-		return nil, Errors{syntaxError(name, err)}
+		return nil, Errors{syntaxError(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, Errors{{Pos: manifest.Pos{File: name, Line: extra.Line}, Msg: "more than one YAML document; a declarations file holds one"}}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, Errors{syntaxError(name, err)}
+		return nil, Errors{syntaxError(name, data, err)}
 	}
 	return parse(name, &doc, true)
 }

@@ -39,13 +39,13 @@ func LoadDocument(name string, data []byte) (*Document, error) {
 		d.doc = newDoc(commentsOnly(data))
 		return d, nil
 	case err != nil:
-		return nil, Errors{syntaxError(name, err)}
+		return nil, Errors{syntaxError(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, Errors{{Pos: manifest.Pos{File: name, Line: extra.Line}, Msg: "more than one YAML document; a declarations file holds one"}}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, Errors{syntaxError(name, err)}
+		return nil, Errors{syntaxError(name, data, err)}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		d.doc = newDoc("")

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -104,9 +105,51 @@ func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line}
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // syntaxError records an error of the YAML parser.
-func (d *decoder) syntaxError(err error) {
-	line, msg := YAMLErrorLine(err)
+func (d *decoder) syntaxError(data []byte, err error) {
+	line, msg := YAMLErrorAt(data, err)
 	d.errs = append(d.errs, &Error{Pos: Pos{File: d.file, Line: line}, Msg: "YAML syntax: " + msg})
+}
+
+var yamlOffsetRE = regexp.MustCompile(`^yaml: offset (\d+): (.*)$`)
+
+// YAMLErrorAt is YAMLErrorLine for an error of reading data, the whole
+// document: an error of the YAML reader, which names a byte offset
+// ("yaml: offset 31: control characters are not allowed", as yaml v4
+// words it) or no place at all (yaml.v3's "invalid leading UTF-8
+// octet"), gets the line of that byte, or of the first byte the reader
+// refuses. The line is 0 when none can be told.
+func YAMLErrorAt(data []byte, err error) (line int, msg string) {
+	line, msg = YAMLErrorLine(err)
+	if line > 0 {
+		return line, msg
+	}
+	if m := yamlOffsetRE.FindStringSubmatch(err.Error()); m != nil {
+		if off, aerr := strconv.Atoi(m[1]); aerr == nil && off <= len(data) {
+			return bytes.Count(data[:off], []byte("\n")) + 1, m[2]
+		}
+	}
+	if off := unreadable(data); off >= 0 && (strings.Contains(msg, "UTF-8") || strings.Contains(msg, "control characters")) {
+		return bytes.Count(data[:off], []byte("\n")) + 1, msg
+	}
+	return 0, msg
+}
+
+// unreadable returns the offset of the first byte of data the YAML
+// reader refuses: one that is not UTF-8, or a control character other
+// than tab, line feed, carriage return and NEL (YAML 1.2's printable
+// set); -1 when there is none.
+func unreadable(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7f, r >= 0x80 && r <= 0x9f && r != 0x85:
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 // YAMLErrorLine splits an error of yaml.v3's parser ("yaml: line 3: did
@@ -132,7 +175,7 @@ func (d *decoder) module(data []byte) *Module {
 		if errors.Is(err, io.EOF) {
 			d.errorf(nil, "empty manifest: want version: 1, module and resources")
 		} else {
-			d.syntaxError(err)
+			d.syntaxError(data, err)
 		}
 		return nil
 	}
@@ -141,7 +184,7 @@ func (d *decoder) module(data []byte) *Module {
 	case err == nil:
 		d.errorf(&next, "a manifest is one YAML document; found another")
 	case !errors.Is(err, io.EOF):
-		d.syntaxError(err)
+		d.syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 {
 		d.errorf(&doc, "empty manifest: want version: 1, module and resources")

@@ -235,7 +235,7 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	}
 	if err != nil {
 		if f := l.raw.parseErr; f != "" && !strings.Contains(err.Error(), f) {
-			err = syntaxError(f, err)
+			err = syntaxError(f, l.raw.parseData, err)
 		}
 		var missing *template.MissingRequiredError
 		if reqs := l.requiredErrors(); len(reqs) > 0 && errors.As(err, &missing) {
@@ -913,9 +913,14 @@ var yamlError = regexp.MustCompile(`yaml: (?:(while (parsing|scanning) [^:]*?) a
 // on line 4 says "line 3", one on the first line "<unknown position>"),
 // so a parser error's lines are moved on by one. An error the pattern
 // does not match is returned as "FILE: ERROR".
-func syntaxError(file string, err error) error {
+func syntaxError(file string, data []byte, err error) error {
 	m := yamlError.FindStringSubmatch(err.Error())
 	if m == nil {
+		// An error of the YAML reader names a byte offset, or no place
+		// (bytes that are not UTF-8): the line of that byte.
+		if line, msg := manifest.YAMLErrorAt(data, yamlReaderError(err)); line > 0 {
+			return &stableErr{msg: fmt.Sprintf("%s:%d: yaml: %s", file, line, msg), err: err}
+		}
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	context, kind, contextLine, line, column, problem := m[1], m[2], m[3], m[4], m[5], m[6]
@@ -935,6 +940,16 @@ func syntaxError(file string, err error) error {
 		msg += fmt.Sprintf(" (%s at line %d)", context, fix(contextLine))
 	}
 	return &stableErr{msg: msg, err: err}
+}
+
+// yamlReaderError returns err's "yaml: …" part: compose-go may wrap the
+// YAML library's error in words of its own.
+func yamlReaderError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "yaml: "); i > 0 {
+		return errors.New(msg[i:])
+	}
+	return err
 }
 
 // envExample returns the name of an example env file beside the project's

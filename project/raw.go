@@ -99,8 +99,9 @@ type rawIndex struct {
 	// options, "~" and lines this index would miss).
 	problem string
 	// parseErr names the first file that is not valid YAML, so a load
-	// error that does not name its file can.
-	parseErr string
+	// error that does not name its file can; parseData is its bytes.
+	parseErr  string
+	parseData []byte
 	// partial reports that a compose file could not be read or parsed
 	// (compose-go reports it with its own error): the index may lack
 	// keys compose-go reads, and castsFor prunes nothing.
@@ -190,7 +191,7 @@ func readRaw(paths []string, rel func(string) string, env map[string]string, dir
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
 			if err != nil && ix.parseErr == "" {
-				ix.parseErr = rel(p)
+				ix.parseErr, ix.parseData = rel(p), data
 			}
 			ix.partial = ix.partial || err != nil
 			return
