@@ -58,6 +58,11 @@ func (l *Project) locate(err error) error {
 	if head, rest, ok := strings.Cut(msg, "\n"); ok && strings.HasPrefix(head, "decoding failed") {
 		return &stableErr{msg: l.locateDecoding(rest), err: err}
 	}
+	if m := mountConfigRE.FindStringSubmatch(msg); m != nil {
+		if pos, service, ok := l.mountPos(m[1], strings.ToLower(m[2])); ok {
+			return &stableErr{msg: fmt.Sprintf("%s: service %q: volumes: %s", pos, service, msg), err: err}
+		}
+	}
 	if pos, service, ok := l.portPos(msg); ok {
 		return &stableErr{msg: fmt.Sprintf("%s: service %q: ports: %s", pos, service, msg), err: err}
 	}
@@ -76,6 +81,36 @@ func (l *Project) locate(err error) error {
 		}
 	}
 	return err
+}
+
+// mountConfigRE matches compose-go's error for a long-syntax volume
+// without a field its type needs: the type and the field.
+var mountConfigRE = regexp.MustCompile(`invalid mount config for type "([^"]+)": field (\w+) must not be empty`)
+
+// mountPos returns the first long-syntax volume of a service, in the
+// compose files, whose type (interpolated) is typ and whose field key is
+// missing or empty, with its service: where compose-go's "field Source
+// must not be empty", which names neither, is about.
+func (l *Project) mountPos(typ, key string) (manifest.Pos, string, bool) {
+	for _, f := range l.raw.files {
+		services := get(f.root, "services")
+		if services == nil || services.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(services.Content); i += 2 {
+			vols := get(services.Content[i+1], "volumes")
+			if vols == nil || vols.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, v := range vols.Content {
+				t, field := get(v, "type"), get(v, key)
+				if v.Kind == yaml.MappingNode && t != nil && f.subst(t.Value) == typ && (field == nil || f.subst(field.Value) == "") {
+					return manifest.Pos{File: f.name, Line: v.Line}, services.Content[i].Value, true
+				}
+			}
+		}
+	}
+	return manifest.Pos{}, "", false
 }
 
 // valuePos returns the first scalar of the services in the compose files
