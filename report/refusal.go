@@ -53,14 +53,28 @@ func (r Refusal) Write(w io.Writer) error {
 	if len(r.Inline) == 0 {
 		return nil
 	}
-	line("hint", "declare the missing sources; this skeleton is ready to fill in and paste into %s:", r.File)
-	fmt.Fprintf(w, "\n%s\n", Block(Indent(string(r.Inline), "    ")))
+	shown := Block(Indent(string(r.Inline), "    "))
+	escaped := shown != Indent(string(r.Inline), "    ")
+	if escaped {
+		// Block escaped what a terminal must not show as it is (a line
+		// break, U+202E in a name): pasted, such a key would no longer
+		// match its source (C2M009).
+		line("hint", "declare the missing sources; this skeleton, with characters escaped for the terminal, shows what to fill in:")
+	} else {
+		line("hint", "declare the missing sources; this skeleton is ready to fill in and paste into %s:", r.File)
+	}
+	fmt.Fprintf(w, "\n%s\n", shown)
 	if written != "" {
 		line("hint", "the whole skeleton is in %s", written)
+	} else if escaped {
+		line("hint", "some characters above are escaped, so it is not what to paste: write the skeleton as it is with --skeleton FILE")
 	} else if r.Elided > 0 {
 		line("hint", "%s left out above, each prefilled: write the whole skeleton with --skeleton FILE", Plural(r.Elided, "credential"))
 	}
 	next := fmt.Sprintf("%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", Plural(r.Decisions, "decision"), r.File)
+	if escaped {
+		next = fmt.Sprintf("%s left: fill in the skeleton --skeleton FILE writes and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", Plural(r.Decisions, "decision"), r.File)
+	}
 	if r.Decisions == 0 {
 		next = "nothing left to fill in: review the skeleton above and save it as " + r.File + ", or go through it with compose2manifest ask (and the same flags)"
 	}
