@@ -200,12 +200,12 @@ func (r *Resource) Legacy() string {
 	if r.Kind != KindDirectory && r.Kind != KindFile {
 		return ""
 	}
-	return LegacyOfComment(r.Comment)
+	return legacyOfComment(r.Comment)
 }
 
-// LegacyOfComment returns the value of the "legacy: " item of a provenance
+// legacyOfComment returns the value of the "legacy: " item of a provenance
 // comment (items separated by "; "), or "".
-func LegacyOfComment(comment string) string {
+func legacyOfComment(comment string) string {
 	for item := range strings.SplitSeq(comment, "; ") {
 		if v, ok := strings.CutPrefix(item, "legacy: "); ok {
 			return v
