@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -778,9 +779,11 @@ func declaredOf(m *manifest.Module) []declRec {
 	rs := m.Declared()
 	out := make([]declRec, 0, len(rs))
 	for _, r := range rs {
-		d := declRec{kind: r.Kind, path: r.Path, file: r.Pos.File, line: r.Pos.Line}
+		// A kept manifest, read from disk, records its origins in
+		// comments (Legacy).
+		d := declRec{kind: r.Kind, path: r.Path, file: r.Pos.File, line: r.Pos.Line, legacy: r.Legacy()}
 		if r.Origin != nil {
-			d.source, d.legacy = r.Origin.Source, r.Origin.Legacy
+			d.source = r.Origin.Source
 			if len(r.Origin.Services) == 1 {
 				d.service = r.Origin.Services[0]
 			}
@@ -798,55 +801,42 @@ func declaredOf(m *manifest.Module) []declRec {
 // read back from sp, and the modules it checks hold only the declared
 // paths where modules meet (meeting), with positions as the report shows
 // them: the rules find in them what they find in every declared path.
+// check runs the same over manifests (RunSet).
 func crossCheck(entries []Entry, sp *spool) {
-	cand := shared(entries)
-	recs := make(map[int][]declRec)
-	for i := range entries {
-		if !cand[i] {
-			continue
-		}
-		rs, err := sp.load(entries[i].declared)
-		if err != nil {
-			entries[i].staged = ""
-			entries[i].fail(err)
-			continue
-		}
-		recs[i] = rs
-	}
-	checkSet(entries, recs, meeting(recs))
+	var owners []int
+	ds := runSet(rules.All(), len(entries), func(i int) declSet { return entries[i].declared },
+		func(i int) ([]declRec, error) {
+			rs, err := sp.load(entries[i].declared)
+			if err != nil {
+				entries[i].staged = ""
+				entries[i].fail(err)
+			}
+			return rs, err
+		},
+		func(i int) *manifest.Module {
+			entries[i].declared = declSet{} // read: let it go
+			return entryHead(entries, i, &owners)
+		},
+		func(i int, name string) string { return entries[i].file(name) })
+	assign(entries, owners, ds)
 }
 
-// checkSet is crossCheck over the records of recs (by entry) at the paths
-// keep names.
-func checkSet(entries []Entry, recs map[int][]declRec, keep map[string]bool) {
-	var mods []*manifest.Module
-	var owners []int
-	for i := range entries {
-		e := &entries[i]
-		e.declared = declSet{}
-		if !e.inSet {
-			continue
-		}
-		m := &manifest.Module{Module: e.setName(), Pos: manifest.Pos{File: e.key()}}
-		for _, d := range recs[i] {
-			if !keep[d.path] {
-				continue
-			}
-			r := manifest.Resource{Kind: d.kind, Path: d.path, Pos: manifest.Pos{File: e.file(d.file), Line: d.line}}
-			if d.source != "" || d.service != "" || d.legacy != "" {
-				r.Origin = &manifest.Origin{Source: d.source, Legacy: d.legacy}
-				if d.service != "" {
-					r.Origin.Services = []string{d.service}
-				}
-			}
-			m.Resources = append(m.Resources, r)
-		}
-		mods = append(mods, m)
-		owners = append(owners, i)
+// entryHead returns the module the set rules know entry i by, without
+// its paths, or nil when it takes no part; it adds i to owners when it
+// does.
+func entryHead(entries []Entry, i int, owners *[]int) *manifest.Module {
+	e := &entries[i]
+	if !e.inSet {
+		return nil
 	}
-	clear(keep)
-	clear(recs)
-	for _, d := range rules.RunSet(rules.All(), mods) {
+	*owners = append(*owners, i)
+	return &manifest.Module{Module: e.setName(), Pos: manifest.Pos{File: e.key()}}
+}
+
+// assign adds each finding of ds to the entries it belongs to (owner,
+// among owners), and refuses a converted module that gets an error.
+func assign(entries []Entry, owners []int, ds []rules.Diagnostic) {
+	for _, d := range ds {
 		for _, i := range owner(entries, owners, d) {
 			e := &entries[i]
 			if e.LoadFailed && len(e.Diagnostics) > 0 {
@@ -864,14 +854,87 @@ func checkSet(entries []Entry, recs map[int][]declRec, keep map[string]bool) {
 	}
 }
 
+// RunSet returns what rules.RunSet(list, mods) returns, found as a batch
+// finds it (crossCheck): the modules whose declared paths or origins may
+// meet another's are told by hashes first, and the rules run over every
+// module (for C2M017) holding only the declared paths where modules meet.
+// check runs it over the manifests it is given, so that a plain check of
+// a batch's manifests, however they were made (one by one, in shards),
+// finds what the batch finds.
+func RunSet(list []*rules.Rule, mods []*manifest.Module) []rules.Diagnostic {
+	sp := newSpool() // its seed; nothing is spooled
+	sets := make([]declSet, len(mods))
+	for i, m := range mods {
+		sets[i].keys, sets[i].above = sp.hashes(declaredOf(m))
+	}
+	return runSet(list, len(mods), func(i int) declSet { return sets[i] },
+		func(i int) ([]declRec, error) { return declaredOf(mods[i]), nil },
+		func(i int) *manifest.Module { return &manifest.Module{Module: mods[i].Module, Pos: mods[i].Pos} },
+		func(_ int, name string) string { return name })
+}
+
+// runSet is the one check across modules, of a batch (crossCheck) and of
+// check (RunSet), over n modules: set(i) is module i's prefilter hashes;
+// the records of those that may meet another (shared) are loaded (load;
+// one that fails takes part without them), and the rules of list run over
+// a module for each i that head gives one for (nil: not in the set), made
+// of the records where modules meet (meeting), their files as file gives
+// them.
+func runSet(list []*rules.Rule, n int, set func(i int) declSet, load func(i int) ([]declRec, error),
+	head func(i int) *manifest.Module, file func(i int, name string) string) []rules.Diagnostic {
+	cand := shared(n, set)
+	recs := make(map[int][]declRec)
+	for i := range n {
+		if !cand[i] {
+			continue
+		}
+		if rs, err := load(i); err == nil {
+			recs[i] = rs
+		}
+	}
+	return runKept(list, n, recs, meeting(recs), head, file)
+}
+
+// runKept runs the rules of list over a module for each of n that head
+// gives one for, holding its records of recs (by module) at the paths keep
+// names, their files as file gives them; it clears recs and keep.
+func runKept(list []*rules.Rule, n int, recs map[int][]declRec, keep map[string]bool,
+	head func(i int) *manifest.Module, file func(i int, name string) string) []rules.Diagnostic {
+	var mods []*manifest.Module
+	for i := range n {
+		m := head(i)
+		if m == nil {
+			continue
+		}
+		for _, d := range recs[i] {
+			if !keep[d.path] {
+				continue
+			}
+			r := manifest.Resource{Kind: d.kind, Path: d.path, Pos: manifest.Pos{File: file(i, d.file), Line: d.line}}
+			if d.source != "" || d.service != "" || d.legacy != "" {
+				r.Origin = &manifest.Origin{Source: d.source, Legacy: d.legacy}
+				if d.service != "" {
+					r.Origin.Services = []string{d.service}
+				}
+			}
+			m.Resources = append(m.Resources, r)
+		}
+		mods = append(mods, m)
+	}
+	clear(keep)
+	clear(recs)
+	return rules.RunSet(list, mods)
+}
+
 // meeting returns the paths, among recs (by entry), at which the set
 // rules may find something: a path two entries declare; a path one entry
 // owns (declRec.owns) above a path another owns, and that path (a nesting);
 // the paths of the records of an origin two entries share
-// (rules.SharableOrigin). Every record at those paths kept, and no other,
-// the rules find what they find in all of recs: elsewhere a path is one
-// entry's alone, an ancestor is owned by no other entry, an origin is one
-// entry's.
+// (rules.SharableOrigin, compared as rules.OriginKey), or of a bind's
+// host path that another entry's origin holds, and of that origin's. Every
+// record at those paths kept, and no other, the rules find what they find
+// in all of recs: elsewhere a path is one entry's alone, an ancestor is
+// owned by no other entry, an origin is one entry's and holds no other's.
 func meeting(recs map[int][]declRec) map[string]bool {
 	type seen struct{ first, n int }
 	paths, origins, owned := map[string]seen{}, map[string]seen{}, map[string]seen{}
@@ -882,13 +945,18 @@ func meeting(recs map[int][]declRec) map[string]bool {
 			m[key] = seen{u.first, 2}
 		}
 	}
+	at := map[string][]string{} // an origin's paths, for the origins held by another's
 	for i, rs := range recs {
 		for _, d := range rs {
 			count(paths, d.path, i)
 			if d.owns() {
 				count(owned, d.path, i)
 				if d.sharable() {
-					count(origins, d.legacy, i)
+					o := rules.OriginKey(d.legacy)
+					count(origins, o, i)
+					if strings.HasPrefix(o, "bind ") {
+						at[o] = append(at[o], d.path)
+					}
 				}
 			}
 		}
@@ -904,8 +972,21 @@ func meeting(recs map[int][]declRec) map[string]bool {
 			if !d.owns() {
 				continue
 			}
-			if d.sharable() && origins[d.legacy].n > 1 {
-				keep[d.path] = true
+			if d.sharable() {
+				o := rules.OriginKey(d.legacy)
+				if origins[o].n > 1 {
+					keep[d.path] = true
+				}
+				if dir, ok := strings.CutPrefix(o, "bind "); ok {
+					for a := rules.ParentOf(dir); a != ""; a = rules.ParentOf(a) {
+						if u, ok := origins["bind "+a]; ok && (u.n > 1 || u.first != i) {
+							keep[d.path] = true
+							for _, p := range at["bind "+a] {
+								keep[p] = true
+							}
+						}
+					}
+				}
 			}
 			for a := rules.ParentOf(d.path); a != ""; a = rules.ParentOf(a) {
 				if u, ok := owned[a]; ok && (u.n > 1 || u.first != i) {

@@ -183,7 +183,18 @@ func samplePeakHeap() func() uint64 {
 // crossCheck allocates (B/op) and the peak Go heap above what the
 // entries hold (peak-heap-MB, sampled every 5 ms): what the end of a
 // batch adds to its memory.
-func BenchmarkCrossCheck(b *testing.B) {
+func BenchmarkCrossCheck(b *testing.B) { benchCrossCheck(b, false) }
+
+// BenchmarkCrossCheckAbsolute is BenchmarkCrossCheck with each module's
+// relative binds copied from absolute host folders below one folder
+// (bind /mnt/pool/p00042/...): origins the modules could share, every
+// one with /mnt/pool above it, which the prefilter keys by its path
+// prefixes (declSet.above) so that no module is a candidate of another.
+func BenchmarkCrossCheckAbsolute(b *testing.B) { benchCrossCheck(b, true) }
+
+// benchCrossCheck is BenchmarkCrossCheck, its relative binds' origins
+// made absolute when absolute is set.
+func benchCrossCheck(b *testing.B, absolute bool) {
 	const n = 10000
 	dir := filepath.Join(b.TempDir(), "p00000")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -213,6 +224,9 @@ func BenchmarkCrossCheck(b *testing.B) {
 			for j := range rs {
 				rs[j].path = strings.ReplaceAll(rs[j].path, "p00000", module)
 				rs[j].legacy = strings.ReplaceAll(rs[j].legacy, "p00000", module)
+				if rest, ok := strings.CutPrefix(rs[j].legacy, "bind ./"); ok && absolute {
+					rs[j].legacy = "bind /mnt/pool/" + module + "/" + rest
+				}
 			}
 			entries[i] = Entry{Project: "g/" + module, Module: module, Status: convert.Converted, inSet: true, declared: sp.store(rs)}
 		}

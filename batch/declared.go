@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
@@ -17,7 +18,9 @@ import (
 // rules that span modules run: the hashes of what another module can
 // meet (keys: each distinct path, and each origin two projects can share,
 // rules.SharableOrigin; above: each ancestor of a path it owns, which
-// another module may own), sorted, to find the modules that meet; and the
+// another module may own, and each folder above a bind origin's host
+// path, which another module may copy), sorted, to find the modules that
+// meet; and the
 // records themselves, encoded in one pointer-free block that is spooled
 // to a temporary file (at off, size bytes) or, when that cannot be
 // written, kept in blob. So a batch's memory grows by a few hundred bytes
@@ -50,20 +53,7 @@ func (s *spool) store(recs []declRec) declSet {
 	if len(recs) == 0 {
 		return d
 	}
-	d.keys = make([]uint64, 0, len(recs))
-	for _, r := range recs {
-		d.keys = append(d.keys, s.hash(r.path, r.owns()))
-		if r.owns() {
-			if r.sharable() {
-				d.keys = append(d.keys, s.hash(legacyKey(r.legacy), false))
-			}
-			for a := rules.ParentOf(r.path); a != ""; a = rules.ParentOf(a) {
-				d.above = append(d.above, s.hash(a, false))
-			}
-		}
-	}
-	d.keys = sortedSet(d.keys)
-	d.above = sortedSet(d.above)
+	d.keys, d.above = s.hashes(recs)
 	b := encodeDecl(recs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -79,6 +69,34 @@ func (s *spool) store(recs []declRec) declSet {
 	}
 	d.blob = string(b)
 	return d
+}
+
+// hashes returns the prefilter's hashes of recs (declSet's keys and
+// above). A sharable origin is keyed as owned (it is only counted for a
+// path the module owns), and a bind's host path has each of its
+// ancestors above, keyed as origins: so a copy of /mnt/dl/sub meets a
+// copy of /mnt/dl, and no module meets another for the relative origins
+// every project has (bind ./data), which are not sharable.
+func (s *spool) hashes(recs []declRec) (keys, above []uint64) {
+	keys = make([]uint64, 0, len(recs))
+	for _, r := range recs {
+		keys = append(keys, s.hash(r.path, r.owns()))
+		if r.owns() {
+			if r.sharable() {
+				o := rules.OriginKey(r.legacy)
+				keys = append(keys, s.hash(legacyKey(o), true))
+				if dir, ok := strings.CutPrefix(o, "bind "); ok {
+					for a := rules.ParentOf(dir); a != ""; a = rules.ParentOf(a) {
+						above = append(above, s.hash(legacyKey("bind "+a), false))
+					}
+				}
+			}
+			for a := rules.ParentOf(r.path); a != ""; a = rules.ParentOf(a) {
+				above = append(above, s.hash(a, false))
+			}
+		}
+	}
+	return sortedSet(keys), sortedSet(above)
 }
 
 // hash returns the prefilter's hash of key: its lowest bit says whether
@@ -205,24 +223,24 @@ func decodeDecl(b []byte) ([]declRec, error) {
 	return recs, nil
 }
 
-// shared returns, for each entry, whether it may meet another entry in
+// shared returns, for each of the entries (set gives each one's hashes), whether it may meet another entry in
 // the set rules (by their hashes: a collision only makes an entry a
 // candidate; crossCheck compares the paths themselves): a key (a path or
 // a sharable origin) another entry has too, or an ancestor of a path it
 // owns that another entry owns, or an owned path that is an ancestor of
 // one another entry owns. An ancestor alone meets nothing: every project
 // below /opt has /opt above its paths.
-func shared(entries []Entry) []bool {
+func shared(entries int, set func(i int) declSet) []bool {
 	n := 0
 	for i := range entries {
-		n += len(entries[i].declared.keys) + len(entries[i].declared.above)
+		n += len(set(i).keys) + len(set(i).above)
 	}
 	all := make([]prefilterKey, 0, n)
 	for i := range entries {
-		for _, h := range entries[i].declared.keys {
+		for _, h := range set(i).keys {
 			all = append(all, prefilterKey{h, int32(i), false})
 		}
-		for _, h := range entries[i].declared.above {
+		for _, h := range set(i).above {
 			all = append(all, prefilterKey{h, int32(i), true})
 		}
 	}
@@ -232,7 +250,7 @@ func shared(entries []Entry) []bool {
 		}
 		return cmp.Compare(a.entry, b.entry)
 	})
-	out := make([]bool, len(entries))
+	out := make([]bool, entries)
 	for len(all) > 0 {
 		n := 1
 		for n < len(all) && all[n].h>>1 == all[0].h>>1 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 func TestSpoolRoundTrip(t *testing.T) {
@@ -60,7 +61,7 @@ func TestShared(t *testing.T) {
 		{declared: sp.store([]declRec{{path: "/b"}})},
 		{},
 	}
-	if got, want := shared(es), []bool{true, false, true, false}; !reflect.DeepEqual(got, want) {
+	if got, want := shared(len(es), func(i int) declSet { return es[i].declared }), []bool{true, false, true, false}; !reflect.DeepEqual(got, want) {
 		t.Errorf("shared = %v, want %v", got, want)
 	}
 }
@@ -90,7 +91,10 @@ func fullCheck(es []Entry, mods []setMod) {
 			keep[r.path] = true
 		}
 	}
-	checkSet(es, recs, keep)
+	var owners []int
+	ds := runKept(rules.All(), len(es), recs, keep, func(i int) *manifest.Module { return entryHead(es, i, &owners) },
+		func(i int, name string) string { return es[i].file(name) })
+	assign(es, owners, ds)
 }
 
 // TestCrossCheckFindsAll: the set rules find, in what crossCheck keeps
@@ -119,11 +123,17 @@ func TestCrossCheckFindsAll(t *testing.T) {
 			{"a", []declRec{rec(dir, "/srv/a/pg", "Docker volume pg", 1), rec(dir, "/srv/a/bk", "bind /backup", 2)}},
 			{"b", []declRec{rec(dir, "/srv/b/pg", "Docker volume pg", 3), rec(dir, "/srv/b/bk", "bind /backup", 4), rec(dir, "/srv/b/x", "bind ./data", 5)}},
 		},
+		// Missed before: no path and no origin was declared twice.
+		"nested origin": {
+			{"a", []declRec{rec(dir, "/srv/a/mnt-dl", "bind /mnt/dl", 1)}},
+			{"b", []declRec{rec(dir, "/srv/b/mnt-dl-sub", "bind /mnt/dl/sub", 2)}},
+			{"c", []declRec{rec(dir, "/srv/c/mnt", "bind /mnt/", 3)}},
+		},
 	}
 	// And modules drawn from few paths and origins, that meet in every way.
 	rnd := rand.New(rand.NewPCG(1, 2))
 	paths := []string{"/", "/srv", "/srv/a", "/srv/a/b", "/srv/a/b/c", "/srv/d", "/opt/a", "/opt/a/data", "/opt/b"}
-	legacies := []string{"", "bind ./data", "anonymous Docker volume of service db", "Docker volume v", "bind /srv/x"}
+	legacies := []string{"", "bind ./data", "anonymous Docker volume of service db", "Docker volume v", "bind /srv/x", "bind /srv/x/y", "bind /srv", "bind /srv/x/"}
 	for c := range 200 {
 		var mods []setMod
 		for m := range 2 + rnd.IntN(5) {
@@ -168,9 +178,44 @@ func TestCrossCheckFindsAll(t *testing.T) {
 	}
 }
 
+// TestRunSetFindsAll: RunSet, check's way to the rules across manifests,
+// finds what rules.RunSet finds over the whole modules, positions and
+// order included, in modules drawn from few paths and origins (some only
+// in the comments a manifest read from disk records them in).
+func TestRunSetFindsAll(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	paths := []string{"/", "/srv", "/srv/a", "/srv/a/b", "/srv/a/b/c", "/srv/d", "/opt/a", "/opt/a/data", "/opt/b"}
+	comments := []string{"", "supplied: compose2manifest.yaml", "supplied: c.yaml; legacy: bind ./data", "legacy: Docker volume v",
+		"produced: x; legacy: bind /mnt/dl; kind directory: /mnt/dl absent", "legacy: bind /mnt/dl/sub", "legacy: bind /mnt", "legacy: bind /srv/a"}
+	kinds := []manifest.Kind{manifest.KindDirectory, manifest.KindDirectory, manifest.KindFile, manifest.KindHost}
+	found := 0
+	for c := range 300 {
+		var mods []*manifest.Module
+		for m := range 1 + rnd.IntN(5) {
+			mod := &manifest.Module{Module: "m" + strconv.Itoa(m%4), Pos: manifest.Pos{File: "out/" + strconv.Itoa(m) + ".yaml", Line: 3}}
+			for range rnd.IntN(5) {
+				r := manifest.Resource{Kind: kinds[rnd.IntN(len(kinds))], Path: paths[rnd.IntN(len(paths))], Comment: comments[rnd.IntN(len(comments))],
+					Pos: manifest.Pos{File: mod.Pos.File, Line: 4 + rnd.IntN(40)}}
+				mod.Resources = append(mod.Resources, r)
+			}
+			mods = append(mods, mod)
+		}
+		got, want := RunSet(rules.All(), mods), rules.RunSet(rules.All(), mods)
+		found += len(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("case %d: RunSet = %+v,\nwant %+v", c, got, want)
+		}
+	}
+	if found < 300 {
+		t.Errorf("only %d findings in all the cases", found)
+	}
+}
+
 // TestSharedCommonLegacy: a relative bind and an anonymous volume, whose
 // origins are the same text in every project, and the folders every
-// project lies below, make no entry a candidate for the set rules.
+// project's paths and absolute origins lie below, make no entry a
+// candidate for the set rules; a copy of such a folder makes each copy
+// below it one.
 func TestSharedCommonLegacy(t *testing.T) {
 	sp := newSpool()
 	defer sp.close()
@@ -180,9 +225,18 @@ func TestSharedCommonLegacy(t *testing.T) {
 			{kind: manifest.KindDirectory, path: "/opt/" + m + "/data", legacy: "bind ./data"},
 			{kind: manifest.KindDirectory, path: "/srv/" + m + "/db", legacy: "anonymous Docker volume of service db"},
 			{kind: manifest.KindHost, path: "/opt/" + m + "/x", legacy: "bind /opt"},
+			// Below one folder, nested in no other's: /mnt/pool above
+			// each meets nothing.
+			{kind: manifest.KindDirectory, path: "/srv/" + m + "/pool", legacy: "bind /mnt/pool/" + m},
 		})})
 	}
-	if got := shared(es); slices.Contains(got, true) {
+	set := func(i int) declSet { return es[i].declared }
+	if got := shared(len(es), set); slices.Contains(got, true) {
 		t.Errorf("shared = %v, want none", got)
+	}
+	// A copy of /mnt/pool itself holds every one of them.
+	es = append(es, Entry{declared: sp.store([]declRec{{kind: manifest.KindDirectory, path: "/srv/d/pool", legacy: "bind /mnt/pool"}})})
+	if got, want := shared(len(es), set), []bool{true, true, true, true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with a copy of /mnt/pool, shared = %v, want %v", got, want)
 	}
 }

@@ -143,14 +143,17 @@ type cacheEntry struct {
 }
 
 // cachedResource is a resource other than a container: what the rules
-// beyond one manifest read (its provenance comment is not; the module
-// rules that read it ran before). File "" is the manifest file's.
+// beyond one manifest read (its provenance comment is not, but for the
+// legacy origin it records, manifest.Resource.Legacy, which C2M005
+// compares across manifests; the module rules that read the rest ran
+// before). File "" is the manifest file's.
 type cachedResource struct {
 	Kind                            manifest.Kind
 	Path, Name, Owner, Mode         string
 	Intent                          manifest.Intent
 	Note, ContentFrom, Target, File string
 	Line                            int
+	Legacy                          string
 }
 
 // get returns the entry for the file's bytes, and whether there is one.
@@ -165,8 +168,12 @@ func (c *cache) get(file, abs string, data []byte) (*manifest.Module, []rules.Di
 	m := *e.Module
 	m.Resources = make([]manifest.Resource, 0, len(e.Resources))
 	for _, r := range e.Resources {
-		m.Resources = append(m.Resources, manifest.Resource{Kind: r.Kind, Path: r.Path, Name: r.Name, Owner: r.Owner, Mode: r.Mode,
-			Intent: r.Intent, Note: r.Note, ContentFrom: r.ContentFrom, Target: r.Target, Pos: manifest.Pos{File: cmp.Or(r.File, file), Line: r.Line}})
+		res := manifest.Resource{Kind: r.Kind, Path: r.Path, Name: r.Name, Owner: r.Owner, Mode: r.Mode,
+			Intent: r.Intent, Note: r.Note, ContentFrom: r.ContentFrom, Target: r.Target, Pos: manifest.Pos{File: cmp.Or(r.File, file), Line: r.Line}}
+		if r.Legacy != "" {
+			res.Origin = &manifest.Origin{Legacy: r.Legacy}
+		}
+		m.Resources = append(m.Resources, res)
 	}
 	return &m, slices.Clone(e.Diagnostics), text{body: e.Body, generated: e.Generated}, true
 }
@@ -183,7 +190,7 @@ func (c *cache) put(file, abs string, data []byte, m *manifest.Module, diags []r
 			continue
 		}
 		cr := cachedResource{Kind: r.Kind, Path: r.Path, Name: r.Name, Owner: r.Owner, Mode: r.Mode,
-			Intent: r.Intent, Note: r.Note, ContentFrom: r.ContentFrom, Target: r.Target, File: r.Pos.File, Line: r.Pos.Line}
+			Intent: r.Intent, Note: r.Note, ContentFrom: r.ContentFrom, Target: r.Target, File: r.Pos.File, Line: r.Pos.Line, Legacy: r.Legacy()}
 		if cr.File == file {
 			cr.File = ""
 		}

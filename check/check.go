@@ -203,7 +203,8 @@ func (r *Result) Count() (errors, warnings int) {
 // out names that start with "."; a file named twice is checked once. It
 // decodes each strictly (manifest.Decode), runs every rule of cfg.Rules
 // with a Check over each (rules.Run) and every rule with a CheckSet over
-// all that decoded (rules.RunSet), each finding in its manifest's module.
+// all that decoded (as a batch runs them: batch.RunSet), each finding in
+// its manifest's module.
 // A path that names no manifest is in Result.Errors; a manifest that does
 // not decode is a failed module; the others are still checked.
 //
@@ -360,7 +361,7 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 		res.Manifests = append(res.Manifests, d.m)
 		res.generated = append(res.generated, d.generated)
 	}
-	for _, d := range rules.RunSet(list, modules) {
+	for _, d := range batch.RunSet(list, modules) {
 		i, ok := index[d.File]
 		if !ok {
 			i = moduleIndex(res.Report, d.Module)

@@ -186,6 +186,34 @@ func (r *Resource) VolumeAt(i int) Pos {
 	return r.Pos
 }
 
+// Legacy returns where the data of a declared directory or file lives
+// under Docker today ("bind /mnt/media", "Docker volume mail_dbdata"), or
+// "": Origin.Legacy for a resource convert made, else the "legacy: …" item
+// of its provenance comment, which records it in a manifest (Decode read
+// it). The item ends at the next "; ", so a path holding "; " reads
+// shortened; the comment is escaped as written (textsafe), and read as
+// written.
+func (r *Resource) Legacy() string {
+	if r.Origin != nil && r.Origin.Legacy != "" {
+		return r.Origin.Legacy
+	}
+	if r.Kind != KindDirectory && r.Kind != KindFile {
+		return ""
+	}
+	return legacyOfComment(r.Comment)
+}
+
+// legacyOfComment returns the value of the "legacy: " item of a provenance
+// comment (items separated by "; "), or "".
+func legacyOfComment(comment string) string {
+	for item := range strings.SplitSeq(comment, "; ") {
+		if v, ok := strings.CutPrefix(item, "legacy: "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // Origin describes the compose source a declared resource was made for.
 type Origin struct {
 	// Source is the volume's source as the compose file writes it

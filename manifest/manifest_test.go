@@ -119,3 +119,26 @@ func TestEncodeNoWorkflowCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacy: a resource's legacy origin is convert's (Origin) or, read
+// from a manifest, the "legacy: " item of its comment, wherever the item
+// stands among the others; a container's or a credential's comment names
+// none a path could share.
+func TestLegacy(t *testing.T) {
+	for _, c := range []struct {
+		r    Resource
+		want string
+	}{
+		{Resource{Kind: KindDirectory, Comment: "supplied: compose2manifest.yaml; legacy: bind /mnt/shared"}, "bind /mnt/shared"},
+		{Resource{Kind: KindDirectory, Comment: "produced: x; legacy: Docker volume a_b; kind directory: ./x absent from the checkout"}, "Docker volume a_b"},
+		{Resource{Kind: KindFile, Comment: "legacy: bind ./main.cf"}, "bind ./main.cf"},
+		{Resource{Kind: KindDirectory, Comment: "supplied: compose2manifest.yaml"}, ""},
+		{Resource{Kind: KindDirectory, Comment: "supplied: a.yaml; legacy: bind /x", Origin: &Origin{Legacy: "bind /y"}}, "bind /y"},
+		{Resource{Kind: KindCredential, Comment: "compose secret; legacy: external secret"}, ""},
+		{Resource{Kind: KindHost, Comment: "legacy: bind /x"}, ""},
+	} {
+		if got := c.r.Legacy(); got != c.want {
+			t.Errorf("%q: Legacy() = %q, want %q", c.r.Comment, got, c.want)
+		}
+	}
+}

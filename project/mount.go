@@ -90,7 +90,10 @@ type rawVolume struct {
 	spec   string // the short syntax, interpolated; "" for long syntax
 	source string // the source as written, interpolated
 	// pwd reports whether the source is written from ${PWD} (pwdRef).
-	pwd     bool
+	pwd bool
+	// dir is the folder the file's relative paths resolve against (its
+	// working directory; an extended file's own folder).
+	dir     string
 	pos     manifest.Pos
 	options []string // options the manifest cannot carry, from the raw text
 	// decimalMode is tmpfs.mode as written when it is a plain integer
@@ -119,8 +122,12 @@ func (l *Project) rawVolumes(service string) map[string]rawVolume {
 	out := map[string]rawVolume{}
 	for _, def := range l.serviceDefs(service) {
 		subst := def.file.subst
+		dir := def.file.workDir
+		if def.file.extended {
+			dir = filepath.Dir(def.file.path)
+		}
 		for _, item := range seqItems(get(def.node, "volumes")) {
-			rv := rawVolume{pos: manifest.Pos{File: def.file.name, Line: item.Line}}
+			rv := rawVolume{pos: manifest.Pos{File: def.file.name, Line: item.Line}, dir: dir}
 			switch item.Kind {
 			case yaml.ScalarNode:
 				rv.spec = subst(item.Value)
@@ -498,7 +505,17 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 	}
 	// A relative source: compose-go resolved it against the folder of the
 	// file that writes it (an included or extended file may live in a
-	// subfolder), so the key is that path relative to the project.
+	// subfolder), so the key is that path relative to the project, as
+	// written (lexicalKey) when that folder is known and gives compose-go's
+	// path.
+	if haveRaw && raw.dir != "" && filepath.Join(raw.dir, filepath.FromSlash(written)) == resolved {
+		if key, ok := l.lexicalKey(raw.dir, written); ok {
+			if !strings.HasPrefix(key, "../") && key != ".." {
+				local = resolved
+			}
+			return written, key, local
+		}
+	}
 	r, err := filepath.Rel(l.Dir, resolved)
 	if err != nil {
 		return written, declare.NormalizeBind(written), ""
@@ -508,6 +525,23 @@ func (l *Project) bindSource(resolved string, raw rawVolume, haveRaw bool) (writ
 		local = resolved
 	}
 	return written, key, local
+}
+
+// lexicalKey returns the declaration key of a relative source written in
+// a file whose relative paths resolve against dir: the source relative to
+// the project directory, its ".." kept as written. compose-go resolves
+// it on this machine, where a source climbing above the root stops there
+// (../../../../../../../var/lib/x is /var/lib/x, whose path relative to
+// the checkout, ../../../var/lib/x, depends on how deep the checkout
+// lies); the target host resolves it against host_project_directory. So
+// the key is the same wherever the checkout lies. ok is false when dir
+// cannot be made relative to the project directory.
+func (l *Project) lexicalKey(dir, written string) (key string, ok bool) {
+	rel, err := filepath.Rel(l.Dir, dir)
+	if err != nil {
+		return "", false
+	}
+	return declare.NormalizeBind("./" + path.Join(filepath.ToSlash(rel), filepath.ToSlash(written))), true
 }
 
 // pwdRef matches a source written from the variable PWD: $PWD, ${PWD},
@@ -575,11 +609,10 @@ func (l *Project) deviceSource(volume, resolved string) (written, key, local str
 		return written, declare.NormalizeBind(written), ""
 	}
 	abs := filepath.Join(dir, filepath.FromSlash(written))
-	r, err := filepath.Rel(l.Dir, abs)
-	if err != nil {
+	key, ok := l.lexicalKey(dir, written)
+	if !ok {
 		return written, declare.NormalizeBind(written), ""
 	}
-	key = declare.NormalizeBind("./" + filepath.ToSlash(r))
 	if !strings.HasPrefix(key, "../") && key != ".." {
 		local = abs
 	}

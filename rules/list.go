@@ -117,9 +117,11 @@ source's host directory, where the containers mounting that directory
 would see and could delete its data. A named volume declared external
 (made outside the project, perhaps mounted by other projects too) becomes
 a directory the module owns: a warning, since only a batch of every
-project sharing it can tell. In a batch, two modules each owning a copy
-of one Docker volume (external, or one name:) or one absolute host
-directory would split what the projects share.
+project sharing it can tell. Across modules (a batch, or check of their
+manifests, which record each origin as legacy: in a comment), two
+modules each owning a copy of one Docker volume (external, or one name:)
+or one absolute host directory, or one a copy of a directory inside the
+other's (/mnt/dl/sub and /mnt/dl), would split what the projects share.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second
@@ -981,33 +983,39 @@ func checkDuplicateSet(p *SetPass) {
 	checkSharedOrigin(p)
 }
 
-// checkSharedOrigin is C2M005 across modules made in one run (a batch,
-// whose resources know their origin): one Docker volume (a name: or an
-// external volume two projects share) or one absolute host directory
-// that two modules each own a copy of, at paths of their own: the
-// projects shared that data under docker, and their copies would drift
-// apart. A manifest read from disk records no origin, so check finds
-// none of these.
+// checkSharedOrigin is C2M005 across modules: one Docker volume (a
+// name: or an external volume two projects share) or one absolute host
+// directory that two modules each own a copy of, at paths of their own;
+// or one module's copy of a host directory inside another's copy of a
+// directory that holds it (/mnt/dl/sub in one, /mnt/dl in the other):
+// the projects shared that data under docker, and their copies would
+// drift apart. Each resource's origin is the one convert gave it, or,
+// in a manifest read from disk, the one its comment records
+// (manifest.Resource.Legacy), so a batch and a check of the manifests
+// find the same. Of two modules, the later in the set's order gets the
+// error, naming the earlier.
 func checkSharedOrigin(p *SetPass) {
 	type owned struct {
 		module string
+		order  int
 		res    *manifest.Resource
 	}
 	var origins []string
 	byOrigin := map[string][]owned{}
-	for _, m := range p.Modules {
+	for i, m := range p.Modules {
 		for _, r := range m.Declared() {
-			if r.Kind == manifest.KindHost || r.Origin == nil {
+			if r.Kind == manifest.KindHost {
 				continue
 			}
-			o := r.Origin.Legacy
+			o := r.Legacy()
 			if !SharableOrigin(o) {
 				continue // a relative bind is each checkout's own
 			}
+			o = OriginKey(o)
 			if _, ok := byOrigin[o]; !ok {
 				origins = append(origins, o)
 			}
-			byOrigin[o] = append(byOrigin[o], owned{m.Module, r})
+			byOrigin[o] = append(byOrigin[o], owned{m.Module, i, r})
 		}
 	}
 	for _, o := range origins {
@@ -1022,6 +1030,47 @@ func checkSharedOrigin(p *SetPass) {
 			p.Report(diag)
 		}
 	}
+	// A host directory copied inside another module's copy of one that
+	// holds it: the nearest such ancestor, once per pair of resources.
+	for _, o := range origins {
+		dir, ok := strings.CutPrefix(o, "bind ")
+		if !ok {
+			continue
+		}
+		for _, inner := range byOrigin[o] {
+			for anc := parentOf(dir); anc != ""; anc = parentOf(anc) {
+				var outer *owned
+				for i, d := range byOrigin["bind "+anc] {
+					if d.module != inner.module {
+						outer = &byOrigin["bind "+anc][i]
+						break
+					}
+				}
+				if outer == nil {
+					continue
+				}
+				at, other := inner, *outer
+				if other.order > at.order {
+					at, other = other, at
+				}
+				within := path.Join(outer.res.Path, strings.TrimPrefix(dir[len(anc):], "/"))
+				diag := Diag(at.res, "%s is copied into module %q at %s, and %s, which holds it, into module %q at %s: docker shares that data between the projects, and the two copies would drift apart; let one module own the copy of %s, and the other project use %s (where %s lands in it) as a host path (a bind declared kind: host)", dir, inner.module, inner.res.Path, anc, outer.module, outer.res.Path, anc, within, dir)
+				diag.relate(other.res.Pos, fmt.Sprintf("module %q declares its copy here", other.module))
+				diag.Module = at.module
+				p.Report(diag)
+				break
+			}
+		}
+	}
+}
+
+// OriginKey returns the form two origins are compared by: a bind's host
+// path cleaned ("bind /mnt/dl/" as "bind /mnt/dl"), anything else as it is.
+func OriginKey(legacy string) string {
+	if dir, ok := strings.CutPrefix(legacy, "bind /"); ok {
+		return "bind " + path.Clean("/"+dir)
+	}
+	return legacy
 }
 
 // checkRelativeTarget is C2M010 over a manifest: a container volume or
