@@ -27,7 +27,7 @@ import (
 // corpusMaxDecisions and raise corpusMinProduced when the tool does
 // better; README states the figures.
 const (
-	corpusMaxDecisions = 452
+	corpusMaxDecisions = 453
 	corpusMinProduced  = 54 // sources with owner, mode and intent produced
 	// corpusMaxSurveyed is the decisions left with a survey that found
 	// every source (surveyedConvert): what no survey can tell, intents.

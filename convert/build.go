@@ -1380,10 +1380,13 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 	}
 	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
 		if uid, _, _ := strings.Cut(o.user, ":"); uid == "0" {
-			// Started as root, the image's entrypoint changes to its own
-			// user as it does without user: (postgres's gosu), and root
-			// may write anywhere: the row's owner stands.
+			// Started as root: some entrypoints change to the image's
+			// own user as they do without user: (postgres's gosu), others
+			// run as root (grafana, prometheus); the table does not say
+			// which, so neither owner is evidence.
+			o.conflict = fmt.Sprintf("%s runs as root, and whether image %s (%s:%d) then changes to its own user %s is not known", o.userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
 			o.user, o.userEvidence = "", ""
+			row.Owner = ""
 		} else {
 			// A process started as another user cannot become the
 			// image's: it runs as user:, which must own what it writes
@@ -1392,7 +1395,7 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 			row.Owner = ""
 		}
 	}
-	if !o.rowOK && o.user == "" && o.conflict == "" && r.Owner == "" {
+	if !o.rowOK && o.user == "" && o.conflict == "" && r.Owner == "" && !c.hostOwned(s) {
 		// No row describes the path, but the image's owner-changing
 		// variables say who its process runs as, and it writes what it
 		// mounts as them, as a process of user: does (linuxserver.io:
@@ -1415,9 +1418,69 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		if why := userContradicts(s, users, row.Owner); why != "" {
 			o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
 			row.Owner = ""
+		} else if who := c.otherWriter(s, users, row.Owner); who != "" {
+			o.conflict = fmt.Sprintf("image %s (%s:%d) runs as %s, but %s", row.Repository, images.TableFile, row.Line, row.Owner, who)
+			row.Owner = ""
 		}
 	}
 	return o
+}
+
+// hostOwned reports whether s is an absolute bind source no module may
+// own anywhere (a system directory, a tree the host manages, a login's
+// dotfiles: rules.Ownable's reasons but "outside"), or a folder of /etc
+// other than the module's: /usr/src and /etc/wireguard stay the host's,
+// whatever user the process runs as.
+func (c *converter) hostOwned(s *placement.Placement) bool {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") {
+		return false
+	}
+	p := path.Clean(s.Key)
+	why, ok := rules.Ownable(p, c.module, nil)
+	// Under /etc, only /etc/MODULE may be the module's: another folder
+	// there is the host's configuration of some program (/etc/wireguard).
+	return !ok && (why != rules.Outside || strings.HasPrefix(p, "/etc/"))
+}
+
+// otherWriter names a service that mounts s writable and is not known
+// to run as owner: its image matches no row of the table with that
+// owner at its target, and its user: is not owner. The row of another
+// service's image is then no evidence of who writes there (an uploader
+// beside sonarr). "" when every writer runs as owner.
+func (c *converter) otherWriter(s *placement.Placement, users map[string]string, owner string) string {
+	t := c.table()
+	for _, m := range s.Mounts {
+		svc, ok := c.l.Compose.Services[m.Service]
+		if !ok || m.ReadOnly || users[m.Service] == owner {
+			continue
+		}
+		if row, ok := t.Match(svc.Image, m.Target); ok && (row.Owner == owner || row.Owner != "" && c.remapsTo(m.Service, svc.Image, owner)) {
+			continue
+		}
+		if _, ok := t.OwnerOutOfVersion(svc.Image, m.Target); ok {
+			continue // held by everyVersionOwner
+		}
+		return fmt.Sprintf("service %q also mounts it writable, and is not known to run as %s", m.Service, owner)
+	}
+	return ""
+}
+
+// remapsTo reports whether service, of image ref, runs as owner by the
+// owner-changing variables the image documents (images.Table.RunAs).
+func (c *converter) remapsTo(service, ref, owner string) bool {
+	svc, ok := c.l.Compose.Services[service]
+	if !ok {
+		return false
+	}
+	lookup := func(k string) (string, bool) {
+		v, ok := svc.Environment[k]
+		if !ok || v == nil {
+			return "", false
+		}
+		return *v, true
+	}
+	got, _, _, ok, err := c.table().RunAs(ref, lookup)
+	return ok && err == nil && got == owner
 }
 
 // fromRow fills the kind, owner, mode and intent r lacks from the image
