@@ -172,7 +172,7 @@ the converted service would run differently. It is never dropped
 silently: convert warns, naming the service, the field and the reason it
 is not carried (the table is in docs/fields.md), and check
 --against fails on it. A nested field is named by its path
-(deploy.placement); a field of a top-level volume, secret or config by
+(deploy.placement); a field of a top-level volume, network, secret or config by
 its section and name (volume data: field labels). A job (top-level
 jobs:, a container docker compose runs to completion when triggered) is
 not carried at all: the mesh runs no jobs, and the finding names what

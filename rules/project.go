@@ -824,7 +824,7 @@ func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic
 // checkNotCarried is C2M007 in convert: a compose field the manifest does
 // not carry and the declarations do not acknowledge.
 func checkNotCarried(p *ProjectPass) {
-	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config", "jobs": "job"}
+	singular := map[string]string{"volumes": "volume", "networks": "network", "secrets": "secret", "configs": "config", "jobs": "job"}
 	for _, f := range p.NotCarried {
 		if f.Acknowledged {
 			continue
