@@ -703,6 +703,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		return filepath.Join(wd, p)
 	}
 	env := utils.GetAsEqualsMap(opts.Environ)
+	_, filesByProcess := env[consts.ComposeFilePath]
 	explicit := make([]string, 0, len(opts.EnvFiles))
 	for _, f := range opts.EnvFiles {
 		explicit = append(explicit, abs(f))
@@ -803,6 +804,11 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 					continue
 				}
 				f := abs(entry)
+				if !filesByProcess {
+					if err := envFileContained(entry, f, in.firstFiles, append([]string{first}, opts.AllowDirs...)); err != nil {
+						return nil, err
+					}
+				}
 				if err := CheckInputFile("compose file "+strconv.Quote(entry)+" set by COMPOSE_FILE", f); err != nil {
 					return nil, err
 				}
@@ -865,6 +871,59 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		in.environ = append(in.environ, k+"="+env[k])
 	}
 	return in, nil
+}
+
+// envFileContained returns an error unless the compose file f, named
+// entry by a COMPOSE_FILE that an env file of the project (one of
+// envFiles) sets, lies inside one of roots, lexically and after symbolic
+// links; the error names the env file's line. -f, compose_files:, include
+// and extends are held to the project the same way: a project's own .env
+// must not bring in a compose file from elsewhere on the converting
+// machine. A COMPOSE_FILE of the process environment is the caller's
+// choice, like -f, and is not checked.
+func envFileContained(entry, f string, envFiles, roots []string) error {
+	inside := slices.ContainsFunc(roots, func(r string) bool { return Within(filepath.Clean(r), f) })
+	err := CheckContained("compose file "+strconv.Quote(entry)+" set by COMPOSE_FILE", f, roots...)
+	if inside && err == nil {
+		return nil
+	}
+	if err == nil {
+		err = fmt.Errorf("compose file %q set by COMPOSE_FILE is outside the project directory; a file the project refers to is read only inside it (name another directory with --allow-dir)", entry)
+	}
+	file, line := settingLine(envFiles, consts.ComposeFilePath)
+	if file == "" {
+		return err
+	}
+	if len(roots) > 0 {
+		if r, rerr := filepath.Rel(roots[0], file); rerr == nil && !strings.HasPrefix(r, "..") {
+			file = r
+		}
+	}
+	return fmt.Errorf("%s:%d: %w", file, line, err)
+}
+
+// settingLine returns the env file of files and the line in it that sets
+// key last (KEY=, export KEY=), as dotenv reads them: a later file and a
+// later line win. "" when none does.
+func settingLine(files []string, key string) (string, int) {
+	for i := len(files) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		last := 0
+		for n, l := range strings.Split(string(data), "\n") {
+			l = strings.TrimSpace(l)
+			l = strings.TrimSpace(strings.TrimPrefix(l, "export "))
+			if k, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(k) == key {
+				last = n + 1
+			}
+		}
+		if last > 0 {
+			return files[i], last
+		}
+	}
+	return "", 0
 }
 
 // projectOptions returns compose-go's options for loading the project as
