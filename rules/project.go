@@ -160,6 +160,12 @@ type EnvSecret struct {
 	// acknowledged, and the way out is the same credential.
 	SameAs, SameAsItem string
 	SameAsPos          manifest.Pos
+	// Differs, when set for a credential, is an earlier credentials: item
+	// (SERVICE.VARIABLE, at DiffersPos) that gives the same credential to
+	// a variable of another value: one credential holds one value, so
+	// the module is refused.
+	Differs    string
+	DiffersPos manifest.Pos
 	// Pos is where to report Field or Config (the service, the config).
 	Pos manifest.Pos
 }
@@ -1039,6 +1045,14 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
 		case sec.Field != "":
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext, and no acknowledgement does: have the container read it where the mesh delivers it (the credential's file under /run/secrets, a compose secrets: entry, or the variable itself, $$VAR in a command)", sec.Field, sec.Of, Mask(""))
+		case sec.Credential != "" && sec.Differs != "":
+			if sec.CredentialPos.File != "" {
+				d.File, d.Line = sec.CredentialPos.File, sec.CredentialPos.Line
+			}
+			d.Message = fmt.Sprintf("credentials: %s: credential %s is also given to %s%s, whose value differs; one credential holds one value, so the mesh would deliver one secret to both: give each its own credential name",
+				declare.CredentialKey(sec.Service, sec.Variable), sec.Credential, sec.Differs, at(sec.DiffersPos))
+			d.relate(sec.DiffersPos, fmt.Sprintf("credentials: %s: %s, another value", sec.Differs, sec.Credential))
+			d.Variable = declare.CredentialKey(sec.Service, sec.Variable)
 		case sec.Credential != "" && sec.FileEnv != "":
 			continue
 		case sec.Credential != "" && sec.Acknowledged:
