@@ -33,3 +33,23 @@ func TestValidOwnerMode(t *testing.T) {
 		}
 	}
 }
+
+// TestValidID: ids run from 0 to 2^32-2; 2^32-1 is (uid_t)-1, which chown
+// takes as "unchanged", and every owner check shares this one limit.
+func TestValidID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "4294967294": true, "4294967295": false, "4294967296": false,
+		"": false, "-1": false, "+1": false, "1a": false, "99999999999": false,
+	} {
+		if got := manifest.ValidID(s); got != want {
+			t.Errorf("ValidID(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{
+		"4294967294:4294967294": true, "4294967295:0": false, "0:4294967295": false, "4294967295x:0": true,
+	} {
+		if got := manifest.ValidOwner(s); got != want {
+			t.Errorf("ValidOwner(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
