@@ -14,7 +14,7 @@ func TestValidOwnerMode(t *testing.T) {
 		{"0:0", true}, {"root:root", true}, {"www-data:adm", true}, {"user$:grp", true}, {"a.b:c_d", true},
 		{"", false}, {"0", false}, {"0:", false}, {":0", false}, {"0:0:0", false}, {"a b:c", false}, {"-x:y", false},
 		// Numeric ids fit in 32 bits; names that start with a digit stay names.
-		{"4294967295:4294967295", true}, {"1000:0100", true}, {"1abc:2x", true},
+		{"4294967294:4294967294", true}, {"4294967295:4294967295", false}, {"1000:0100", true}, {"1abc:2x", true},
 		{"99999999999:1", false}, {"1:4294967296", false}, {"18446744073709551616:0", false},
 	} {
 		if got := manifest.ValidOwner(tc.s); got != tc.want {
