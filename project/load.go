@@ -96,6 +96,11 @@ type Project struct {
 	// FilesFrom says where the compose files were named: FilesFlag,
 	// FilesEnvironment (COMPOSE_FILE) or FilesDefault.
 	FilesFrom string
+	// FilesPassedOver are, when the files were found by default, the
+	// other default and override files beside the ones read (absolute):
+	// docker-compose.yml beside compose.yaml. docker compose reads only
+	// the first of each and warns "Found multiple config files".
+	FilesPassedOver []string
 	// NameFromEnvironment reports whether the process environment or an
 	// env file sets COMPOSE_PROJECT_NAME (not empty), which overrides name:.
 	NameFromEnvironment bool
@@ -178,7 +183,7 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen, stdin: in.stdin}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, FilesPassedOver: in.passedOver, start: start, seen: in.seen, stdin: in.stdin}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
@@ -660,6 +665,9 @@ type inputs struct {
 	reads envReads
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
+	// passedOver are the default and override files found beside the
+	// ones read, which docker compose passes over with a warning.
+	passedOver []string
 	// stdin is the file the compose file from standard input was written
 	// to (stdinFile), "" when there is none.
 	stdin string
@@ -826,6 +834,16 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", first, strings.Join(cli.DefaultFileNames, ", "))
 		}
 		in.files = found.ConfigPaths
+		// docker compose takes the first default file and the first
+		// override of the folder, and warns of the others.
+		d := filepath.Dir(in.files[0])
+		for _, names := range [][]string{cli.DefaultFileNames, cli.DefaultOverrideFileNames} {
+			for _, n := range names {
+				if f := filepath.Join(d, n); !slices.Contains(in.files, f) && exists(f) {
+					in.passedOver = append(in.passedOver, f)
+				}
+			}
+		}
 		// Files found by name are the project's own: a compose.yaml that
 		// links out of its folder would bring another file's content
 		// (its environment, its secrets) into the manifest.

@@ -656,6 +656,26 @@ image is what a new container makes) and declare the owner and mode in
 compose2manifest.yaml; a declared value that the evidence contradicts
 stays reported, so declare the one the data needs.`,
 		},
+		{
+			ID:           "C2M027",
+			Title:        "a default compose file beside the one read is read by neither docker compose nor convert",
+			Severity:     Warning,
+			CheckProject: checkFilesPassedOver,
+			Doc: `convert was run without -f, and the project's folder has more than one
+file of the names docker compose looks for (compose.yaml, compose.yml,
+docker-compose.yaml, docker-compose.yml), or more than one override file
+(compose.override.yaml, docker-compose.override.yml, …). docker compose
+reads the first of each, in that order, and warns "Found multiple config
+files with supported names"; so does convert, and the manifest holds
+what the first says. What the others say (a service, a volume) is in
+neither: an author who edits docker-compose.yml beside compose.yaml
+changes nothing that runs. convert --batch lists such a file as not
+converted.
+
+Remove the file passed over, or merge what it says into the one read; if
+both are meant, name them: COMPOSE_FILE in the folder's .env, or -f for
+each (compose_files: in the declarations).`,
+		},
 	}
 }
 

@@ -1121,6 +1121,37 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 	return pos
 }
 
+// checkFilesPassedOver is C2M027: the default or override files found
+// beside the ones read, which docker compose passes over with a warning,
+// at the top of the file that wins over them.
+func checkFilesPassedOver(p *ProjectPass) {
+	l := p.Project
+	if l == nil || l.FilesFrom != project.FilesDefault || len(l.FilesPassedOver) == 0 || len(l.ConfigFiles) == 0 {
+		return
+	}
+	dir, _ := filepath.Abs(l.Dir)
+	rel := func(f string) string {
+		f, _ = filepath.Abs(f)
+		return project.RelTo(dir, f)
+	}
+	for _, f := range l.FilesPassedOver {
+		winner := l.ConfigFiles[0]
+		kind := "config"
+		if isOverride(f) && len(l.ConfigFiles) > 1 {
+			winner, kind = l.ConfigFiles[1], "override"
+		}
+		p.Report(Diagnostic{File: rel(winner), Line: 1, Message: fmt.Sprintf(
+			"%s not read: docker compose, run in the project directory, finds multiple %s files (%s and %s), reads %s only and warns; so does convert, and what %s says is in neither: remove it, merge it into %s, or name both (COMPOSE_FILE in .env, or -f)",
+			rel(f), kind, rel(winner), rel(f), rel(winner), rel(f), rel(winner))})
+	}
+}
+
+// isOverride reports whether f is named as an override file
+// (compose.override.yaml, docker-compose.override.yml, …).
+func isOverride(f string) bool {
+	return strings.Contains(filepath.Base(f), ".override.")
+}
+
 // checkFilesLeftOut is C2M025: convert was given -f naming the project's
 // own compose file, and docker compose, run in the project directory
 // without -f, reads a file that choice leaves out; or --profile leaves out
