@@ -127,12 +127,22 @@ func containerShape(svc types.ServiceConfig) *manifest.Container {
 	}
 }
 
+// portMode returns the mode of a port the manifest writes: the mode
+// compose gives, but not ingress, its default (every short-syntax port
+// has it), so that only mode: host is written.
+func portMode(mode string) string {
+	if mode == "ingress" {
+		return ""
+	}
+	return mode
+}
+
 // containerPorts maps the service's ports.
 func containerPorts(ports []types.ServicePortConfig) []manifest.Port {
 	var out []manifest.Port
 	for _, p := range ports {
 		out = append(out, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
-			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
+			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol, Mode: portMode(p.Mode)})
 	}
 	return out
 }

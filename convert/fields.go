@@ -120,7 +120,7 @@ func Fields() []Field {
 		carried("pid", ""),
 		carried("pids_limit", ""),
 		carried("platform", ""),
-		carried("ports", "long syntax"),
+		carried("ports", "long syntax; mode only when host (ingress, every port's default, is not written)"),
 		not("post_start", "lifecycle hooks the mesh does not run"),
 		not("pre_start", "lifecycle hooks the mesh does not run"),
 		not("pre_stop", "lifecycle hooks the mesh does not run"),

@@ -279,13 +279,13 @@ compose reads the integer as decimal, so 755 is octal 1363 and 440 is
 octal 0670, and the manifest carries that ("1363", "0670") because it is
 what docker compose reads.
 
-An option that changes no owner or mode (z, Z, bind propagation, nocopy)
-acknowledged under acknowledge: is a warning: the manifest drops it
-knowingly.
+An option that changes no owner or mode (z, Z, bind propagation, nocopy,
+a volume mount's labels) acknowledged under acknowledge: is a warning:
+the manifest drops it knowingly.
 
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead; or, for z, Z, propagation and
-nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
+declaration's owner and mode instead; or, for z, Z, propagation, nocopy
+and labels, acknowledge SERVICE.volumes.TARGET.OPTION (or
 *.volumes.*.OPTION) to drop it knowingly. Write a mode in octal
 (mode: 0o755; for a tmpfs docker compose refuses a quoted "0755").`,
 		},
