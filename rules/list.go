@@ -676,6 +676,25 @@ Remove the file passed over, or merge what it says into the one read; if
 both are meant, name them: COMPOSE_FILE in the folder's .env, or -f for
 each (compose_files: in the declarations).`,
 		},
+		{
+			ID:           "C2M028",
+			Title:        "a declaration that is not applied",
+			Severity:     Warning,
+			CheckProject: checkUnapplied,
+			Doc: `The declarations may stand in the sidecar file (compose2manifest.yaml)
+and under a top-level x-compose2manifest: of the compose files convert
+is given. Where both give a setting (module, host_project_directory,
+volume_root, layout) and the values differ, the sidecar file wins, and
+the compose file's value is applied nowhere: a reader of the compose
+file sees volume_root: /var/lib and the manifest places volumes under
+/srv. An x-compose2manifest: in an included compose file (include:, or
+the base of an extends.file) is not read at all, as docker compose merges
+no top-level extension of an included file.
+
+Write each setting in one place, and move the declarations of an
+included file to the sidecar file or to the x-compose2manifest: of a
+compose file convert is given.`,
+		},
 	}
 }
 

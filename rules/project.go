@@ -31,6 +31,10 @@ type ProjectPass struct {
 	// Declarations are the declarations convert used, merged from the
 	// sidecar file and x-compose2manifest; nil when there are none.
 	Declarations *declare.File
+	// Unapplied are declarations written where they take no effect: a
+	// setting of x-compose2manifest the sidecar file gives otherwise, an
+	// x-compose2manifest of an included compose file.
+	Unapplied []Unapplied
 	// Placements are the sources that need a declaration, in the order
 	// convert found them.
 	Placements []placement.Placement
@@ -1119,6 +1123,33 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 		}
 	}
 	return pos
+}
+
+// Unapplied is a declaration written where it takes no effect.
+type Unapplied struct {
+	// Pos is where it is written.
+	Pos manifest.Pos
+	// Key is the setting (volume_root, module, …); "" for a whole
+	// x-compose2manifest of an included compose file.
+	Key string
+	// Value is what Pos gives, Winner what applies instead, written at
+	// WinnerPos.
+	Value, Winner string
+	WinnerPos     manifest.Pos
+}
+
+// checkUnapplied is C2M028: declarations that take no effect.
+func checkUnapplied(p *ProjectPass) {
+	for _, u := range p.Unapplied {
+		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line}
+		if u.Key == "" {
+			d.Message = fmt.Sprintf("%s: in an included compose file is not read: declarations come from the sidecar file and the x-compose2manifest of the compose files convert is given (-f, or found by default), as docker compose merges no top-level extension of an included file; move them there", declare.ExtensionKey)
+		} else {
+			d.Message = fmt.Sprintf("%s: %s %s is not applied: the declarations file gives %s %s%s, which wins; write it in one place", declare.ExtensionKey, u.Key, u.Value, u.Key, u.Winner, at(u.WinnerPos))
+			d.relate(u.WinnerPos, fmt.Sprintf("%s %s, applied", u.Key, u.Winner))
+		}
+		p.Report(d)
+	}
 }
 
 // checkFilesPassedOver is C2M027: the default or override files found

@@ -88,6 +88,9 @@ var ranks = map[string]Rank{
 	// A compose file beside the one read that nothing reads: what it
 	// says runs nowhere.
 	"C2M027": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 2.0},
+	// A declaration written where it does nothing: the author's intent
+	// is not what the manifest holds.
+	"C2M028": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 3.0},
 }
 
 // Rank returns how code scanning ranks r's findings; a rule this package
