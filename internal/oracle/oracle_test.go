@@ -750,13 +750,19 @@ func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Cont
 func comparePorts(d *differ, name string, svc dcService, ct *manifest.Container) {
 	count := map[string]int{}
 	for _, p := range svc.Ports {
-		// mode is left out: docker compose itself honors it only in Swarm
-		// ("ports[].mode: host is only honored by the Swarm routing mesh").
-		count[portKey(p.Name, p.HostIP, unescape(p.Published), p.Target, p.Protocol, p.AppProtocol)]++
+		// docker compose honors mode only in Swarm ("ports[].mode: host
+		// is only honored by the Swarm routing mesh"), but the manifest
+		// carries what the project says: mode: host, and nothing for
+		// ingress, every port's default.
+		mode := p.Mode
+		if mode == "ingress" {
+			mode = ""
+		}
+		count[portKey(p.Name, p.HostIP, unescape(p.Published), p.Target, p.Protocol, p.AppProtocol, mode)]++
 	}
 	d.n.ports += len(svc.Ports)
 	for _, p := range ct.Ports {
-		count[portKey(p.Name, p.HostIP, p.Published, p.Target, p.Protocol, p.AppProto)]--
+		count[portKey(p.Name, p.HostIP, p.Published, p.Target, p.Protocol, p.AppProto, p.Mode)]--
 	}
 	for _, k := range sortedKeys(count) {
 		switch n := count[k]; {
@@ -768,9 +774,9 @@ func comparePorts(d *differ, name string, svc dcService, ct *manifest.Container)
 	}
 }
 
-func portKey(name, hostIP, published string, target uint32, protocol, app string) string {
+func portKey(name, hostIP, published string, target uint32, protocol, app, mode string) string {
 	s := fmt.Sprintf("%s:%s->%d/%s", hostIP, published, target, protocol)
-	for _, x := range []struct{ k, v string }{{"name", name}, {"app_protocol", app}} {
+	for _, x := range []struct{ k, v string }{{"name", name}, {"app_protocol", app}, {"mode", mode}} {
 		if x.v != "" {
 			s += " " + x.k + "=" + x.v
 		}
