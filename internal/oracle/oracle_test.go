@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,9 @@ type dcProject struct {
 		DriverOpts map[string]string `json:"driver_opts"`
 		External   bool              `json:"external"`
 	} `json:"volumes"`
+	// Networks are the networks docker compose would create or join,
+	// each attribute as it resolves it.
+	Networks map[string]map[string]json.RawMessage `json:"networks"`
 }
 
 // tmpfsVolume returns the mount options of a top-level volume docker's
@@ -496,6 +500,7 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 			d.errorf(name, "services", "the manifest has a container docker compose does not run")
 		}
 	}
+	compareNetworks(d, dc, uncarried)
 	// The mesh runs no jobs: each one docker compose would run is left
 	// behind knowingly (acknowledged, as the filled skeleton does) or a
 	// C2M007 finding of its own.
@@ -509,6 +514,36 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 		}
 		if !found {
 			d.errorf(name, "services", "docker compose runs job %s; the manifest leaves it behind and neither a C2M007 nor an acknowledgement says so", name)
+		}
+	}
+}
+
+// compareNetworks holds the conversion to what docker compose makes of
+// each top-level network: the manifest carries none of a network's
+// attributes, so each one docker compose resolves (external, driver,
+// ipam, …) must be a C2M007 field, reported or acknowledged. The name
+// docker compose gives a network of its own (PROJECT_KEY) is written by
+// nobody, and the name of a legacy external: {name: X} comes with the
+// external field reported.
+func compareNetworks(d *differ, dc *dcProject, uncarried []placement.Field) {
+	reported := func(network, field string) bool {
+		return slices.ContainsFunc(uncarried, func(f placement.Field) bool {
+			return f.Section == "networks" && f.Entry == network && f.Name == field
+		})
+	}
+	for _, name := range sortedKeys(dc.Networks) {
+		attrs := dc.Networks[name]
+		for _, k := range sortedKeys(attrs) {
+			v := strings.TrimSpace(string(attrs[k]))
+			switch {
+			case v == "{}" || v == "null" || v == "false" || v == `""`:
+				continue // written by docker compose as a default
+			case k == "name" && (v == strconv.Quote(dc.Name+"_"+name) || reported(name, "external")):
+				continue
+			}
+			if !reported(name, k) {
+				d.errorf("networks."+name, "networks", "docker compose gives network %s %s: %s; the manifest does not carry it and no C2M007 says so", name, k, v)
+			}
 		}
 	}
 }
