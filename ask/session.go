@@ -741,7 +741,7 @@ runtime  sockets, pid and lock files; removed with the module`
 
 func checkOwner(v string) error {
 	if !manifest.ValidOwner(v) {
-		return fmt.Errorf("owner %q: want USER:GROUP, names or numeric ids (0 to 4294967295), both parts, such as 5000:5000", v)
+		return fmt.Errorf("owner %q: want USER:GROUP, names or numeric ids (0 to 4294967294), both parts, such as 5000:5000", v)
 	}
 	return nil
 }

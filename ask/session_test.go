@@ -99,7 +99,7 @@ func TestSessionAcceptsSuggestions(t *testing.T) {
 
 func TestSessionReasks(t *testing.T) {
 	p := &Plan{Module: "mail", Items: []Item{spoolItem()}, NeedsHostProjectDirectory: true}
-	in := "opt/mail\n/opt/mail\nfolder\ndirectory\nroot\n99999999999:1\nroot:root\n750x\n\n0750\nstuff\n?\nlogs\nrelative\n/srv/mail/spool\n\n"
+	in := "opt/mail\n/opt/mail\nfolder\ndirectory\nroot\n99999999999:1\n4294967295:0\nroot:root\n750x\n\n0750\nstuff\n?\nlogs\nrelative\n/srv/mail/spool\n\n"
 	a, out, err := run(t, p, in)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -108,7 +108,8 @@ func TestSessionReasks(t *testing.T) {
 		`path "opt/mail": want an absolute, clean path`,
 		`kind "folder": want directory, file or host; try again`,
 		`owner "root": want USER:GROUP`,
-		`owner "99999999999:1": want USER:GROUP, names or numeric ids (0 to 4294967295)`,
+		`owner "99999999999:1": want USER:GROUP, names or numeric ids (0 to 4294967294)`,
+		`owner "4294967295:0": want USER:GROUP, names or numeric ids (0 to 4294967294)`,
 		`mode "750x": want 3 or 4 octal digits (0-7), such as 0750; try again`,
 		"an answer is needed: the permission bits",
 		`intent "stuff": want one of state, content, config, logs, cache, runtime`,

@@ -245,7 +245,7 @@ func discover(root string, excludes []string, skip map[string]bool) (*tree, erro
 				// A folder whose compose files have other names is a
 				// project when its declarations name them.
 				found = true
-			case strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"):
+			case project.YAMLName(name):
 				t.yamlFiles = append(t.yamlFiles, p)
 			}
 		}

@@ -187,7 +187,7 @@ func newConverter(l *project.Project, opts, given Options, st settings) (*conver
 	if len(l.Compose.Services) == 0 {
 		return nil, noServices(l.Compose)
 	}
-	decl, declFiles, err := declarations(l, opts)
+	decl, declFiles, side, err := declarations(l, opts)
 	if err == nil {
 		err = checkSettings(st, l.Dir, declFiles, decl)
 	}
@@ -210,7 +210,7 @@ func newConverter(l *project.Project, opts, given Options, st settings) (*conver
 			return &converter{}, err
 		}
 	}
-	c := &converter{l: l, opts: opts, decl: decl, declFiles: declFiles, images: opts.Images, facts: facts, fields: newFieldIndex(),
+	c := &converter{l: l, opts: opts, decl: decl, unapplied: unapplied(l, side), declFiles: declFiles, images: opts.Images, facts: facts, fields: newFieldIndex(),
 		match: &matcher{decl: decl, env: l.Environment, used: map[*declare.Entry]bool{}}, lock: lock, lockFile: lockFile}
 	c.flagsAgainstDefaults(given, st)
 	c.module = l.Compose.Name
@@ -319,30 +319,69 @@ func checkFlagPath(flag, p string) error {
 
 // declarations reads the sidecar file (or takes it from
 // opts.Declarations) and the x-compose2manifest extension and merges them.
-// It returns the sidecar file read, for the manifest's sources.
-func declarations(l *project.Project, opts Options) (*declare.File, []inputFile, error) {
+// It returns the sidecar file read, for the manifest's sources, and its
+// declarations alone (nil without one).
+func declarations(l *project.Project, opts Options) (*declare.File, []inputFile, *declare.File, error) {
 	var ext *declare.File
 	for _, x := range l.Extensions(ExtensionKey) {
 		d, err := declare.ParseNode(x.File, x.Node)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		ext = declare.Merge(ext, d)
 	}
 	in, err := sidecar(l.Dir, opts)
 	if err != nil || in == nil {
-		return ext, nil, err
+		return ext, nil, nil, err
 	}
 	var side *declare.File
 	if d := opts.Declarations; d != nil && d.parsed != nil && d.parsedAs == l.Rel(in.path) && len(d.Data) == len(in.data) && (len(in.data) == 0 || &d.Data[0] == &in.data[0]) {
 		side = d.parsed // these bytes, parsed under this name by withSettings
 	} else if side, err = declare.Parse(l.Rel(in.path), in.data); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := hostOverridden(ext, side); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return declare.Merge(ext, side), []inputFile{*in}, nil
+	return declare.Merge(ext, side), []inputFile{*in}, side, nil
+}
+
+// unapplied returns the declarations of l's compose files that take no
+// effect (rules.Unapplied): an x-compose2manifest of a file that is not
+// one of the -f files, and each setting of the -f files'
+// x-compose2manifest that the sidecar file side gives another value.
+func unapplied(l *project.Project, side *declare.File) []rules.Unapplied {
+	var out []rules.Unapplied
+	for _, pos := range l.IgnoredExtensions(ExtensionKey) {
+		out = append(out, rules.Unapplied{Pos: pos})
+	}
+	if side == nil {
+		return out
+	}
+	var ext *declare.File
+	for _, x := range l.Extensions(ExtensionKey) {
+		if d, err := declare.ParseNode(x.File, x.Node); err == nil {
+			ext = declare.Merge(ext, d)
+		}
+	}
+	if ext == nil {
+		return out
+	}
+	for _, s := range []struct {
+		key                 string
+		extValue, sideValue string
+		extPos, sidePos     manifest.Pos
+	}{
+		{"module", ext.Module, side.Module, ext.ModulePos, side.ModulePos},
+		{"host_project_directory", ext.HostProjectDirectory, side.HostProjectDirectory, ext.HostProjectDirectoryPos, side.HostProjectDirectoryPos},
+		{"volume_root", ext.VolumeRoot, side.VolumeRoot, ext.VolumeRootPos, side.VolumeRootPos},
+		{"layout", ext.Layout, side.Layout, ext.LayoutPos, side.LayoutPos},
+	} {
+		if s.extValue != "" && s.sideValue != "" && s.extValue != s.sideValue {
+			out = append(out, rules.Unapplied{Pos: s.extPos, Key: s.key, Value: s.extValue, Winner: s.sideValue, WinnerPos: s.sidePos})
+		}
+	}
+	return out
 }
 
 // withDefaults adds to decl what the defaults file opts.DefaultsFile says
@@ -677,6 +716,8 @@ type converter struct {
 	// imageVolumeFacts are the image VOLUME paths nothing settles
 	// (C2M024).
 	imageVolumeFacts []rules.ImageVolume
+	// unapplied are the declarations that take no effect (C2M028).
+	unapplied []rules.Unapplied
 	// shadowed are the file configs and secrets a volume of their
 	// service mounts over (unshadowed, unshadowedSecrets).
 	shadowed []rules.ShadowedFile
@@ -2066,7 +2107,7 @@ func absPaths(paths []string, wd string) []string {
 
 // pass returns the facts of the conversion for the project-scope rules.
 func (c *converter) pass() *rules.ProjectPass {
-	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
+	p := &rules.ProjectPass{Project: c.l, Mounts: c.mounts, Declarations: c.decl, Unapplied: c.unapplied, NotCarried: c.uncarried, Unmatched: c.unmatched, Secrets: c.secrets,
 		ImageVolumes: c.imageVolumeFacts, ShadowedFiles: c.shadowed, FilesRead: c.filesRead, FilesLeftOut: c.filesLeftOut, FilesBy: c.filesBy, FilesReordered: c.filesReordered, EnvDisabled: c.envDisabled,
 		ProfilesLeftOut: c.profilesLeftOut, DefaultProfiles: c.defaultProfiles, DefaultEnvFiles: c.defaultEnvFiles}
 	for _, s := range c.placements {

@@ -127,12 +127,22 @@ func containerShape(svc types.ServiceConfig) *manifest.Container {
 	}
 }
 
+// portMode returns the mode of a port the manifest writes: the mode
+// compose gives, but not ingress, its default (every short-syntax port
+// has it), so that only mode: host is written.
+func portMode(mode string) string {
+	if mode == "ingress" {
+		return ""
+	}
+	return mode
+}
+
 // containerPorts maps the service's ports.
 func containerPorts(ports []types.ServicePortConfig) []manifest.Port {
 	var out []manifest.Port
 	for _, p := range ports {
 		out = append(out, manifest.Port{Name: p.Name, HostIP: p.HostIP, Published: p.Published,
-			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol})
+			Target: p.Target, Protocol: p.Protocol, AppProto: p.AppProtocol, Mode: portMode(p.Mode)})
 	}
 	return out
 }
@@ -260,6 +270,9 @@ func (c *converter) environment(svc types.ServiceConfig, ct *manifest.Container)
 		}
 		if cr, ok := c.credentialFor(svc.Name, k); ok {
 			sec := rules.EnvSecret{Service: svc.Name, Variable: k, Credential: cr.Name, Image: ct.Image, CredentialPos: cr.Pos}
+			if other, ok := c.credentialDiffers(cr, *v); ok {
+				sec.Differs, sec.DiffersPos = declare.CredentialKey(other.Service, other.Variable), other.Pos
+			}
 			if row, ok := c.facts.FileEnv(ct.Image, k); ok {
 				sec.FileEnv = fmt.Sprintf("%s:%d", images.TableFile, row.Line)
 			} else {
@@ -339,6 +352,31 @@ func (c *converter) credentialFor(service, variable string) (declare.Credential,
 			}
 			c.usedCreds[i] = true
 			return cr, true
+		}
+	}
+	return declare.Credential{}, false
+}
+
+// credentialDiffers returns an earlier credentials: item that gives the
+// credential of cr to a variable whose value is not value, the value of
+// cr's variable: one credential holds one value, so the host could not
+// deliver both. The tool compares values the same way to offer one
+// credential for variables of equal values (sameSecret); a variable with
+// no value, or of a service that does not run, tells nothing.
+func (c *converter) credentialDiffers(cr declare.Credential, value string) (declare.Credential, bool) {
+	if c.decl == nil || c.l.Compose == nil {
+		return declare.Credential{}, false
+	}
+	for _, o := range c.decl.Credentials {
+		if o == cr {
+			break // only earlier items: the pair is reported once, at the later one
+		}
+		if o.Name != cr.Name || (o.Service == cr.Service && o.Variable == cr.Variable) {
+			continue
+		}
+		svc, ok := c.l.Compose.Services[o.Service]
+		if v := svc.Environment[o.Variable]; ok && v != nil && *v != value {
+			return o, true
 		}
 	}
 	return declare.Credential{}, false

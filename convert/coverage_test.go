@@ -63,7 +63,7 @@ func coverage(fields []Field) []string {
 		}
 		section := parts[0]
 		switch section {
-		case "services", "volumes", "secrets", "configs":
+		case "services", "volumes", "networks", "secrets", "configs":
 		default:
 			continue
 		}
@@ -123,7 +123,7 @@ func TestFieldsInREADME(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	heads := map[string]string{"services": "service", "volumes": "top-level volume", "secrets": "secret", "configs": "config"}
+	heads := map[string]string{"services": "service", "volumes": "top-level volume", "networks": "top-level network", "secrets": "secret", "configs": "config"}
 	section := ""
 	for _, f := range Fields() {
 		if f.Section != section {

@@ -10,7 +10,7 @@ import (
 // schema knows has exactly one Field (TestFieldCoverage keeps it so).
 type Field struct {
 	// Section is the top-level section the attribute belongs to:
-	// "services", "volumes", "secrets" or "configs".
+	// "services", "volumes", "networks", "secrets" or "configs".
 	Section string
 	// Name is the attribute's compose-spec name inside one entry of the
 	// section; a nested attribute is dotted: "deploy.placement".
@@ -26,7 +26,8 @@ type Field struct {
 }
 
 // Fields returns the outcome of every compose-spec attribute of a service,
-// a top-level volume, a secret and a config, sorted by section and name.
+// a top-level volume, a top-level network, a secret and a config, sorted
+// by section and name.
 func Fields() []Field {
 	carried := func(name, how string) Field {
 		return Field{Section: "services", Name: name, Carried: true, Reason: how}
@@ -119,7 +120,7 @@ func Fields() []Field {
 		carried("pid", ""),
 		carried("pids_limit", ""),
 		carried("platform", ""),
-		carried("ports", "long syntax"),
+		carried("ports", "long syntax; mode only when host (ingress, every port's default, is not written)"),
 		not("post_start", "lifecycle hooks the mesh does not run"),
 		not("pre_start", "lifecycle hooks the mesh does not run"),
 		not("pre_stop", "lifecycle hooks the mesh does not run"),
@@ -157,6 +158,17 @@ func Fields() []Field {
 		top("volumes", "labels", false, "Docker volume labels; a declared directory has none"),
 		top("volumes", "name", true, "names the legacy Docker volume in the declaration's comment"),
 
+		top("networks", "attachable", false, "lets standalone containers join a Docker network; the manifest's networks are the module's own, named only"),
+		top("networks", "driver", false, "the Docker network driver; the manifest's networks are the module's own, named only"),
+		top("networks", "driver_opts", false, "options of the Docker network driver; the manifest's networks are the module's own, named only"),
+		top("networks", "enable_ipv4", false, "the Docker network's address families; the manifest's networks are the module's own, named only"),
+		top("networks", "enable_ipv6", false, "the Docker network's address families; the manifest's networks are the module's own, named only"),
+		top("networks", "external", false, "a network made outside the project (shared with other projects, such as a proxy's); the manifest's networks are the module's own, named only"),
+		top("networks", "internal", false, "a Docker network without outside access; the manifest's networks are the module's own, named only"),
+		top("networks", "ipam", false, "the Docker network's subnets and gateways; the manifest's networks are the module's own, named only"),
+		top("networks", "labels", false, "Docker network labels; the manifest's networks are the module's own, named only"),
+		top("networks", "name", false, "the Docker network's name (with external, another project's network); the manifest names the network by its compose key only"),
+
 		top("secrets", "driver", false, "the mesh delivers credentials itself"),
 		top("secrets", "driver_opts", false, "the mesh delivers credentials itself"),
 		top("secrets", "environment", true, "a credential resource; the variable is named, its value is never read"),
@@ -184,7 +196,7 @@ func Fields() []Field {
 }
 
 func sectionOrder(s string) int {
-	return strings.Index("services volumes secrets configs", s)
+	return strings.Index("services volumes networks secrets configs", s)
 }
 
 // fieldIndex maps "SECTION NAME" to the outcome of every attribute of

@@ -319,10 +319,10 @@ func (c *converter) jobsNotCarried() {
 }
 
 // topLevelNotCarried reports C2M007 for each attribute of a top-level
-// volume, secret or config that the manifest does not carry, unless
-// acknowledged as SECTION.NAME.FIELD.
+// volume, network, secret or config that the manifest does not carry,
+// unless acknowledged as SECTION.NAME.FIELD.
 func (c *converter) topLevelNotCarried() {
-	for _, section := range []string{"volumes", "secrets", "configs"} {
+	for _, section := range []string{"volumes", "networks", "secrets", "configs"} {
 		seen := map[string]bool{}
 		for _, u := range c.l.TopLevelFields(section) {
 			name, k := u.Entry, u.Name

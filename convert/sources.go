@@ -11,6 +11,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 )
@@ -274,10 +275,5 @@ func quoteList(s []string) string {
 	return strings.Join(q, ", ")
 }
 
-func numeric(s string) bool {
-	if s == "" {
-		return false
-	}
-	_, err := strconv.ParseUint(s, 10, 32)
-	return err == nil
-}
+// numeric reports whether s is a numeric uid or gid (manifest.ValidID).
+func numeric(s string) bool { return manifest.ValidID(s) }

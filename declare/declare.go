@@ -188,9 +188,10 @@ const (
 
 // AckOptions are the volume options an acknowledge item may name: the
 // manifest cannot carry them, and dropping them changes no owner or mode
-// (SELinux relabelling, bind propagation, nocopy); and AckDisposable,
+// (SELinux relabelling, bind propagation, nocopy, a volume mount's labels);
+// and AckDisposable,
 // which says a volume an image declares holds nothing to keep.
-var AckOptions = []string{"z", "Z", "propagation", "nocopy", AckDisposable}
+var AckOptions = []string{"z", "Z", "propagation", "nocopy", "labels", AckDisposable}
 
 // OptionName returns the AckOptions name of a volume option as
 // project.Mount.Options writes it ("z", "selinux: Z", "rshared",
@@ -198,6 +199,9 @@ var AckOptions = []string{"z", "Z", "propagation", "nocopy", AckDisposable}
 // option no acknowledge item may drop (:U, subpath, consistency, …).
 func OptionName(written string) string {
 	v := written
+	if strings.HasPrefix(written, "labels: ") {
+		return "labels"
+	}
 	for _, prefix := range []string{"selinux: ", "propagation: ", "propagation="} {
 		if strings.HasPrefix(written, prefix) {
 			if prefix != "selinux: " {

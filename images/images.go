@@ -198,8 +198,8 @@ func (t *Table) RunAs(ref string, lookup func(string) (string, bool)) (owner str
 			if !allDigits(v) {
 				return "", r, set, true, fmt.Errorf("%s=%s is not a numeric id", name, v)
 			}
-			if _, perr := strconv.ParseUint(v, 10, 32); perr != nil {
-				return "", r, set, true, fmt.Errorf("%s=%s is out of range", name, v)
+			if !manifest.ValidID(v) {
+				return "", r, set, true, fmt.Errorf("%s=%s is out of range (at most %d)", name, v, manifest.MaxID)
 			}
 			ids[i] = v
 		}

@@ -205,8 +205,8 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 			return fail(at("owner"), "owner %q must be numeric UID:GID", r.Owner)
 		}
 		for _, id := range []string{uid, gid} {
-			if _, err := strconv.ParseUint(id, 10, 32); err != nil {
-				return fail(at("owner"), "owner %q: id %s out of range", r.Owner, id)
+			if !manifest.ValidID(id) {
+				return fail(at("owner"), "owner %q: id %s out of range (at most %d)", r.Owner, id, manifest.MaxID)
 			}
 		}
 	}
@@ -248,12 +248,7 @@ func numericOwner(s string) bool {
 	if !ok || !allDigits(uid) || !allDigits(gid) {
 		return false
 	}
-	for _, id := range []string{uid, gid} {
-		if _, err := strconv.ParseUint(id, 10, 32); err != nil {
-			return false
-		}
-	}
-	return true
+	return manifest.ValidID(uid) && manifest.ValidID(gid)
 }
 
 // allDigits reports whether s is a non-empty run of ASCII digits.

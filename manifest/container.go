@@ -109,6 +109,10 @@ type Port struct {
 	Target    uint32 `yaml:"target"`
 	Protocol  string `yaml:"protocol"`
 	AppProto  string `yaml:"app_protocol,omitempty"`
+	// Mode is "host" for a port published on the host's interface
+	// directly (compose's long syntax mode: host); the default,
+	// ingress, is not written.
+	Mode string `yaml:"mode,omitempty"`
 }
 
 // Volume is one mount of a declared host path into the container.

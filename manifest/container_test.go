@@ -15,7 +15,7 @@ func fullContainer() *Container {
 		Environment:    map[string]string{"B": "2", "A": "$literal", "EMPTY": ""},
 		EnvCredentials: map[string]string{"TOKEN": "api_token"},
 		Labels:         map[string]string{"z": "1", "a": "2"}, Annotations: map[string]string{"com.example": "x"},
-		Ports:       []Port{{HostIP: "", Published: "80", Target: 80, Protocol: "tcp"}},
+		Ports:       []Port{{HostIP: "", Published: "80", Target: 80, Protocol: "tcp", Mode: "host"}},
 		Expose:      []string{"8080", "9000-9010/udp"},
 		Volumes:     []Volume{{Source: "/srv/web", Target: "/usr/share/nginx/html", ReadOnly: true}},
 		Tmpfs:       []Tmpfs{{Target: "/run", Size: "65536", Mode: "1777"}},

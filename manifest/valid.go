@@ -11,9 +11,25 @@ var (
 	ownerRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$`)
 )
 
+// MaxID is the largest uid or gid an owner may name: 2^32-2. uid_t and
+// gid_t are 32 bits, and 2^32-1 is (uid_t)-1, which chown(2) takes as
+// "leave unchanged", so no file can be owned by it.
+const MaxID = 1<<32 - 2
+
+// ValidID reports whether s is a numeric uid or gid: decimal digits of a
+// number from 0 to MaxID. Every owner is judged by it: declarations, ask,
+// convert's evidence, the image table, the survey and check.
+func ValidID(s string) bool {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return false
+	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	return err == nil && n <= MaxID
+}
+
 // ValidOwner reports whether s is "USER:GROUP" with both parts names or
-// numeric ids. A part of digits only is an id and must fit in 32 bits
-// (uid_t and gid_t): "99999999999:1" is refused.
+// numeric ids. A part of digits only is an id and must be at most MaxID:
+// "99999999999:1" and "4294967295:0" are refused.
 func ValidOwner(s string) bool {
 	u, g, ok := strings.Cut(s, ":")
 	return ok && validOwnerPart(u) && validOwnerPart(g)
@@ -24,8 +40,7 @@ func validOwnerPart(s string) bool {
 		return false
 	}
 	if strings.Trim(s, "0123456789") == "" {
-		_, err := strconv.ParseUint(s, 10, 32)
-		return err == nil
+		return ValidID(s)
 	}
 	return true
 }

@@ -284,6 +284,26 @@ func (p *Project) Extensions(key string) []Extension {
 	return out
 }
 
+// IgnoredExtensions returns the position of each top-level key in a
+// compose file the project reads that is not one of its -f files (an
+// included file, the base of an extends.file): docker compose merges no
+// top-level x- extension of such a file into the project, and convert
+// reads declarations only from the -f files' x-compose2manifest.
+func (p *Project) IgnoredExtensions(key string) []manifest.Pos {
+	var out []manifest.Pos
+	for _, f := range p.raw.files {
+		if slices.Contains(p.ConfigFiles, f.path) {
+			continue
+		}
+		for _, kv := range pairs(f.root) {
+			if kv[0].Value == key {
+				out = append(out, manifest.Pos{File: f.name, Line: kv[0].Line})
+			}
+		}
+	}
+	return out
+}
+
 // Input is a file the project was read from.
 type Input struct {
 	// Path is its absolute path on this machine.

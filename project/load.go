@@ -96,6 +96,11 @@ type Project struct {
 	// FilesFrom says where the compose files were named: FilesFlag,
 	// FilesEnvironment (COMPOSE_FILE) or FilesDefault.
 	FilesFrom string
+	// FilesPassedOver are, when the files were found by default, the
+	// other default and override files beside the ones read (absolute):
+	// docker-compose.yml beside compose.yaml. docker compose reads only
+	// the first of each and warns "Found multiple config files".
+	FilesPassedOver []string
 	// NameFromEnvironment reports whether the process environment or an
 	// env file sets COMPOSE_PROJECT_NAME (not empty), which overrides name:.
 	NameFromEnvironment bool
@@ -178,7 +183,7 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	if err != nil {
 		return nil, err
 	}
-	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, start: start, seen: in.seen, stdin: in.stdin}
+	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, FilesPassedOver: in.passedOver, start: start, seen: in.seen, stdin: in.stdin}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.
@@ -660,6 +665,9 @@ type inputs struct {
 	reads envReads
 	// envDisabled is COMPOSE_DISABLE_ENV_FILE: no .env is read.
 	envDisabled bool
+	// passedOver are the default and override files found beside the
+	// ones read, which docker compose passes over with a warning.
+	passedOver []string
 	// stdin is the file the compose file from standard input was written
 	// to (stdinFile), "" when there is none.
 	stdin string
@@ -703,6 +711,7 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		return filepath.Join(wd, p)
 	}
 	env := utils.GetAsEqualsMap(opts.Environ)
+	_, filesByProcess := env[consts.ComposeFilePath]
 	explicit := make([]string, 0, len(opts.EnvFiles))
 	for _, f := range opts.EnvFiles {
 		explicit = append(explicit, abs(f))
@@ -803,6 +812,11 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 					continue
 				}
 				f := abs(entry)
+				if !filesByProcess {
+					if err := envFileContained(entry, f, in.firstFiles, append([]string{first}, opts.AllowDirs...)); err != nil {
+						return nil, err
+					}
+				}
 				if err := CheckInputFile("compose file "+strconv.Quote(entry)+" set by COMPOSE_FILE", f); err != nil {
 					return nil, err
 				}
@@ -820,6 +834,16 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 			return nil, fmt.Errorf("no compose file found in %s or its parents (looked for %s)", first, strings.Join(cli.DefaultFileNames, ", "))
 		}
 		in.files = found.ConfigPaths
+		// docker compose takes the first default file and the first
+		// override of the folder, and warns of the others.
+		d := filepath.Dir(in.files[0])
+		for _, names := range [][]string{cli.DefaultFileNames, cli.DefaultOverrideFileNames} {
+			for _, n := range names {
+				if f := filepath.Join(d, n); !slices.Contains(in.files, f) && exists(f) {
+					in.passedOver = append(in.passedOver, f)
+				}
+			}
+		}
 		// Files found by name are the project's own: a compose.yaml that
 		// links out of its folder would bring another file's content
 		// (its environment, its secrets) into the manifest.
@@ -865,6 +889,59 @@ func resolveInputs(opts Options, stdin string) (*inputs, error) {
 		in.environ = append(in.environ, k+"="+env[k])
 	}
 	return in, nil
+}
+
+// envFileContained returns an error unless the compose file f, named
+// entry by a COMPOSE_FILE that an env file of the project (one of
+// envFiles) sets, lies inside one of roots, lexically and after symbolic
+// links; the error names the env file's line. -f, compose_files:, include
+// and extends are held to the project the same way: a project's own .env
+// must not bring in a compose file from elsewhere on the converting
+// machine. A COMPOSE_FILE of the process environment is the caller's
+// choice, like -f, and is not checked.
+func envFileContained(entry, f string, envFiles, roots []string) error {
+	inside := slices.ContainsFunc(roots, func(r string) bool { return Within(filepath.Clean(r), f) })
+	err := CheckContained("compose file "+strconv.Quote(entry)+" set by COMPOSE_FILE", f, roots...)
+	if inside && err == nil {
+		return nil
+	}
+	if err == nil {
+		err = fmt.Errorf("compose file %q set by COMPOSE_FILE is outside the project directory; a file the project refers to is read only inside it (name another directory with --allow-dir)", entry)
+	}
+	file, line := settingLine(envFiles, consts.ComposeFilePath)
+	if file == "" {
+		return err
+	}
+	if len(roots) > 0 {
+		if r, rerr := filepath.Rel(roots[0], file); rerr == nil && !strings.HasPrefix(r, "..") {
+			file = r
+		}
+	}
+	return fmt.Errorf("%s:%d: %w", file, line, err)
+}
+
+// settingLine returns the env file of files and the line in it that sets
+// key last (KEY=, export KEY=), as dotenv reads them: a later file and a
+// later line win. "" when none does.
+func settingLine(files []string, key string) (string, int) {
+	for i := len(files) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		last := 0
+		for n, l := range strings.Split(string(data), "\n") {
+			l = strings.TrimSpace(l)
+			l = strings.TrimSpace(strings.TrimPrefix(l, "export "))
+			if k, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(k) == key {
+				last = n + 1
+			}
+		}
+		if last > 0 {
+			return files[i], last
+		}
+	}
+	return "", 0
 }
 
 // projectOptions returns compose-go's options for loading the project as

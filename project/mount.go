@@ -330,6 +330,16 @@ func (l *Project) ownMounts(svc types.ServiceConfig) []Mount {
 				if v.Volume.Subpath != "" {
 					m.Options = append(m.Options, "subpath: "+v.Volume.Subpath)
 				}
+				if len(v.Volume.Labels) > 0 {
+					// Labels docker sets on the volume it creates for the
+					// mount; a declared directory has none.
+					kv := make([]string, 0, len(v.Volume.Labels))
+					for k, val := range v.Volume.Labels {
+						kv = append(kv, k+"="+val)
+					}
+					sort.Strings(kv)
+					m.Options = append(m.Options, "labels: "+strings.Join(kv, ", "))
+				}
 			}
 		case types.VolumeTypeTmpfs:
 			m.Kind = Tmpfs

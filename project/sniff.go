@@ -26,14 +26,23 @@ func (p *Project) Files() []string {
 	return out
 }
 
+// YAMLName reports whether the name of path ends in .yml or .yaml, in any
+// case (COMPOSE.YML, Compose.Yaml): a file docker compose does not find
+// by default on a case-sensitive file system, but a compose file all the
+// same, which a batch lists as not converted rather than passing over.
+func YAMLName(path string) bool {
+	l := strings.ToLower(path)
+	return strings.HasSuffix(l, ".yml") || strings.HasSuffix(l, ".yaml")
+}
+
 // LooksLikeCompose reports whether the file at path looks like a compose
-// file: its name ends in .yml or .yaml, it is a regular file (after
+// file: its name ends in .yml or .yaml (YAMLName), it is a regular file (after
 // symbolic links) of at most MaxInputSize bytes, and its first YAML
 // document is a mapping with a top-level services: key whose value is a
 // mapping. It reads the file only when the name and size qualify, and
 // never fails: a file it cannot read or parse does not look like one.
 func LooksLikeCompose(path string) bool {
-	if !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".yaml") {
+	if !YAMLName(path) {
 		return false
 	}
 	if CheckInputFile("compose file", path) != nil {

@@ -172,7 +172,7 @@ the converted service would run differently. It is never dropped
 silently: convert warns, naming the service, the field and the reason it
 is not carried (the table is in docs/fields.md), and check
 --against fails on it. A nested field is named by its path
-(deploy.placement); a field of a top-level volume, secret or config by
+(deploy.placement); a field of a top-level volume, network, secret or config by
 its section and name (volume data: field labels). A job (top-level
 jobs:, a container docker compose runs to completion when triggered) is
 not carried at all: the mesh runs no jobs, and the finding names what
@@ -279,13 +279,13 @@ compose reads the integer as decimal, so 755 is octal 1363 and 440 is
 octal 0670, and the manifest carries that ("1363", "0670") because it is
 what docker compose reads.
 
-An option that changes no owner or mode (z, Z, bind propagation, nocopy)
-acknowledged under acknowledge: is a warning: the manifest drops it
-knowingly.
+An option that changes no owner or mode (z, Z, bind propagation, nocopy,
+a volume mount's labels) acknowledged under acknowledge: is a warning:
+the manifest drops it knowingly.
 
 Remove the option from the compose file, and express ownership with the
-declaration's owner and mode instead; or, for z, Z, propagation and
-nocopy, acknowledge SERVICE.volumes.TARGET.OPTION (or
+declaration's owner and mode instead; or, for z, Z, propagation, nocopy
+and labels, acknowledge SERVICE.volumes.TARGET.OPTION (or
 *.volumes.*.OPTION) to drop it knowingly. Write a mode in octal
 (mode: 0o755; for a tmpfs docker compose refuses a quoted "0755").`,
 		},
@@ -655,6 +655,45 @@ Find out which is right (the survey is what the data has today; the
 image is what a new container makes) and declare the owner and mode in
 compose2manifest.yaml; a declared value that the evidence contradicts
 stays reported, so declare the one the data needs.`,
+		},
+		{
+			ID:           "C2M027",
+			Title:        "a default compose file beside the one read is read by neither docker compose nor convert",
+			Severity:     Warning,
+			CheckProject: checkFilesPassedOver,
+			Doc: `convert was run without -f, and the project's folder has more than one
+file of the names docker compose looks for (compose.yaml, compose.yml,
+docker-compose.yaml, docker-compose.yml), or more than one override file
+(compose.override.yaml, docker-compose.override.yml, …). docker compose
+reads the first of each, in that order, and warns "Found multiple config
+files with supported names"; so does convert, and the manifest holds
+what the first says. What the others say (a service, a volume) is in
+neither: an author who edits docker-compose.yml beside compose.yaml
+changes nothing that runs. convert --batch lists such a file as not
+converted.
+
+Remove the file passed over, or merge what it says into the one read; if
+both are meant, name them: COMPOSE_FILE in the folder's .env, or -f for
+each (compose_files: in the declarations).`,
+		},
+		{
+			ID:           "C2M028",
+			Title:        "a declaration that is not applied",
+			Severity:     Warning,
+			CheckProject: checkUnapplied,
+			Doc: `The declarations may stand in the sidecar file (compose2manifest.yaml)
+and under a top-level x-compose2manifest: of the compose files convert
+is given. Where both give a setting (module, host_project_directory,
+volume_root, layout) and the values differ, the sidecar file wins, and
+the compose file's value is applied nowhere: a reader of the compose
+file sees volume_root: /var/lib and the manifest places volumes under
+/srv. An x-compose2manifest: in an included compose file (include:, or
+the base of an extends.file) is not read at all, as docker compose merges
+no top-level extension of an included file.
+
+Write each setting in one place, and move the declarations of an
+included file to the sidecar file or to the x-compose2manifest: of a
+compose file convert is given.`,
 		},
 	}
 }

@@ -167,12 +167,10 @@ func checkImageRequirement(p *Pass) {
 }
 
 // NumericOwner reports whether owner is "UID:GID" with both parts
-// numeric ids that fit in 32 bits, such as an image config's User "70:70".
+// numeric ids (manifest.ValidID), such as an image config's User "70:70".
 func NumericOwner(owner string) bool {
 	u, g, ok := strings.Cut(owner, ":")
-	_, e1 := strconv.ParseUint(u, 10, 32)
-	_, e2 := strconv.ParseUint(g, 10, 32)
-	return ok && e1 == nil && e2 == nil
+	return ok && manifest.ValidID(u) && manifest.ValidID(g)
 }
 
 // otherUser reports whether a container's user: runs its process as

@@ -31,6 +31,10 @@ type ProjectPass struct {
 	// Declarations are the declarations convert used, merged from the
 	// sidecar file and x-compose2manifest; nil when there are none.
 	Declarations *declare.File
+	// Unapplied are declarations written where they take no effect: a
+	// setting of x-compose2manifest the sidecar file gives otherwise, an
+	// x-compose2manifest of an included compose file.
+	Unapplied []Unapplied
 	// Placements are the sources that need a declaration, in the order
 	// convert found them.
 	Placements []placement.Placement
@@ -160,6 +164,12 @@ type EnvSecret struct {
 	// acknowledged, and the way out is the same credential.
 	SameAs, SameAsItem string
 	SameAsPos          manifest.Pos
+	// Differs, when set for a credential, is an earlier credentials: item
+	// (SERVICE.VARIABLE, at DiffersPos) that gives the same credential to
+	// a variable of another value: one credential holds one value, so
+	// the module is refused.
+	Differs    string
+	DiffersPos manifest.Pos
 	// Pos is where to report Field or Config (the service, the config).
 	Pos manifest.Pos
 }
@@ -824,7 +834,7 @@ func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic
 // checkNotCarried is C2M007 in convert: a compose field the manifest does
 // not carry and the declarations do not acknowledge.
 func checkNotCarried(p *ProjectPass) {
-	singular := map[string]string{"volumes": "volume", "secrets": "secret", "configs": "config", "jobs": "job"}
+	singular := map[string]string{"volumes": "volume", "networks": "network", "secrets": "secret", "configs": "config", "jobs": "job"}
 	for _, f := range p.NotCarried {
 		if f.Acknowledged {
 			continue
@@ -1039,6 +1049,14 @@ func checkComposeSecret(p *ProjectPass) {
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext: deliver the file as a compose secrets: entry instead of a config", sec.Field, sec.Of, Mask(""))
 		case sec.Field != "":
 			d.Message = fmt.Sprintf("%s carries the value of %s (%s), a secret; a manifest never carries it in plaintext, and no acknowledgement does: have the container read it where the mesh delivers it (the credential's file under /run/secrets, a compose secrets: entry, or the variable itself, $$VAR in a command)", sec.Field, sec.Of, Mask(""))
+		case sec.Credential != "" && sec.Differs != "":
+			if sec.CredentialPos.File != "" {
+				d.File, d.Line = sec.CredentialPos.File, sec.CredentialPos.Line
+			}
+			d.Message = fmt.Sprintf("credentials: %s: credential %s is also given to %s%s, whose value differs; one credential holds one value, so the mesh would deliver one secret to both: give each its own credential name",
+				declare.CredentialKey(sec.Service, sec.Variable), sec.Credential, sec.Differs, at(sec.DiffersPos))
+			d.relate(sec.DiffersPos, fmt.Sprintf("credentials: %s: %s, another value", sec.Differs, sec.Credential))
+			d.Variable = declare.CredentialKey(sec.Service, sec.Variable)
 		case sec.Credential != "" && sec.FileEnv != "":
 			continue
 		case sec.Credential != "" && sec.Acknowledged:
@@ -1105,6 +1123,64 @@ func (p *ProjectPass) envPos(service, variable string) manifest.Pos {
 		}
 	}
 	return pos
+}
+
+// Unapplied is a declaration written where it takes no effect.
+type Unapplied struct {
+	// Pos is where it is written.
+	Pos manifest.Pos
+	// Key is the setting (volume_root, module, …); "" for a whole
+	// x-compose2manifest of an included compose file.
+	Key string
+	// Value is what Pos gives, Winner what applies instead, written at
+	// WinnerPos.
+	Value, Winner string
+	WinnerPos     manifest.Pos
+}
+
+// checkUnapplied is C2M028: declarations that take no effect.
+func checkUnapplied(p *ProjectPass) {
+	for _, u := range p.Unapplied {
+		d := Diagnostic{File: u.Pos.File, Line: u.Pos.Line}
+		if u.Key == "" {
+			d.Message = fmt.Sprintf("%s: in an included compose file is not read: declarations come from the sidecar file and the x-compose2manifest of the compose files convert is given (-f, or found by default), as docker compose merges no top-level extension of an included file; move them there", declare.ExtensionKey)
+		} else {
+			d.Message = fmt.Sprintf("%s: %s %s is not applied: the declarations file gives %s %s%s, which wins; write it in one place", declare.ExtensionKey, u.Key, u.Value, u.Key, u.Winner, at(u.WinnerPos))
+			d.relate(u.WinnerPos, fmt.Sprintf("%s %s, applied", u.Key, u.Winner))
+		}
+		p.Report(d)
+	}
+}
+
+// checkFilesPassedOver is C2M027: the default or override files found
+// beside the ones read, which docker compose passes over with a warning,
+// at the top of the file that wins over them.
+func checkFilesPassedOver(p *ProjectPass) {
+	l := p.Project
+	if l == nil || l.FilesFrom != project.FilesDefault || len(l.FilesPassedOver) == 0 || len(l.ConfigFiles) == 0 {
+		return
+	}
+	dir, _ := filepath.Abs(l.Dir)
+	rel := func(f string) string {
+		f, _ = filepath.Abs(f)
+		return project.RelTo(dir, f)
+	}
+	for _, f := range l.FilesPassedOver {
+		winner := l.ConfigFiles[0]
+		kind := "config"
+		if isOverride(f) && len(l.ConfigFiles) > 1 {
+			winner, kind = l.ConfigFiles[1], "override"
+		}
+		p.Report(Diagnostic{File: rel(winner), Line: 1, Message: fmt.Sprintf(
+			"%s not read: docker compose, run in the project directory, finds multiple %s files (%s and %s), reads %s only and warns; so does convert, and what %s says is in neither: remove it, merge it into %s, or name both (COMPOSE_FILE in .env, or -f)",
+			rel(f), kind, rel(winner), rel(f), rel(winner), rel(f), rel(winner))})
+	}
+}
+
+// isOverride reports whether f is named as an override file
+// (compose.override.yaml, docker-compose.override.yml, …).
+func isOverride(f string) bool {
+	return strings.Contains(filepath.Base(f), ".override.")
 }
 
 // checkFilesLeftOut is C2M025: convert was given -f naming the project's

@@ -85,6 +85,12 @@ var ranks = map[string]Rank{
 	// An owner one source gives and another contradicts: data the
 	// software may not read after the move.
 	"C2M026": {Tags: []string{TagReliability, TagCorrectness}, Precision: "high", SecuritySeverity: 5.0},
+	// A compose file beside the one read that nothing reads: what it
+	// says runs nowhere.
+	"C2M027": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 2.0},
+	// A declaration written where it does nothing: the author's intent
+	// is not what the manifest holds.
+	"C2M028": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 3.0},
 }
 
 // Rank returns how code scanning ranks r's findings; a rule this package

@@ -34,6 +34,8 @@ func TestReaderAndSchemaAgree(t *testing.T) {
 		{"path with a dot component", decl(`{path: /srv/./app, owner: "1000:1000", mode: "0750", intent: state}`), false},
 		{"path with a dotted name", decl(`{path: /srv/.app/..x, owner: "1000:1000", mode: "0750", intent: state}`), true},
 		{"path with a tab", decl("{path: \"/srv/a\\tb\", owner: \"1000:1000\", mode: \"0750\", intent: state}"), false},
+		{"path with a C1 control", decl("{path: \"/srv/a\\x85b\", owner: \"1000:1000\", mode: \"0750\", intent: state}"), false},
+		{"path with a letter past ASCII", decl("{path: /srv/café, owner: \"1000:1000\", mode: \"0750\", intent: state}"), true},
 		{"mode with setgid", decl(`{owner: "1000:1000", mode: "2750", intent: state}`), true},
 		{"owner without group", decl(`{owner: "5000", mode: "0750", intent: state}`), false},
 		{"owner by name", decl(`{owner: "app:app", mode: "0750", intent: state}`), true},

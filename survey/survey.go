@@ -17,6 +17,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
+	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
 // Version is the survey format's version.
@@ -452,7 +453,7 @@ func (s *Survey) bindPaths() error {
 func idRange(owner string) bool {
 	uid, gid, _ := strings.Cut(owner, ":")
 	for _, id := range []string{uid, gid} {
-		if n, err := strconv.ParseUint(id, 10, 32); err != nil || n == 1<<32-1 {
+		if !manifest.ValidID(id) {
 			return false
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,6 +78,9 @@ type dcProject struct {
 		DriverOpts map[string]string `json:"driver_opts"`
 		External   bool              `json:"external"`
 	} `json:"volumes"`
+	// Networks are the networks docker compose would create or join,
+	// each attribute as it resolves it.
+	Networks map[string]map[string]json.RawMessage `json:"networks"`
 }
 
 // tmpfsVolume returns the mount options of a top-level volume docker's
@@ -496,6 +500,7 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 			d.errorf(name, "services", "the manifest has a container docker compose does not run")
 		}
 	}
+	compareNetworks(d, dc, uncarried)
 	// The mesh runs no jobs: each one docker compose would run is left
 	// behind knowingly (acknowledged, as the filled skeleton does) or a
 	// C2M007 finding of its own.
@@ -509,6 +514,36 @@ func compare(d *differ, dc *dcProject, m *manifest.Module, diags []rules.Diagnos
 		}
 		if !found {
 			d.errorf(name, "services", "docker compose runs job %s; the manifest leaves it behind and neither a C2M007 nor an acknowledgement says so", name)
+		}
+	}
+}
+
+// compareNetworks holds the conversion to what docker compose makes of
+// each top-level network: the manifest carries none of a network's
+// attributes, so each one docker compose resolves (external, driver,
+// ipam, …) must be a C2M007 field, reported or acknowledged. The name
+// docker compose gives a network of its own (PROJECT_KEY) is written by
+// nobody, and the name of a legacy external: {name: X} comes with the
+// external field reported.
+func compareNetworks(d *differ, dc *dcProject, uncarried []placement.Field) {
+	reported := func(network, field string) bool {
+		return slices.ContainsFunc(uncarried, func(f placement.Field) bool {
+			return f.Section == "networks" && f.Entry == network && f.Name == field
+		})
+	}
+	for _, name := range sortedKeys(dc.Networks) {
+		attrs := dc.Networks[name]
+		for _, k := range sortedKeys(attrs) {
+			v := strings.TrimSpace(string(attrs[k]))
+			switch {
+			case v == "{}" || v == "null" || v == "false" || v == `""`:
+				continue // written by docker compose as a default
+			case k == "name" && (v == strconv.Quote(dc.Name+"_"+name) || reported(name, "external")):
+				continue
+			}
+			if !reported(name, k) {
+				d.errorf("networks."+name, "networks", "docker compose gives network %s %s: %s; the manifest does not carry it and no C2M007 says so", name, k, v)
+			}
 		}
 	}
 }
@@ -750,13 +785,19 @@ func compareEnvironment(d *differ, name string, svc dcService, ct *manifest.Cont
 func comparePorts(d *differ, name string, svc dcService, ct *manifest.Container) {
 	count := map[string]int{}
 	for _, p := range svc.Ports {
-		// mode is left out: docker compose itself honors it only in Swarm
-		// ("ports[].mode: host is only honored by the Swarm routing mesh").
-		count[portKey(p.Name, p.HostIP, unescape(p.Published), p.Target, p.Protocol, p.AppProtocol)]++
+		// docker compose honors mode only in Swarm ("ports[].mode: host
+		// is only honored by the Swarm routing mesh"), but the manifest
+		// carries what the project says: mode: host, and nothing for
+		// ingress, every port's default.
+		mode := p.Mode
+		if mode == "ingress" {
+			mode = ""
+		}
+		count[portKey(p.Name, p.HostIP, unescape(p.Published), p.Target, p.Protocol, p.AppProtocol, mode)]++
 	}
 	d.n.ports += len(svc.Ports)
 	for _, p := range ct.Ports {
-		count[portKey(p.Name, p.HostIP, p.Published, p.Target, p.Protocol, p.AppProto)]--
+		count[portKey(p.Name, p.HostIP, p.Published, p.Target, p.Protocol, p.AppProto, p.Mode)]--
 	}
 	for _, k := range sortedKeys(count) {
 		switch n := count[k]; {
@@ -768,9 +809,9 @@ func comparePorts(d *differ, name string, svc dcService, ct *manifest.Container)
 	}
 }
 
-func portKey(name, hostIP, published string, target uint32, protocol, app string) string {
+func portKey(name, hostIP, published string, target uint32, protocol, app, mode string) string {
 	s := fmt.Sprintf("%s:%s->%d/%s", hostIP, published, target, protocol)
-	for _, x := range []struct{ k, v string }{{"name", name}, {"app_protocol", app}} {
+	for _, x := range []struct{ k, v string }{{"name", name}, {"app_protocol", app}, {"mode", mode}} {
 		if x.v != "" {
 			s += " " + x.k + "=" + x.v
 		}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,7 @@ type Validator struct {
 func New() (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) { return regexp.Compile(GoPattern(s)) })
 	v := &Validator{schemas: map[string]*jsonschema.Schema{}}
 	for _, name := range schema.Names() {
 		data, err := schema.Get(name)
@@ -66,6 +68,33 @@ func New() (*Validator, error) {
 		return nil, fmt.Errorf("SARIF schema: %v", err)
 	}
 	return v, nil
+}
+
+// GoPattern returns the JSON Schema pattern s, an ECMA-262 regular
+// expression, in Go's syntax: an escape \uXXXX (which Go's regexp does not
+// know) becomes \x{XXXX}; the rest of what the schemas write reads the
+// same in both. The schemas are for every JSON Schema validator, most of
+// which use ECMA-262's syntax, where Go's \x{…} is an error.
+func GoPattern(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) && isHex(s[i+2:i+6]) {
+			b.WriteString(`\x{` + s[i+2:i+6] + `}`)
+			i += 5
+			continue
+		}
+		b.WriteString(s[i : i+2])
+		i++
+	}
+	return b.String()
+}
+
+func isHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdefABCDEF") == ""
 }
 
 // JSON validates a JSON document against the schema called name
