@@ -38,6 +38,15 @@ func (c *converter) checkoutValues(f *sourceFacts) {
 		f.provenance = append(f.provenance, "nothing produced from the checkout: its path names a secret, which mode 0644 would show every user of the host")
 		return
 	}
+	for _, m := range s.Mounts {
+		// Where the container reads it says what it is too: a key at
+		// /root/.ssh/id_rsa, a file under /run/secrets, a wireguard
+		// config, whatever its name in the checkout.
+		if project.SecretFileName(m.Target) {
+			f.provenance = append(f.provenance, fmt.Sprintf("nothing produced from the checkout: service %q reads it at %s, a secret's place, which mode 0644 would show every user of the host", m.Service, m.Target))
+			return
+		}
+	}
 	mode := "0644"
 	if ev.Kind == declare.KindDirectory || ev.Executable {
 		mode = "0755"

@@ -6,6 +6,17 @@ import "testing"
 func TestSecretFileName(t *testing.T) {
 	for p, want := range map[string]bool{
 		"nginx.conf":                      false,
+		"/root/.ssh/id_rsa":               true,
+		"/etc/wireguard/wg0.conf":         true,
+		"/run/secrets/api":                true,
+		"rclone.conf":                     true,
+		"acme.json":                       true,
+		"kubeconfig":                      true,
+		".env.local":                      true,
+		"service-account.json":            true,
+		"/etc/ssl/private/site.key":       true,
+		"config.json":                     false,
+		"/etc/app/app.yml":                false,
 		"conf.d/default.conf":             false,
 		"clickhouse/default-password.xml": true,
 		"secrets/db.txt":                  true,

@@ -196,9 +196,24 @@ func SecretFileName(p string) bool {
 			}
 		}
 	}
+	for _, el := range strings.Split(p, "/") {
+		// Folders that hold keys by their nature: ssh's, gpg's,
+		// kubectl's, wireguard's, a TLS private directory.
+		if slices.Contains([]string{".ssh", "ssh", ".gnupg", "gnupg", ".kube", "wireguard", "private"}, el) {
+			return true
+		}
+	}
 	base := path.Base(p)
+	// Files that hold credentials by their nature, whatever their
+	// words: a kubeconfig, rclone's and docker's auth, a cloud service
+	// account, traefik's ACME store (certificates' private keys; traefik
+	// refuses it unless 0600), a netrc.
+	if slices.Contains([]string{"kubeconfig", "rclone.conf", "auth.json", "acme.json", ".netrc", ".pgpass", ".my.cnf", "htpasswd"}, base) ||
+		strings.HasPrefix(base, "service-account") || strings.HasPrefix(base, "kubeconfig") || strings.HasPrefix(base, ".env.") {
+		return true
+	}
 	// path.Ext of ".env" and ".htpasswd" is the whole name.
-	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env"}, path.Ext(base))
+	return strings.HasPrefix(base, "id_") || slices.Contains([]string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".htpasswd", ".env", ".kdbx", ".gpg", ".asc"}, path.Ext(base))
 }
 
 // secretWord reports whether a lower-case word part of a variable name
