@@ -430,6 +430,9 @@ func CheckDefaults(opts Options) error {
 	if err != nil {
 		return err
 	}
+	if err := checkRootSettings(Options{VolumeRoot: opts.VolumeRoot}, d); err != nil {
+		return err
+	}
 	return unknownFields(name, d)
 }
 

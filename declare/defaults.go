@@ -1,6 +1,9 @@
 package declare
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // DefaultsFile is the name of the declarations a batch applies to every
 // project under its root (convert --batch ROOT reads ROOT/DefaultsFile;
@@ -34,7 +37,11 @@ func ParseDefaults(name string, data []byte) (*File, error) {
 		{"roots", len(f.Roots) > 0},
 	} {
 		if other.given {
-			return nil, fmt.Errorf("%s: %s: a defaults file gives only version, layout, volume_root and acknowledge:, which hold for every project under the root; %s belongs in a project's own %s", name, other.key, other.key, DefaultFile)
+			at := name
+			if line := keyLine(data, other.key); line > 0 {
+				at = fmt.Sprintf("%s:%d", name, line)
+			}
+			return nil, fmt.Errorf("%s: %s: a defaults file gives only version, layout, volume_root and acknowledge:, which hold for every project under the root; %s belongs in a project's own %s", at, other.key, other.key, DefaultFile)
 		}
 	}
 	for i := range f.Acknowledge {
@@ -60,4 +67,15 @@ func WithDefaults(f, d *File) *File {
 		}
 	}
 	return out
+}
+
+// keyLine returns the line of data on which the top-level key is
+// written ("key:" at the start of a line), 0 when none is.
+func keyLine(data []byte, key string) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, key+":") || strings.HasPrefix(l, `"`+key+`":`) {
+			return i + 1
+		}
+	}
+	return 0
 }
