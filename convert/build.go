@@ -1157,13 +1157,27 @@ func (c *converter) producesHost(s *placement.Placement) string {
 	if project.WellKnownHost(s.Key) {
 		return "well-known host path"
 	}
-	if !writable(s) && slices.Contains(rules.SystemPaths(), path.Clean(s.Key)) {
-		// Only the system directories themselves (/, /etc, /var/log):
-		// a credential file, a login's dotfiles or the host's keys read
-		// by a container stay a person's choice, suggested by ask.
+	if writable(s) {
+		return ""
+	}
+	p := path.Clean(s.Key)
+	if slices.Contains(rules.SystemPaths(), p) {
 		return "a system directory every service mounts read-only"
 	}
-	return ""
+	// A tree the host manages (its logs, Docker's state), read where it
+	// is: a frozen copy would be no use. A credential file, a login's
+	// dotfiles or the host's keys stay a person's choice (ask suggests
+	// host): reading them is for a person to see.
+	why, ok := rules.Ownable(p, c.module, nil)
+	if ok || (why != "managed by the host" && !strings.HasPrefix(why, "under ")) || project.SecretFileName(p) {
+		return ""
+	}
+	for _, t := range []string{"/root", "/etc/ssh", "/etc/ssl", "/etc/pki", "/etc/sudoers.d", "/etc/security", "/etc/pam.d"} {
+		if p == t || strings.HasPrefix(p, t+"/") {
+			return ""
+		}
+	}
+	return why + ", every service mounts read-only"
 }
 
 // kindConflict says what contradicts a supplied kind (C2M004): the
