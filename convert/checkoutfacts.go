@@ -6,6 +6,7 @@ import (
 
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/placement"
 	"github.com/compose2manifest/compose2manifest/project"
 )
 
@@ -34,18 +35,9 @@ func (c *converter) checkoutValues(f *sourceFacts) {
 	if writable(s) {
 		return
 	}
-	if project.SecretFileName(strings.TrimPrefix(s.Key, "./")) {
-		f.provenance = append(f.provenance, "nothing produced from the checkout: its path names a secret, which mode 0644 would show every user of the host")
+	if why := checkoutSecret(s); why != "" {
+		f.provenance = append(f.provenance, "nothing produced from the checkout: "+why+", which mode 0644 would show every user of the host")
 		return
-	}
-	for _, m := range s.Mounts {
-		// Where the container reads it says what it is too: a key at
-		// /root/.ssh/id_rsa, a file under /run/secrets, a wireguard
-		// config, whatever its name in the checkout.
-		if project.SecretFileName(m.Target) {
-			f.provenance = append(f.provenance, fmt.Sprintf("nothing produced from the checkout: service %q reads it at %s, a secret's place, which mode 0644 would show every user of the host", m.Service, m.Target))
-			return
-		}
 	}
 	mode := "0644"
 	if ev.Kind == declare.KindDirectory || ev.Executable {
@@ -71,4 +63,30 @@ func (c *converter) checkoutValues(f *sourceFacts) {
 		f.provenance = append(f.provenance, fmt.Sprintf("%s produced: %s is a %s of the checkout, mounted read-only everywhere: the software only reads it and the repo recreates it (config); the host ships it root's, mode %s as git records it",
 			strings.Join(fields, ", "), s.Key, ev.Kind, mode))
 	}
+}
+
+// checkoutSecret says why the bind source of s, a file or directory of
+// the checkout, holds a secret, "" when nothing says so: its path names
+// one, or a container reads it where secrets are kept (a key at
+// /root/.ssh/id_rsa, a file under /run/secrets, a wireguard config),
+// whatever its name in the checkout.
+func checkoutSecret(s *placement.Placement) string {
+	if project.SecretFileName(strings.TrimPrefix(s.Key, "./")) {
+		return "its path names a secret"
+	}
+	for _, m := range s.Mounts {
+		if project.SecretFileName(m.Target) {
+			return fmt.Sprintf("service %q reads it at %s, a secret's place", m.Service, m.Target)
+		}
+	}
+	return ""
+}
+
+// checkoutConfig reports whether the bind source of s is config by the
+// checkout's evidence ev alone (checkoutValues): a file or directory
+// there, no link out, not surveyed, mounted read-only by every service,
+// no secret. Layout fhs places such a source by that intent.
+func checkoutConfig(s *placement.Placement, ev project.SourceEvidence) bool {
+	return s.Section == declare.SectionBinds && ev.Outside == "" && ev.Surveyed == "" && len(s.Mounts) > 0 &&
+		(ev.Kind == declare.KindFile || ev.Kind == declare.KindDirectory) && !writable(s) && checkoutSecret(s) == ""
 }

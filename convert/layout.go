@@ -169,6 +169,10 @@ func (c *converter) fhsTarget(s *placement.Placement) (root, p string, intent ma
 	if !intent.Valid() && !c.opts.Strict {
 		if row, ok, _ := c.imageRow(s); ok && row.Intent.Valid() {
 			intent = row.Intent
+		} else if s.Section == declare.SectionBinds && !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~") && checkoutConfig(s, c.evidence(s.Key)) {
+			// A read-only file of the checkout: config, as checkoutValues
+			// produces it once placed.
+			intent = manifest.IntentConfig
 		}
 	}
 	if !intent.Valid() {
