@@ -1474,7 +1474,11 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		// process does not run as the image's user when it names another
 		// uid, or a user the table cannot vouch for.
 		if why := userContradicts(s, users, row.Owner); why != "" {
-			o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
+			if o.conflict == "" {
+				// Else the services' user:s disagree among themselves,
+				// which is the reason to give (userOwner).
+				o.conflict = fmt.Sprintf("%s, but image %s (%s:%d) runs as %s", why, row.Repository, images.TableFile, row.Line, row.Owner)
+			}
 			row.Owner = ""
 		} else if who := c.otherWriter(s, users, row.Owner); who != "" {
 			o.conflict = fmt.Sprintf("image %s (%s:%d) runs as %s, but %s", row.Repository, images.TableFile, row.Line, row.Owner, who)
