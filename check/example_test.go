@@ -83,6 +83,6 @@ func ExampleAgainst() {
 	}
 	// Output:
 	// manifests/mail.yaml: findings
-	// manifests/mail.yaml:23: C2M018 error: edited by hand: directory /opt/mail/data/spool: note "the queue", conversion gives "queue and mailboxes" (the conversion has it from services/mail/compose2manifest.yaml:7)
-	//   related: services/mail/compose2manifest.yaml:7: the conversion has it from here
+	// manifests/mail.yaml:23: C2M018 error: edited by hand: directory /opt/mail/data/spool: note "the queue", conversion gives "queue and mailboxes" (the conversion declares it at services/mail/compose2manifest.yaml:7)
+	//   related: services/mail/compose2manifest.yaml:7: the conversion declares it here
 }

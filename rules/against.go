@@ -256,8 +256,8 @@ func reportDifferences(p *AgainstPass, prefix string) {
 		}
 		d := p.at(pos, "%s%s", prefix, df.Message)
 		if df.New != nil && df.New.Pos.File != "" {
-			rel := p.related(df.New.Pos, "the conversion has it from here")
-			d.Message += fmt.Sprintf(" (the conversion has it from %s)", rel.pos())
+			rel := p.related(df.New.Pos, "the conversion declares it here")
+			d.Message += fmt.Sprintf(" (the conversion declares it at %s)", rel.pos())
 			d.Related = append(d.Related, rel)
 		}
 		p.Report(d)
@@ -278,7 +278,7 @@ func checkKindAgainst(p *AgainstPass) {
 		}
 		d := p.at(df.Old.Pos, "%s is declared as a %s, but the mount's source is a %s", df.Key, df.Old.Kind, df.New.Kind)
 		if df.New.Pos.File != "" {
-			rel := p.related(df.New.Pos, "the conversion has it from here")
+			rel := p.related(df.New.Pos, "the conversion declares it here")
 			d.Message += fmt.Sprintf(" (%s)", rel.pos())
 			d.Related = append(d.Related, rel)
 		}

@@ -101,13 +101,13 @@ func TestRunAgainst(t *testing.T) {
 				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "other", Module: "app"}, Unrecorded: []string{"app/extra.yaml"}, Differences: []manifest.Difference{modeDiff, kindDiff}},
 			},
 			want: `out/app.yaml:16: C2M004 error: /opt/app/app.ini is declared as a directory, but the mount's source is a file (app/compose2manifest.yaml:5)
-  related app/compose2manifest.yaml:5: the conversion has it from here
+  related app/compose2manifest.yaml:5: the conversion declares it here
 out/app.yaml:5: C2M008 error: source app/compose.yaml has changed since the manifest was made (sha256 aaaaaaaaaaaa…, now cccccccccccc…)
 out/app.yaml:7: C2M008 error: source app.env is gone from app
 out/app.yaml:5: C2M008 error: app/extra.yaml now feeds the conversion, but the manifest does not record it
 out/app.yaml:3: C2M008 error: the header line is "generated", but the conversion writes "other"
-out/app.yaml:12: C2M008 error: directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
-  related app/compose2manifest.yaml:4: the conversion has it from here
+out/app.yaml:12: C2M008 error: directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion declares it at app/compose2manifest.yaml:4)
+  related app/compose2manifest.yaml:4: the conversion declares it here
 `,
 		},
 		{
@@ -120,26 +120,26 @@ out/app.yaml:12: C2M008 error: directory /opt/app/data: mode "0777", conversion 
 			name: "edited",
 			pass: rules.AgainstPass{Manifest: &manifest.Module{Module: "app", Sources: m.Sources, Pos: m.Pos}, File: "out/app.yaml", Root: "/r", Project: "app", Sources: unchanged(m), Conversion: converted(modeDiff, gone)},
 			want: `out/app.yaml:3: C2M018 error: edited by hand: the generated header line is missing, so convert would take the file for one a person wrote and not replace it
-out/app.yaml:12: C2M018 error: edited by hand: directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
-  related app/compose2manifest.yaml:4: the conversion has it from here
-out/app.yaml:3: C2M018 error: edited by hand: container worker is in the conversion but not in the manifest (the conversion has it from app/compose.yaml:10)
-  related app/compose.yaml:10: the conversion has it from here
+out/app.yaml:12: C2M018 error: edited by hand: directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion declares it at app/compose2manifest.yaml:4)
+  related app/compose2manifest.yaml:4: the conversion declares it here
+out/app.yaml:3: C2M018 error: edited by hand: container worker is in the conversion but not in the manifest (the conversion declares it at app/compose.yaml:10)
+  related app/compose.yaml:10: the conversion declares it here
 `,
 		},
 		{
 			name: "unedited, earlier conversion",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app", Sources: unchanged(m),
 				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, DigestHolds: true, EarlierConversion: 20}},
-			want: `out/app.yaml:12: C2M018 error: its body digest holds and names an earlier compose2manifest (conversion 20), which may have written it (a digest anyone can recompute after an edit); this one converts the same sources otherwise (convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
-  related app/compose2manifest.yaml:4: the conversion has it from here
+			want: `out/app.yaml:12: C2M018 error: its body digest holds and names an earlier compose2manifest (conversion 20), which may have written it (a digest anyone can recompute after an edit); this one converts the same sources otherwise (convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion declares it at app/compose2manifest.yaml:4)
+  related app/compose2manifest.yaml:4: the conversion declares it here
 `,
 		},
 		{
 			name: "unedited",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app", Sources: unchanged(m),
 				Conversion: &rules.Conversion{Module: &manifest.Module{Header: "generated", Module: "app"}, Differences: []manifest.Difference{modeDiff}, DigestHolds: true}},
-			want: `out/app.yaml:12: C2M018 error: its body digest holds (a digest anyone can recompute after an edit), but its unchanged sources convert otherwise (the checkout or the image table changed since, or it was edited; convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion has it from app/compose2manifest.yaml:4)
-  related app/compose2manifest.yaml:4: the conversion has it from here
+			want: `out/app.yaml:12: C2M018 error: its body digest holds (a digest anyone can recompute after an edit), but its unchanged sources convert otherwise (the checkout or the image table changed since, or it was edited; convert again): directory /opt/app/data: mode "0777", conversion gives "0700" (the conversion declares it at app/compose2manifest.yaml:4)
+  related app/compose2manifest.yaml:4: the conversion declares it here
 `,
 		},
 		{
