@@ -156,12 +156,12 @@ func (c *converter) imageVolumes(svc types.ServiceConfig, ms []project.Mount) (a
 // gives of its owner, mode and intent.
 func (c *converter) offerImageVolume(s *placement.Placement, users map[string]string) {
 	r := &manifest.Resource{Kind: manifest.KindDirectory}
+	var provenance []string
 	if !c.opts.Strict {
-		var ignored []string
-		c.produce(s, r, nil, users, &ignored)
+		c.produce(s, r, nil, users, &provenance)
 	}
-	c.addMissingResource(s, r, fmt.Sprintf("image VOLUME %s that no volume mounts: declare it, or acknowledge %s.volumes.%s.disposable", s.First().Target, s.First().Service, s.First().Target))
-	c.missing[len(c.missing)-1].imageVolume = true
+	m := c.addMissingResource(s, r, fmt.Sprintf("image VOLUME %s that no volume mounts: declare it, or acknowledge %s.volumes.%s.disposable", s.First().Target, s.First().Service, s.First().Target))
+	m.imageVolume, m.evidence = true, producedOnly(provenance)
 }
 
 // acknowledgedOptions records as used each acknowledge item that drops a
