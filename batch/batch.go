@@ -970,6 +970,18 @@ func meeting(recs map[int][]declRec) map[string]bool {
 	for i, rs := range recs {
 		for _, d := range rs {
 			if !d.owns() {
+				// A host path another entry's origin is, or holds: the
+				// host record and that entry's copy (checkSharedOrigin).
+				if strings.HasPrefix(d.path, "/") {
+					for a := path.Clean(d.path); a != ""; a = rules.ParentOf(a) {
+						if u, ok := origins["bind "+a]; ok && (u.n > 1 || u.first != i) {
+							keep[d.path] = true
+							for _, p := range at["bind "+a] {
+								keep[p] = true
+							}
+						}
+					}
+				}
 				continue
 			}
 			if d.sharable() {

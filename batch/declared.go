@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -93,6 +94,14 @@ func (s *spool) hashes(recs []declRec) (keys, above []uint64) {
 			}
 			for a := rules.ParentOf(r.path); a != ""; a = rules.ParentOf(a) {
 				above = append(above, s.hash(a, false))
+			}
+		} else if strings.HasPrefix(r.path, "/") {
+			// A host path, and each folder above it, as the origin a
+			// module may copy elsewhere (checkSharedOrigin): above, so
+			// that it meets only a module that owns such a copy, never
+			// the many modules using /etc/localtime as it is.
+			for a := path.Clean(r.path); a != ""; a = rules.ParentOf(a) {
+				above = append(above, s.hash(legacyKey("bind "+a), false))
 			}
 		}
 	}

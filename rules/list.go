@@ -1101,6 +1101,35 @@ func checkSharedOrigin(p *SetPass) {
 			}
 		}
 	}
+	// A host directory one module copies elsewhere while another uses
+	// it in place (kind: host), or a path inside it: once the data
+	// moves, the second reads what was left behind.
+	for _, m := range p.Modules {
+		for _, r := range m.Declared() {
+			if r.Kind != manifest.KindHost || !path.IsAbs(r.Path) {
+				continue
+			}
+			h := path.Clean(r.Path)
+			for anc := h; anc != ""; anc = parentOf(anc) {
+				var copied *owned
+				for i, d := range byOrigin["bind "+anc] {
+					if d.module != m.Module && d.res.Path != anc {
+						copied = &byOrigin["bind "+anc][i]
+						break
+					}
+				}
+				if copied == nil {
+					continue
+				}
+				within := path.Join(copied.res.Path, strings.TrimPrefix(h[len(anc):], "/"))
+				diag := Diag(r, "module %q uses %s where it is (kind: host), but module %q copies %s to %s: once the data moves, %q reads what was left behind; let %q own it where it is, or let %q use %s (where %s lands) as its host path", m.Module, h, copied.module, anc, copied.res.Path, m.Module, copied.module, m.Module, within, h)
+				diag.relate(copied.res.Pos, fmt.Sprintf("module %q declares its copy here", copied.module))
+				diag.Module = m.Module
+				p.Report(diag)
+				break
+			}
+		}
+	}
 }
 
 // OriginKey returns the form two origins are compared by: a bind's host
