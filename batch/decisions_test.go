@@ -30,7 +30,7 @@ const (
 	// 463 since top-level networks' attributes (external, driver, ipam,
 	// …) are C2M007 and a volume mount's labels C2M012: fields dropped
 	// without a word before, each now an acknowledge item offered (11).
-	corpusMaxDecisions = 464
+	corpusMaxDecisions = 465
 	corpusMinProduced  = 54 // sources with owner, mode and intent produced
 	// corpusMaxSurveyed is the decisions left with a survey that found
 	// every source (surveyedConvert): what no survey can tell, intents.

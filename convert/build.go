@@ -1690,8 +1690,8 @@ func (c *converter) envOwner(s *placement.Placement, users map[string]string) (o
 
 // userContradicts returns why a service mounting s runs as someone other
 // than owner ("UID:GID"), or "": a user: with another uid or gid, or a
-// user name, which the table cannot map to a uid. Root (uid 0, or the
-// name root) contradicts no owner.
+// user name, which the table cannot map to a uid, or root (uid 0, or the
+// name root), which the image's entrypoint may or may not leave.
 func userContradicts(s *placement.Placement, users map[string]string, owner string) string {
 	ouid, ogid, _ := strings.Cut(owner, ":")
 	for _, svc := range s.Services() {
@@ -1702,9 +1702,9 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 		uid, gid, hasGID := strings.Cut(u, ":")
 		switch {
 		case uid == "0" || uid == "root":
-			// Root: the image's entrypoint changes to its own user as
-			// it does without user:, and root may write anywhere.
-			continue
+			// Root: some entrypoints then change to the image's own user
+			// (postgres's gosu), others run as root (grafana): not known.
+			return fmt.Sprintf("service %q user: %s runs as root, and whether the image's entrypoint then changes to its own user is not known", svc, u)
 		case !numeric(uid):
 			return fmt.Sprintf("service %q has user: %s, a name the image table cannot map to a uid", svc, u)
 		case uid != ouid || (hasGID && numeric(gid) && gid != ogid):
