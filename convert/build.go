@@ -394,18 +394,29 @@ func withDefaults(l *project.Project, opts Options, decl *declare.File, declFile
 		return decl, declFiles, nil
 	}
 	p = opts.abs(p)
+	d, data, err := readDefaults(p, l.Rel(p))
+	if err != nil {
+		return nil, nil, err
+	}
+	return declare.WithDefaults(decl, d), append(slices.Clone(declFiles), inputFile{p, data}), nil
+}
+
+// readDefaults reads and parses the defaults file at p, named name in
+// errors, refusing an acknowledge item of a field no service has
+// (unknownFields); it returns the file and its bytes.
+func readDefaults(p, name string) (*declare.File, []byte, error) {
 	data, err := fsread.File("defaults file", p, project.MaxInputSize)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := declare.ParseDefaults(l.Rel(p), data)
+	d, err := declare.ParseDefaults(name, data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := unknownFields(l.Rel(p), d); err != nil {
+	if err := unknownFields(name, d); err != nil {
 		return nil, nil, err
 	}
-	return declare.WithDefaults(decl, d), append(slices.Clone(declFiles), inputFile{p, data}), nil
+	return d, data, nil
 }
 
 // CheckDefaults reads and judges the defaults file opts.DefaultsFile (if
@@ -418,22 +429,15 @@ func CheckDefaults(opts Options) error {
 		return nil
 	}
 	p := opts.abs(opts.DefaultsFile)
-	data, err := fsread.File("defaults file", p, project.MaxInputSize)
-	if err != nil {
-		return err
-	}
 	name := p
 	if rel, err := filepath.Rel(opts.WorkingDirectory, p); err == nil && opts.WorkingDirectory != "" {
 		name = rel
 	}
-	d, err := declare.ParseDefaults(name, data)
+	d, _, err := readDefaults(p, name)
 	if err != nil {
 		return err
 	}
-	if err := checkRootSettings(Options{VolumeRoot: opts.VolumeRoot}, d); err != nil {
-		return err
-	}
-	return unknownFields(name, d)
+	return checkRootSettings(Options{VolumeRoot: opts.VolumeRoot}, d)
 }
 
 // unknownFields refuses an acknowledge: item of the defaults d for every
@@ -1527,6 +1531,19 @@ func (c *converter) otherWriter(s *placement.Placement, users map[string]string,
 	return ""
 }
 
+// environment returns the lookup images.Table.RunAs takes for the
+// environment of svc, interpolated: a variable without a value (KEY
+// alone) is unset.
+func environment(svc types.ServiceConfig) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := svc.Environment[k]
+		if !ok || v == nil {
+			return "", false
+		}
+		return *v, true
+	}
+}
+
 // remapsTo reports whether service, of image ref, runs as owner by the
 // owner-changing variables the image documents (images.Table.RunAs).
 func (c *converter) remapsTo(service, ref, owner string) bool {
@@ -1534,14 +1551,7 @@ func (c *converter) remapsTo(service, ref, owner string) bool {
 	if !ok {
 		return false
 	}
-	lookup := func(k string) (string, bool) {
-		v, ok := svc.Environment[k]
-		if !ok || v == nil {
-			return "", false
-		}
-		return *v, true
-	}
-	got, _, _, ok, err := c.table().RunAs(ref, lookup)
+	got, _, _, ok, err := c.table().RunAs(ref, environment(svc))
 	return ok && err == nil && got == owner
 }
 
@@ -1664,14 +1674,7 @@ func (c *converter) envOwner(s *placement.Placement, users map[string]string) (o
 		if !ok || users[svcName] != "" {
 			continue
 		}
-		lookup := func(k string) (string, bool) {
-			v, ok := svc.Environment[k]
-			if !ok || v == nil {
-				return "", false
-			}
-			return *v, true
-		}
-		o, row, set, ok, err := t.RunAs(svc.Image, lookup)
+		o, row, set, ok, err := t.RunAs(svc.Image, environment(svc))
 		if !ok {
 			continue
 		}

@@ -23,16 +23,7 @@ import (
 // kind the survey, not the checkout, told.
 func (c *converter) checkoutValues(f *sourceFacts) {
 	s, r, ev := f.s, f.r, f.ev
-	if s.Section != declare.SectionBinds || ev.Outside != "" || ev.Surveyed != "" || len(s.Mounts) == 0 {
-		return
-	}
-	switch {
-	case ev.Kind == declare.KindFile && r.Kind == manifest.KindFile:
-	case ev.Kind == declare.KindDirectory && r.Kind == manifest.KindDirectory:
-	default:
-		return
-	}
-	if writable(s) {
+	if !checkoutRead(s, ev) || string(ev.Kind) != string(r.Kind) {
 		return
 	}
 	if why := checkoutSecret(s); why != "" {
@@ -82,11 +73,18 @@ func checkoutSecret(s *placement.Placement) string {
 	return ""
 }
 
-// checkoutConfig reports whether the bind source of s is config by the
-// checkout's evidence ev alone (checkoutValues): a file or directory
-// there, no link out, not surveyed, mounted read-only by every service,
-// no secret. Layout fhs places such a source by that intent.
-func checkoutConfig(s *placement.Placement, ev project.SourceEvidence) bool {
+// checkoutRead reports whether the bind source of s is, by the
+// checkout's evidence ev, a file or directory of the checkout (no link
+// out, not a kind the survey told) that every service mounts read-only.
+func checkoutRead(s *placement.Placement, ev project.SourceEvidence) bool {
 	return s.Section == declare.SectionBinds && ev.Outside == "" && ev.Surveyed == "" && len(s.Mounts) > 0 &&
-		(ev.Kind == declare.KindFile || ev.Kind == declare.KindDirectory) && !writable(s) && checkoutSecret(s) == ""
+		(ev.Kind == declare.KindFile || ev.Kind == declare.KindDirectory) && !writable(s)
+}
+
+// checkoutConfig reports whether the bind source of s is config by the
+// checkout's evidence ev alone (checkoutValues): read-only from the
+// checkout (checkoutRead), no secret. Layout fhs places such a source by
+// that intent.
+func checkoutConfig(s *placement.Placement, ev project.SourceEvidence) bool {
+	return checkoutRead(s, ev) && checkoutSecret(s) == ""
 }
