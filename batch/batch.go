@@ -967,6 +967,16 @@ func meeting(recs map[int][]declRec) map[string]bool {
 			keep[p] = true
 		}
 	}
+	// held keeps p, of entry i, and the paths of the copies of host
+	// directory a, when another entry has a's origin.
+	held := func(a string, i int, p string) {
+		if u, ok := origins["bind "+a]; ok && (u.n > 1 || u.first != i) {
+			keep[p] = true
+			for _, q := range at["bind "+a] {
+				keep[q] = true
+			}
+		}
+	}
 	for i, rs := range recs {
 		for _, d := range rs {
 			if !d.owns() {
@@ -974,12 +984,7 @@ func meeting(recs map[int][]declRec) map[string]bool {
 				// host record and that entry's copy (checkSharedOrigin).
 				if strings.HasPrefix(d.path, "/") {
 					for a := path.Clean(d.path); a != ""; a = rules.ParentOf(a) {
-						if u, ok := origins["bind "+a]; ok && (u.n > 1 || u.first != i) {
-							keep[d.path] = true
-							for _, p := range at["bind "+a] {
-								keep[p] = true
-							}
-						}
+						held(a, i, d.path)
 					}
 				}
 				continue
@@ -991,12 +996,7 @@ func meeting(recs map[int][]declRec) map[string]bool {
 				}
 				if dir, ok := strings.CutPrefix(o, "bind "); ok {
 					for a := rules.ParentOf(dir); a != ""; a = rules.ParentOf(a) {
-						if u, ok := origins["bind "+a]; ok && (u.n > 1 || u.first != i) {
-							keep[d.path] = true
-							for _, p := range at["bind "+a] {
-								keep[p] = true
-							}
-						}
+						held(a, i, d.path)
 					}
 				}
 			}
