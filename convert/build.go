@@ -1441,11 +1441,16 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		}
 	}
 	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
-		if uid, _, _ := strings.Cut(o.user, ":"); uid == "0" {
+		if uid, _, _ := strings.Cut(o.user, ":"); uid == "0" && c.allStepDown(s, users) != "" {
+			// Started as root, the entrypoint of every service mounting
+			// it changes to the image's own user (postgres's gosu), as
+			// the table says: the row's owner holds (below).
+			o.user, o.userEvidence = "", ""
+		} else if uid == "0" {
 			// Started as root: some entrypoints change to the image's
 			// own user as they do without user: (postgres's gosu), others
-			// run as root (grafana, prometheus); the table does not say
-			// which, so neither owner is evidence.
+			// run as root (grafana, prometheus); where the table does not
+			// say which, neither owner is evidence.
 			o.conflict = fmt.Sprintf("%s runs as root, and whether image %s (%s:%d) then changes to its own user %s is not known", o.userEvidence, row.Repository, images.TableFile, row.Line, row.Owner)
 			o.user, o.userEvidence = "", ""
 			row.Owner = ""
@@ -1477,7 +1482,7 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		// A user: that is not the full numeric UID:GID still says the
 		// process does not run as the image's user when it names another
 		// uid, or a user the table cannot vouch for.
-		if why := userContradicts(s, users, row.Owner); why != "" {
+		if why := userContradicts(s, users, row.Owner, c.stepsDown); why != "" {
 			if o.conflict == "" {
 				// Else the services' user:s disagree among themselves,
 				// which is the reason to give (userOwner).
@@ -1487,6 +1492,8 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		} else if who := c.otherWriter(s, users, row.Owner); who != "" {
 			o.conflict = fmt.Sprintf("image %s (%s:%d) runs as %s, but %s", row.Repository, images.TableFile, row.Line, row.Owner, who)
 			row.Owner = ""
+		} else if root := c.allStepDown(s, users); root != "" && o.envEvidence == "" {
+			o.envEvidence = root + fmt.Sprintf(", %s, as image table row %s %s says (%s:%d)", row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
 		}
 	}
 	return o
@@ -1645,10 +1652,13 @@ func (c *converter) everyVersionOwner(s *placement.Placement, r *manifest.Resour
 		}
 		found = row
 	}
-	if found.Owner == "" || userContradicts(s, users, found.Owner) != "" {
+	if found.Owner == "" || userContradicts(s, users, found.Owner, c.stepsDown) != "" {
 		return false
 	}
 	from := fmt.Sprintf("image table row %s %s (%s:%d), the owner in every version", found.Repository, found.Path, images.TableFile, found.Line)
+	if root := c.allStepDown(s, users); root != "" {
+		from += "; " + root
+	}
 	r.Owner = found.Owner
 	*provenance = append(*provenance, "owner produced: "+from)
 	c.setFrom(s, "owner", from)
@@ -1695,7 +1705,10 @@ func (c *converter) envOwner(s *placement.Placement, users map[string]string) (o
 // than owner ("UID:GID"), or "": a user: with another uid or gid, or a
 // user name, which the table cannot map to a uid, or root (uid 0, or the
 // name root), which the image's entrypoint may or may not leave.
-func userContradicts(s *placement.Placement, users map[string]string, owner string) string {
+//
+// A service started as root whose image's entrypoint then runs as the
+// image's own user (stepsDown reports evidence) runs as owner.
+func userContradicts(s *placement.Placement, users map[string]string, owner string, stepsDown func(service string) string) string {
 	ouid, ogid, _ := strings.Cut(owner, ":")
 	for _, svc := range s.Services() {
 		u := users[svc]
@@ -1704,6 +1717,8 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 		}
 		uid, gid, hasGID := strings.Cut(u, ":")
 		switch {
+		case (uid == "0" || uid == "root") && stepsDown(svc) != "":
+			continue
 		case uid == "0" || uid == "root":
 			// Root: some entrypoints then change to the image's own user
 			// (postgres's gosu), others run as root (grafana): not known.
@@ -1717,6 +1732,46 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 		}
 	}
 	return ""
+}
+
+// stepsDown returns, for a service started as root (user: 0, 0:GID,
+// root or root:GROUP), the evidence that its image's entrypoint then runs
+// the software as the image's own user (images.Table.StepsDown: its
+// command is the image's own or starts with the program the row names,
+// and it sets no entrypoint:), or "".
+func (c *converter) stepsDown(service string) string {
+	svc, ok := c.l.Compose.Services[service]
+	if !ok {
+		return ""
+	}
+	uid, _, _ := strings.Cut(svc.User, ":")
+	if uid != "0" && uid != "root" {
+		return ""
+	}
+	row, ok := c.table().StepsDown(svc.Image, svc.Command, svc.Entrypoint != nil)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("service %q user: %s, and image %s's entrypoint, started as root, runs the server as the image's own user (%s:%d)", service, svc.User, row.Repository, images.TableFile, row.Line)
+}
+
+// allStepDown returns the evidence that every service mounting s that is
+// started as root runs as its image's own user (stepsDown), joined, or ""
+// when one does not or none is started as root.
+func (c *converter) allStepDown(s *placement.Placement, users map[string]string) string {
+	var evidences []string
+	for _, svc := range s.Services() {
+		uid, _, _ := strings.Cut(users[svc], ":")
+		if uid != "0" && uid != "root" {
+			continue
+		}
+		e := c.stepsDown(svc)
+		if e == "" {
+			return ""
+		}
+		evidences = append(evidences, e)
+	}
+	return strings.Join(evidences, "; ")
 }
 
 // imageRow returns the image table row that the mounts of s match, or why

@@ -115,9 +115,18 @@ type ImageRow struct {
 	// gid they give (linuxserver.io's PUID and PGID, gitea's USER_UID and
 	// USER_GID), OwnerDefault ("UID:GID") where they are unset.
 	OwnerUID, OwnerGID, OwnerDefault string
-	Source                           string
-	Note                             string
-	Line                             int
+	// StepsDownFor are the first arguments of the container's command
+	// for which the image's entrypoint, started as root (user: root or
+	// 0:0), makes its data directories its own user's and runs the
+	// software as that user (docker-library's "find ... ! -user postgres
+	// -exec chown" then "exec gosu postgres"): the owner its path rows
+	// give then holds under user: root too. "-" stands for any first
+	// argument that is a flag, which the entrypoint prefixes with the
+	// server's name. Not when the service sets entrypoint:.
+	StepsDownFor []string
+	Source       string
+	Note         string
+	Line         int
 }
 
 // Family reports whether a row's repository names a family of
@@ -212,6 +221,32 @@ func (t *Table) RunAs(ref string, lookup func(string) (string, bool)) (owner str
 		return ids[0] + ":" + ids[1], r, set, true, nil
 	}
 	return "", ImageRow{}, nil, false, nil
+}
+
+// StepsDown returns the image row saying that the entrypoint of the
+// image ref, started as root with command (the service's command:, nil
+// for the image's own), runs the software as the image's own user after
+// making its data directories that user's (ImageRow.StepsDownFor), and
+// whether there is one. A service that sets entrypoint: runs no such
+// entrypoint: pass entrypointSet, and StepsDown reports false.
+func (t *Table) StepsDown(ref string, command []string, entrypointSet bool) (ImageRow, bool) {
+	if t == nil || entrypointSet {
+		return ImageRow{}, false
+	}
+	for _, r := range t.Images {
+		if r.StepsDownFor == nil || !r.matches(ref) {
+			continue
+		}
+		if len(command) == 0 {
+			return r, true
+		}
+		for _, first := range r.StepsDownFor {
+			if command[0] == first || first == "-" && strings.HasPrefix(command[0], "-") {
+				return r, true
+			}
+		}
+	}
+	return ImageRow{}, false
 }
 
 // Volume is a VOLUME path of an image, with the row that states it.

@@ -46,7 +46,7 @@ func TestLoadEveryRowHasSource(t *testing.T) {
 			t.Errorf("table.yaml:%d: row gives nothing", r.Line)
 		}
 	}
-	// Image rows (file_env:, volumes:, owner_uid:) cite their source too.
+	// Image rows (file_env:, volumes:, owner_uid:, steps_down_for:) cite their source too.
 	if len(tab.Images) < 10 {
 		t.Fatalf("Load gave %d image rows, want the full table", len(tab.Images))
 	}
@@ -54,7 +54,7 @@ func TestLoadEveryRowHasSource(t *testing.T) {
 		if !strings.HasPrefix(r.Source, "https://") {
 			t.Errorf("table.yaml:%d: image row %s has no https source", r.Line, r.Repository)
 		}
-		if len(r.FileEnv) == 0 && len(r.Volumes) == 0 && r.OwnerUID == "" {
+		if len(r.FileEnv) == 0 && len(r.Volumes) == 0 && r.OwnerUID == "" && len(r.StepsDownFor) == 0 {
 			t.Errorf("table.yaml:%d: image row gives nothing", r.Line)
 		}
 	}
@@ -480,17 +480,50 @@ func TestImageRows(t *testing.T) {
 
 func TestImageRowProblems(t *testing.T) {
 	for _, tc := range []struct{ name, row, want string }{
-		{"both", "- repository: postgres\n  file_env: [A]\n  volumes: [/x]\n  source: https://example.org\n", "not both"},
+		{"both", "- repository: postgres\n  file_env: [A]\n  volumes: [/x]\n  source: https://example.org\n", "not two"},
 		{"bad var", "- repository: postgres\n  file_env: [A-B]\n  source: https://example.org\n", "not an environment variable"},
 		{"relative volume", "- repository: postgres\n  volumes: [x]\n  source: https://example.org\n", "absolute and clean"},
 		{"no source", "- repository: postgres\n  volumes: [/x]\n", "https URL"},
 		{"path in image row", "- repository: postgres\n  path: /x\n  volumes: [/x]\n  source: https://example.org\n", "unknown key"},
 		{"empty list", "- repository: postgres\n  volumes: []\n  source: https://example.org\n", "non-empty list"},
+		{"steps down with volumes", "- repository: postgres\n  steps_down_for: [postgres]\n  volumes: [/x]\n  source: https://example.org\n", "not two"},
+		{"steps down for a flag", "- repository: postgres\n  steps_down_for: [--help]\n  source: https://example.org\n", "not a program name"},
+		{"steps down for two words", "- repository: postgres\n  steps_down_for: [\"pg ctl\"]\n  source: https://example.org\n", "not a program name"},
 		{"accepted without required", "- repository: postgres\n  path: /x\n  kind: directory\n  mode: \"0700\"\n  mode_basis: recommended\n  accepted_modes: [\"0750\"]\n  source: https://example.org\n", "needs a required mode"},
 	} {
 		_, err := Parse("t.yaml", []byte(tc.row))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestStepsDown: an image row's steps_down_for holds for the image's own
+// command, a command starting with a listed program or, where "-" is
+// listed, with a flag; never under an entrypoint: of the service's own.
+func TestStepsDown(t *testing.T) {
+	tab, err := Parse("t.yaml", []byte("- repository: postgres\n  steps_down_for: [postgres, \"-\"]\n  source: https://example.org\n- repository: redis\n  steps_down_for: [redis-server]\n  source: https://example.org\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref        string
+		command    []string
+		entrypoint bool
+		want       bool
+	}{
+		{"postgres:16", nil, false, true},
+		{"postgres:16-alpine", []string{"postgres", "-c", "max_connections=200"}, false, true},
+		{"postgres", []string{"-c", "fsync=off"}, false, true},
+		{"postgres:16", []string{"bash", "-c", "postgres"}, false, false},
+		{"postgres:16", nil, true, false},
+		{"redis:7", []string{"redis-server", "--appendonly", "yes"}, false, true},
+		{"redis:7", []string{"--appendonly", "yes"}, false, false},
+		{"redis:7", []string{"sh", "-c", "redis-server"}, false, false},
+		{"mysql:8", nil, false, false},
+	} {
+		if _, got := tab.StepsDown(tc.ref, tc.command, tc.entrypoint); got != tc.want {
+			t.Errorf("StepsDown(%q, %q, %v) = %v, want %v", tc.ref, tc.command, tc.entrypoint, got, tc.want)
 		}
 	}
 }
@@ -591,7 +624,7 @@ func TestFamily(t *testing.T) {
 		{"uid only", "- repository: x/y\n  owner_uid: PUID\n  source: https://example.org\n", "both owner_uid and owner_gid"},
 		{"bad default", "- repository: x/y\n  owner_uid: PUID\n  owner_gid: PGID\n  owner_default: abc\n  source: https://example.org\n", "numeric UID:GID"},
 		{"bad name", "- repository: x/y\n  owner_uid: P-UID\n  owner_gid: PGID\n  source: https://example.org\n", "not an environment variable"},
-		{"with volumes", "- repository: x/y\n  owner_uid: PUID\n  owner_gid: PGID\n  volumes: [/x]\n  source: https://example.org\n", "not both"},
+		{"with volumes", "- repository: x/y\n  owner_uid: PUID\n  owner_gid: PGID\n  volumes: [/x]\n  source: https://example.org\n", "not two"},
 	} {
 		_, err := Parse("t.yaml", []byte(tc.row))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -37,7 +37,7 @@ func TestImagesPage(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s | %s | %s | %s | [source](%s) (%s:%d) |\n", r.Repository, r.Variant, r.Path, r.Kind, r.Owner, r.Mode, r.Intent, r.Source, TableFile, r.Line)
 	}
-	b.WriteString("\n## Images\n\n| repository | variant | reads `VAR_FILE` | `VOLUME` | owner variables | source |\n|---|---|---|---|---|---|\n")
+	b.WriteString("\n## Images\n\n| repository | variant | reads `VAR_FILE` | `VOLUME` | owner variables | steps down from root for | source |\n|---|---|---|---|---|---|---|\n")
 	ims := append([]ImageRow(nil), tab.Images...)
 	sort.SliceStable(ims, func(i, j int) bool { return ims[i].Repository < ims[j].Repository })
 	for _, r := range ims {
@@ -52,7 +52,7 @@ func TestImagesPage(t *testing.T) {
 		if r.AnyVariant {
 			variant = "any"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | [source](%s) (%s:%d) |\n", r.Repository, variant, strings.Join(r.FileEnv, ", "), strings.Join(r.Volumes, ", "), owner, r.Source, TableFile, r.Line)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | [source](%s) (%s:%d) |\n", r.Repository, variant, strings.Join(r.FileEnv, ", "), strings.Join(r.Volumes, ", "), owner, strings.Join(r.StepsDownFor, ", "), r.Source, TableFile, r.Line)
 	}
 	want := []byte(b.String())
 	got, err := os.ReadFile(file)

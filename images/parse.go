@@ -284,7 +284,7 @@ func isImageRow(n *yaml.Node) bool {
 		return false
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; k == "file_env" || k == "volumes" || k == "owner_uid" || k == "owner_gid" || k == "owner_default" {
+		if k := n.Content[i].Value; k == "file_env" || k == "volumes" || k == "owner_uid" || k == "owner_gid" || k == "owner_default" || k == "steps_down_for" {
 			return true
 		}
 	}
@@ -367,12 +367,19 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 			} else {
 				r.MaxMajor = n
 			}
-		case "file_env", "volumes":
+		case "file_env", "volumes", "steps_down_for":
 			list, err := stringList(name, k.Value, v)
 			if err != nil {
 				return ImageRow{}, err
 			}
-			if k.Value == "file_env" {
+			if k.Value == "steps_down_for" {
+				for _, a := range list {
+					if a != "-" && (strings.HasPrefix(a, "-") || strings.ContainsAny(a, " \t\n")) {
+						return fail(v.Line, "steps_down_for: %q is not a program name or \"-\"", a)
+					}
+				}
+				r.StepsDownFor = list
+			} else if k.Value == "file_env" {
 				for _, e := range list {
 					if !envName(e) {
 						return fail(v.Line, "file_env: %q is not an environment variable name", e)
@@ -388,17 +395,17 @@ func parseImageRow(name string, n *yaml.Node) (ImageRow, error) {
 				r.Volumes = list
 			}
 		default:
-			return fail(k.Line, "unknown key %q in an image row (repository, variant, min_major, max_major, file_env, volumes or owner_uid and owner_gid, source, note)", k.Value)
+			return fail(k.Line, "unknown key %q in an image row (repository, variant, min_major, max_major, file_env, volumes, owner_uid and owner_gid, or steps_down_for, source, note)", k.Value)
 		}
 	}
 	facts := 0
-	for _, given := range []bool{r.FileEnv != nil, r.Volumes != nil, r.OwnerUID != "" || r.OwnerGID != "" || r.OwnerDefault != ""} {
+	for _, given := range []bool{r.FileEnv != nil, r.Volumes != nil, r.OwnerUID != "" || r.OwnerGID != "" || r.OwnerDefault != "", r.StepsDownFor != nil} {
 		if given {
 			facts++
 		}
 	}
 	if facts != 1 {
-		return fail(r.Line, "an image row gives one of file_env, volumes, or owner_uid and owner_gid, not both: each has its own source")
+		return fail(r.Line, "an image row gives one of file_env, volumes, owner_uid and owner_gid, or steps_down_for, not two: each has its own source")
 	}
 	if (r.OwnerUID == "") != (r.OwnerGID == "") || (r.OwnerDefault != "" && r.OwnerUID == "") {
 		return fail(r.Line, "an image row with owner-changing variables gives both owner_uid and owner_gid (owner_default optional)")

@@ -157,8 +157,20 @@ func checkImageRequirement(p *Pass) {
 					runs = "" // not known: no owner held against it
 				}
 			}
-			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && NumericOwner(r.Owner) && !otherUser(c.Container.User, runs) {
-				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: the software refuses a data directory it does not own", r.Kind, r.Path, v.Target, c.Container.Name, where, runs, r.Owner)
+			other := otherUser(c.Container.User, runs)
+			consequence := "the software refuses a data directory it does not own"
+			if other && rootUser(c.Container.User) {
+				// Started as root, some entrypoints make the data
+				// directories the image's user's and run as it.
+				if sd, ok := table.StepsDown(c.Container.Image, c.Container.Command, c.Container.Entrypoint != nil); ok {
+					other = false
+					where += fmt.Sprintf(" (started as root, its entrypoint runs as the image's own user: %s:%d)", images.TableFile, sd.Line)
+					consequence = "started as root, its entrypoint makes the directory the image's user's, so the declared owner would not last"
+
+				}
+			}
+			if runs != "" && manifest.ValidOwner(r.Owner) && r.Owner != runs && NumericOwner(r.Owner) && !other {
+				d := Diag(r, "%s %s is mounted at %s by container %s, whose %s runs as %s, not %s: %s", r.Kind, r.Path, v.Target, c.Container.Name, where, runs, r.Owner, consequence)
 				d.Service = c.Container.Name
 				p.Report(d)
 			}
@@ -171,6 +183,13 @@ func checkImageRequirement(p *Pass) {
 func NumericOwner(owner string) bool {
 	u, g, ok := strings.Cut(owner, ":")
 	return ok && manifest.ValidID(u) && manifest.ValidID(g)
+}
+
+// rootUser reports whether a container's user: starts its process as
+// root: uid 0 or the name root, with or without a group.
+func rootUser(user string) bool {
+	uid, _, _ := strings.Cut(user, ":")
+	return uid == "0" || uid == "root"
 }
 
 // otherUser reports whether a container's user: runs its process as
