@@ -481,7 +481,7 @@ func localKind(m *convert.Missing) Suggestion {
 // intentHint suggests an intent from the first mount's target path, or
 // from a read-only mount.
 func intentHint(m *convert.Missing) Suggestion {
-	if intent, why := convert.IntentHint(m.Mounts); intent != "" {
+	if intent, why := convert.IntentHint(m.Key, m.Mounts); intent != "" {
 		return Suggestion{Value: intent, From: why}
 	}
 	return Suggestion{}

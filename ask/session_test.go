@@ -62,6 +62,18 @@ func TestIntentHints(t *testing.T) {
 	if got := intentHint(&m).Value; got != "config" {
 		t.Errorf("read-only mount: intentHint = %q, want config", got)
 	}
+	// A secret is state with a strict mode, read-only or not, whatever
+	// directory convention its target is under.
+	for _, m := range []convert.Missing{
+		{Key: "./secrets/db_password.txt", Mounts: []convert.Mount{{Target: "/etc/app/db", ReadOnly: true}}},
+		{Key: "./certs/tls.key", Mounts: []convert.Mount{{Target: "/certs/tls.key", ReadOnly: true}}},
+		{Key: "./dbpass", Mounts: []convert.Mount{{Target: "/run/secrets/db", ReadOnly: true}}},
+		{Key: "~/.ssh/id_rsa", Mounts: []convert.Mount{{Target: "/root/.ssh/id_rsa", ReadOnly: true}}},
+	} {
+		if got := intentHint(&m); got.Value != "state" || !strings.Contains(got.From, "secret") {
+			t.Errorf("intentHint(%s → %s) = %+v, want state for a secret", m.Key, m.Mounts[0].Target, got)
+		}
+	}
 }
 
 // TestSessionAcceptsSuggestions accepts every suggestion with Enter: the

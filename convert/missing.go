@@ -377,7 +377,22 @@ func keepRoot(p, module string) string {
 // name, never evidence (Home Assistant's /config holds its database):
 // ask offers it, the skeleton's comment names it, and neither writes it
 // unless a person accepts it. "" when nothing suggests one.
-func IntentHint(mounts []Mount) (intent, why string) {
+//
+// A source whose key (as the compose file writes it) or target names a
+// secret (project.SecretFileName: db_password.txt, tls.key, id_rsa; or a
+// target under /run/secrets) suggests state before anything else: a
+// secret is state with a strict mode (SPEC section 4), never config,
+// which the module's repository would recreate.
+func IntentHint(key string, mounts []Mount) (intent, why string) {
+	if project.SecretFileName(key) {
+		return "state", "its name says it holds a secret, and a secret is state with a strict mode"
+	}
+	for _, mt := range mounts {
+		t := path.Clean(mt.Target)
+		if t == "/run/secrets" || strings.HasPrefix(t, "/run/secrets/") || project.SecretFileName(t) {
+			return "state", "the target " + mt.Target + " says it holds a secret, and a secret is state with a strict mode"
+		}
+	}
 	under := []struct{ prefix, intent, why string }{
 		{"/var/log", "logs", "under /var/log, where logs usually go"},
 		{"/var/cache", "cache", "under /var/cache, where rebuildable caches usually go"},

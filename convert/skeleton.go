@@ -615,7 +615,7 @@ func (m *Missing) where() string {
 		where += fmt.Sprintf("; mode %s? (%s found %s, not carried: %s)", rm.Suggest, rm.From, rm.Found, rm.Why)
 	}
 	if m.Known.Intent == "" && m.Known.Kind != declare.KindHost {
-		if intent, why := IntentHint(m.Mounts); intent != "" {
+		if intent, why := IntentHint(m.Key, m.Mounts); intent != "" {
 			where += "; intent " + intent + "? (" + why + ")"
 		}
 	}
