@@ -649,6 +649,9 @@ type converter struct {
 	// lock is the image lock read (nil: none), lockFile its file.
 	lock     *imageconfig.Lock
 	lockFile *inputFile
+	// surveyImages are the image configs the survey recorded, by reference,
+	// made into entries once (imageEntry; nil: not found on the host).
+	surveyImages map[string]*imageconfig.Entry
 	// surveyFile is the survey read from --survey's file, nil for none
 	// (or one given in memory): a source of the manifest.
 	surveyFile *inputFile

@@ -72,12 +72,9 @@ func lockHolds(dir string, m *manifest.Module, opts Options) bool {
 	return recorded == (err == nil)
 }
 
-// lockEntry returns the lock's entry for the image of service, nil when
-// there is no lock or it holds none.
+// lockEntry returns the image config of the image of service
+// (imageEntry), nil when nothing read it.
 func (c *converter) lockEntry(service string) *imageconfig.Entry {
-	if c.lock == nil {
-		return nil
-	}
 	ref := ""
 	if svc, ok := c.l.Compose.Services[service]; ok {
 		ref = svc.Image
@@ -85,12 +82,44 @@ func (c *converter) lockEntry(service string) *imageconfig.Entry {
 	if ref == "" {
 		ref, _ = c.decl.ImageFor(service)
 	}
-	return c.lock.Entry(ref)
+	return c.imageEntry(ref)
+}
+
+// imageEntry returns the config of the image ref as it was read: the
+// image lock's entry, else what the legacy host's survey recorded of it
+// (docker image inspect: its ID, User and Volumes, no layers), made
+// once into an entry whose Origin names the survey; nil when neither
+// has the image, or the survey did not find it on the host.
+func (c *converter) imageEntry(ref string) *imageconfig.Entry {
+	if e := c.lock.Entry(ref); e != nil || c.opts.Survey == nil || ref == "" {
+		return e
+	}
+	if e, ok := c.surveyImages[ref]; ok {
+		return e
+	}
+	var e *imageconfig.Entry
+	if img := c.opts.Survey.Image(ref); img != nil && img.Found {
+		vols := slices.Clone(img.Volumes)
+		slices.Sort(vols)
+		e = &imageconfig.Entry{Image: ref, Config: imageconfig.Config{ID: img.ID, User: img.User, Volumes: slices.Compact(vols)},
+			Origin: c.opts.Survey.Provenance() + ", docker image inspect"}
+	}
+	if c.surveyImages == nil {
+		c.surveyImages = map[string]*imageconfig.Entry{}
+	}
+	c.surveyImages[ref] = e
+	return e
 }
 
 // lockName is the image lock as a message names it, relative to the
-// project directory.
-func (c *converter) lockName() string { return c.l.Rel(c.lockFile.path) }
+// project directory; "" without a lock (an entry from a survey names
+// its own origin).
+func (c *converter) lockName() string {
+	if c.lockFile == nil {
+		return ""
+	}
+	return c.l.Rel(c.lockFile.path)
+}
 
 // configOwner gives r, which nothing else gave an owner, the owner its
 // image's config says (User, a numeric UID:GID) where the placement's
@@ -100,7 +129,7 @@ func (c *converter) lockName() string { return c.l.Rel(c.lockFile.path) }
 // says another, provenance says so: two sources that disagree are
 // shown, not resolved.
 func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string, fromTable bool) {
-	if c.lock == nil || r.Kind == manifest.KindHost {
+	if r.Kind == manifest.KindHost {
 		return
 	}
 	if r.Owner != "" {
@@ -150,7 +179,7 @@ func (c *converter) configOwner(s *placement.Placement, r *manifest.Resource, pr
 // (A named volume's owner is what docker gives it from the image's
 // layers, layerValues; a root User may change user in its entrypoint.)
 func (c *converter) bindConfigOwner(s *placement.Placement, r *manifest.Resource, provenance *[]string) {
-	if c.lock == nil || r.Owner != "" || r.Kind == manifest.KindHost || s.Section != declare.SectionBinds || !writable(s) {
+	if r.Owner != "" || r.Kind == manifest.KindHost || s.Section != declare.SectionBinds || !writable(s) {
 		return
 	}
 	owner, from := "", ""
@@ -182,7 +211,7 @@ func (c *converter) bindConfigOwner(s *placement.Placement, r *manifest.Resource
 // why; where another source gave another owner or mode, provenance
 // says that too: two sources that disagree are shown, not resolved.
 func (c *converter) layerValues(s *placement.Placement, r *manifest.Resource, users map[string]string, provenance *[]string) {
-	if c.lock == nil || r.Kind != manifest.KindDirectory || s.Section == declare.SectionBinds || !c.dockerFills(s) {
+	if r.Kind != manifest.KindDirectory || s.Section == declare.SectionBinds || !c.dockerFills(s) {
 		return
 	}
 	var fact *imageconfig.PathFact

@@ -40,7 +40,7 @@ func (c *converter) uncoveredVolumes(svc types.ServiceConfig, ms []project.Mount
 	if ref == "" {
 		return nil
 	}
-	entry := c.lock.Entry(ref)
+	entry := c.imageEntry(ref)
 	var all []imageVolume
 	for _, v := range c.facts.Volumes(ref) {
 		all = append(all, imageVolume{Volume: v})
@@ -144,6 +144,9 @@ func (c *converter) imageVolumes(svc types.ServiceConfig, ms []project.Mount) (a
 			if v.entry != nil {
 				fact.Row = v.entry.Provenance(c.lockName())
 				fact.Source = "read from " + v.entry.Source.String() + " " + v.entry.ReadAt.UTC().Format(time.RFC3339)
+				if v.entry.Line == 0 && v.entry.Origin != "" {
+					fact.Row, fact.Source = "image config "+v.entry.ID, "recorded by "+v.entry.Origin
+				}
 			}
 			c.imageVolumeFacts = append(c.imageVolumeFacts, fact)
 		}

@@ -46,13 +46,21 @@ type Entry struct {
 	// Line is the entry's line in the lock file, 0 for one not read
 	// from a file.
 	Line int
+	// Origin, for an entry not read from a lock file, says where its
+	// facts were read ("survey legacy 2026-12-03T09:00:00Z, docker image
+	// inspect"); a lock file never holds it.
+	Origin string
 }
 
 // Provenance is how a value taken from e says where it came from:
-// "image config ID (FILE:LINE)".
+// "image config ID (FILE:LINE)", or "image config ID (ORIGIN)" for an
+// entry not read from a lock file.
 func (e Entry) Provenance(file string) string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0:
 		return fmt.Sprintf("image config %s (%s:%d)", e.ID, file, e.Line)
+	case e.Origin != "":
+		return fmt.Sprintf("image config %s (%s)", e.ID, e.Origin)
 	}
 	return "image config " + e.ID
 }
