@@ -51,7 +51,7 @@ func TestSuggestions(t *testing.T) {
 func TestIntentHints(t *testing.T) {
 	for target, want := range map[string]string{
 		"/var/log/nginx": "logs", "/var/cache/x": "cache", "/etc/app": "config", "/var/lib/mysql": "state",
-		"/run/app": "runtime", "/data": "", "/etcetera": "", "/app/cache": "cache", "/app/logs": "logs", "/opt/x/conf": "config",
+		"/run/app": "runtime", "/data": "", "/etcetera": "", "/app/cache": "cache", "/app/logs": "logs", "/opt/x/conf": "", "/config": "",
 	} {
 		m := convert.Missing{Mounts: []convert.Mount{{Target: target}}}
 		if got := intentHint(&m).Value; got != want {

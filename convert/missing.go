@@ -372,8 +372,9 @@ func keepRoot(p, module string) string {
 // IntentHint suggests an intent for a source from its mounts, with the
 // reason: a target under a directory whose use is a convention
 // (/var/log, /var/cache, /var/lib, /etc, /run, /srv, nginx's web root),
-// else a target named after its use (.../cache, .../logs, .../config
-// ...), else config where every mount is read-only. A hint from a
+// else a target named after its use (.../cache, .../logs; not
+// .../config, which often holds a database), else config where every
+// mount is read-only. A hint from a
 // name, never evidence (Home Assistant's /config holds its database):
 // ask offers it, the skeleton's comment names it, and neither writes it
 // unless a person accepts it. "" when nothing suggests one.
@@ -414,7 +415,11 @@ func IntentHint(key string, mounts []Mount) (intent, why string) {
 			}
 		}
 	}
-	named := map[string]string{"cache": "cache", ".cache": "cache", "logs": "logs", "log": "logs", "config": "config", "conf": "config"}
+	// A target named config or conf suggests nothing: such a folder
+	// often holds the software's database too (Home Assistant's,
+	// linuxserver.io's /config), which SPEC section 4 calls state, and
+	// config is not backed up.
+	named := map[string]string{"cache": "cache", ".cache": "cache", "logs": "logs", "log": "logs"}
 	for _, mt := range mounts {
 		if intent, ok := named[path.Base(path.Clean(mt.Target))]; ok {
 			return intent, "the target " + mt.Target + " is named " + path.Base(path.Clean(mt.Target))
