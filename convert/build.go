@@ -1885,16 +1885,19 @@ func evidenceWhat(ev project.SourceEvidence) string {
 // kindUnknown says why the kind of a bind source without a declared kind
 // cannot be told, or "": the checkout has nothing at the source (or only
 // a link out of the project), or the source is absolute or in a home
-// directory (~), which the checkout cannot show, and not a path the
-// module may not own there (notOwnedThere); nothing else settles it
+// directory (~), which the checkout cannot show, and not a path of the
+// host's own (rules.HostPath: a socket, /etc/passwd; hostOwned: a system
+// directory, a folder of /etc; a source that must only move still needs
+// its kind once given a path, so it is asked at once); nothing else
+// settles it
 // (a trailing slash, the image table's kind); and the source's or a
 // target's last element looks like a file name (project.LooksLikeFile),
 // where docker would create a directory and break a file mount.
 func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidence) *placement.KindUnknown {
 	first := s.First()
 	elsewhere := strings.HasPrefix(s.Key, "/") || strings.HasPrefix(s.Key, "~")
-	if strings.HasPrefix(s.Key, "/") && c.notOwnedThere(s) {
-		return nil // kind host or a path of its own first: C2M006 says
+	if _, hosts := rules.HostPath(path.Clean(s.Key)); hosts && strings.HasPrefix(s.Key, "/") || c.hostOwned(s) {
+		return nil // the host's own (a socket, /etc/cron.daily): C2M006 says kind host
 	}
 	if s.Section != declare.SectionBinds || ev.Kind != declare.KindNone || !(ev.Absent || ev.Outside != "" || elsewhere) || strings.HasSuffix(first.Source, "/") || c.rowKind(s) {
 		return nil
@@ -1913,27 +1916,6 @@ func (c *converter) kindUnknown(s *placement.Placement, ev project.SourceEvidenc
 		shown = placement.ShownHome
 	}
 	return &placement.KindUnknown{Source: first.Source, Shown: shown, Looks: name}
-}
-
-// notOwnedThere reports whether the absolute bind source of s is a path
-// of the host's (rules.HostPath: a socket, /etc/passwd), or one the
-// module may not own where it is and is given no path of its own
-// (rules.Ownable): C2M006 asks for kind host or a path first, and whether
-// it is a file matters only once it has a place the module owns.
-func (c *converter) notOwnedThere(s *placement.Placement) bool {
-	p := path.Clean(s.Key)
-	if _, hosts := rules.HostPath(p); hosts {
-		return true
-	}
-	if s.Entry != nil && s.Entry.Path != "" {
-		return false
-	}
-	var roots []string
-	for _, r := range c.roots() {
-		roots = append(roots, r.Path)
-	}
-	_, ok := rules.Ownable(p, c.module, roots)
-	return !ok
 }
 
 // rowKind reports whether, with production on, the image table row the

@@ -195,7 +195,7 @@ func (c *converter) missingOf(m *missing) Missing {
 		// or layout fhs's place for it.
 		x.Moves = c.moves(m.src)
 		if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
-			x.KeepRoot = keepRoot(m.src.Key, c.module)
+			x.KeepRoot = keepRoot(m.src.Key, c.module, x.LooksLikeFile != "" || x.Known.Kind == declare.KindFile)
 		}
 	}
 	if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
@@ -349,9 +349,11 @@ func (c *converter) moves(s *placement.Placement) string {
 // keepRoot returns the directory a roots: entry could name so that a
 // module owns the absolute path p where it is: the nearest folder on p's
 // path named after the module (/mnt/docker-volumes/app for
-// /mnt/docker-volumes/app/db in module app), or else p itself; "" when
-// that is no valid root (rules.Root) or p is ownable only elsewhere.
-func keepRoot(p, module string) string {
+// /mnt/docker-volumes/app/db in module app), or else p itself, unless p
+// is (or looks like) a file, which no root names: a folder of the module's
+// holds it; "" when that is no valid root (rules.Root) or p is ownable
+// only elsewhere.
+func keepRoot(p, module string, file bool) string {
 	if why, ok := rules.Ownable(p, module, nil); ok || why != rules.Outside {
 		return ""
 	}
@@ -363,7 +365,7 @@ func keepRoot(p, module string) string {
 			break
 		}
 	}
-	if _, ok := rules.Root(p); ok {
+	if _, ok := rules.Root(p); ok && !file {
 		return p
 	}
 	return ""
