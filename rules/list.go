@@ -695,6 +695,80 @@ Write each setting in one place, and move the declarations of an
 included file to the sidecar file or to the x-compose2manifest: of a
 compose file convert is given.`,
 		},
+		{
+			ID:       "C2M029",
+			Title:    "data the host keeps declared where the host removes it",
+			Severity: Error,
+			Check:    checkKeptInRemoved,
+			Doc: `A directory or file whose intent the host keeps (state, content, logs,
+config) lies inside a directory of the module declared cache or runtime,
+which the host removes whole when the module goes away (and may empty on
+restart: runtime), or under a place the system itself empties: /run and
+/var/run (a tmpfs, emptied at boot), /tmp and /dev/shm, /var/cache (whose
+data, the FHS says, may be deleted at any time). The intent of the inner
+declaration says keep it; the place says it goes: a database declared
+state under volume_root /run is lost at the next boot, a state directory
+inside a cache one with the module.
+
+Give the inner declaration a path outside (or the outer one the intent
+it really has: a cache that holds state is state), or a volume_root or
+host_project_directory that is not such a place.`,
+		},
+	}
+}
+
+// emptiedBySystem are the places the system empties or may delete, with
+// why: no data the host keeps belongs below them (C2M029).
+var emptiedBySystem = []struct{ dir, why string }{
+	{"/run", "a tmpfs, emptied at boot"},
+	{"/var/run", "a link to /run, a tmpfs emptied at boot"},
+	{"/tmp", "emptied at boot or by age"},
+	{"/dev/shm", "shared memory, a tmpfs emptied at boot"},
+	{"/var/cache", "the FHS says its data may be deleted at any time"},
+}
+
+// checkKeptInRemoved is C2M029: a declared path whose intent the host
+// keeps (not cache or runtime) inside a declared cache or runtime
+// directory of the module, or under a place the system empties
+// (emptiedBySystem).
+func checkKeptInRemoved(p *Pass) {
+	declared := p.Module.Declared()
+	removed := func(i manifest.Intent) bool { return i == manifest.IntentCache || i == manifest.IntentRuntime }
+	var roots []string
+	for _, r := range p.Module.Roots {
+		roots = append(roots, r.Path)
+	}
+	for _, r := range declared {
+		if r.Intent == "" || removed(r.Intent) {
+			continue
+		}
+		if _, ok := Ownable(r.Path, p.Module.Module, roots); !ok {
+			continue // not the module's to own there at all: C2M006
+		}
+		reported := false
+		for _, e := range emptiedBySystem {
+			if r.Path == e.dir || strings.HasPrefix(r.Path, e.dir+"/") {
+				p.Report(Diag(r, "%s %s is declared %s, which the host keeps, but lies under %s (%s): its data would be lost", r.Kind, r.Path, r.Intent, e.dir, e.why))
+				reported = true
+				break
+			}
+		}
+		if reported {
+			continue
+		}
+		var d *manifest.Resource // the nearest such directory above r
+		for _, o := range declared {
+			if o != r && o.Kind == manifest.KindDirectory && removed(o.Intent) && strings.HasPrefix(r.Path, o.Path+"/") && (d == nil || len(o.Path) > len(d.Path)) {
+				d = o
+			}
+		}
+		if d != nil {
+			diag := Diag(r, "%s %s is declared %s, which the host keeps, but lies inside directory %s, declared %s, which the host removes whole when the module goes away: its data would go with it", r.Kind, r.Path, r.Intent, d.Path, d.Intent)
+			if lp := d.Pos.String(); lp != "" {
+				diag.relate(d.Pos, "the "+string(d.Intent)+" directory is declared here")
+			}
+			p.Report(diag)
+		}
 	}
 }
 

@@ -91,6 +91,9 @@ var ranks = map[string]Rank{
 	// A declaration written where it does nothing: the author's intent
 	// is not what the manifest holds.
 	"C2M028": {Tags: []string{TagReliability}, Precision: "high", SecuritySeverity: 3.0},
+	// Data the host keeps, placed where the host or the system deletes
+	// it: lost at boot or with the module.
+	"C2M029": {Tags: []string{TagReliability, TagCorrectness}, Precision: "high", SecuritySeverity: 6.0},
 }
 
 // Rank returns how code scanning ranks r's findings; a rule this package
