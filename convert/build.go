@@ -12,7 +12,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -812,8 +811,8 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	m.Resources = append(m.Resources, c.declaredDirectories()...)
 	m.Resources = append(m.Resources, c.rootResources()...)
 	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)
-	sort.SliceStable(m.Resources, func(i, j int) bool {
-		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
+	slices.SortStableFunc(m.Resources, func(a, b manifest.Resource) int {
+		return manifest.ComparePaths(a.Path, b.Path)
 	})
 	// Containers come last, each after the containers it needs, as docker
 	// compose starts them: the host applies in the order written. They
@@ -2036,18 +2035,16 @@ func sortDiagnostics(ds []rules.Diagnostic, module string) []rules.Diagnostic {
 		}
 	}
 	rules.FillFixes(rules.All(), ds)
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.File != b.File {
-			return a.File < b.File
+	slices.SortStableFunc(ds, func(a, b rules.Diagnostic) int {
+		switch {
+		case a.File != b.File:
+			return strings.Compare(a.File, b.File)
+		case a.Line != b.Line:
+			return cmp.Compare(a.Line, b.Line)
+		case a.Rule != b.Rule:
+			return strings.Compare(a.Rule, b.Rule)
 		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 	return ds
 }
