@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -622,6 +623,9 @@ type converter struct {
 	l *project.Project
 	// rows are the image table rows each placement matches (imageRow).
 	rows map[*placement.Placement]rowMatch
+	// secretWalkFields are the fields secretFields walks of each struct
+	// type (walkFields).
+	secretWalkFields map[reflect.Type][]walkField
 	// declFiles are the declarations files read, for sources: and the
 	// fingerprint.
 	declFiles []inputFile
@@ -793,6 +797,13 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	}
 	sm.volumesFrom(p)
 	var mounts []project.Mount
+	n := 0
+	for _, name := range names {
+		n += len(sm.byService[name])
+	}
+	if n > 0 {
+		mounts = make([]project.Mount, 0, n)
+	}
 	for _, name := range names {
 		mounts = append(mounts, sm.byService[name]...)
 	}
