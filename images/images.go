@@ -140,17 +140,34 @@ func repoMatches(row, repo string) bool {
 	return row == repo
 }
 
-// matches reports whether the row holds for the image reference ref.
-func (r ImageRow) matches(ref string) bool {
+// imageRef is an image reference as the image rows are matched against
+// it, parsed once for all of them.
+type imageRef struct {
+	// digestOnly is set for a reference pinned by digest without a tag,
+	// which no image row holds for.
+	digestOnly               bool
+	repository, tag, variant string
+}
+
+// parseImageRef parses ref for ImageRow.matches.
+func parseImageRef(ref string) imageRef {
 	if untaggedDigest(ref) {
-		return false
+		return imageRef{digestOnly: true}
 	}
 	repo, tag := ParseReference(ref)
-	if !repoMatches(r.Repository, repo) || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+	return imageRef{repository: repo, tag: tag, variant: Variant(repo, tag)}
+}
+
+// matches reports whether the row holds for the image reference ref.
+func (r ImageRow) matches(ref imageRef) bool {
+	if ref.digestOnly {
+		return false
+	}
+	if !repoMatches(r.Repository, ref.repository) || (!r.AnyVariant && ref.variant != r.Variant) {
 		return false
 	}
 	if r.MinMajor > 0 || r.MaxMajor > 0 {
-		major, ok := leadingMajor(tag)
+		major, ok := leadingMajor(ref.tag)
 		if !ok || (r.MinMajor > 0 && major < r.MinMajor) || (r.MaxMajor > 0 && major > r.MaxMajor) {
 			return false
 		}
@@ -164,8 +181,9 @@ func (t *Table) FileEnv(ref, variable string) (ImageRow, bool) {
 	if t == nil {
 		return ImageRow{}, false
 	}
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.matches(ref) {
+		if r.matches(x) {
 			for _, v := range r.FileEnv {
 				if v == variable {
 					return r, true
@@ -188,8 +206,9 @@ func (t *Table) RunAs(ref string, lookup func(string) (string, bool)) (owner str
 	if t == nil {
 		return "", ImageRow{}, nil, false, nil
 	}
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.OwnerUID == "" || !r.matches(ref) {
+		if r.OwnerUID == "" || !r.matches(x) {
 			continue
 		}
 		duid, dgid, _ := strings.Cut(r.OwnerDefault, ":")
@@ -243,8 +262,9 @@ func (t *Table) Volumes(ref string) []Volume {
 		return nil
 	}
 	var out []Volume
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.matches(ref) {
+		if r.matches(x) {
 			for _, p := range r.Volumes {
 				out = append(out, Volume{Path: p, Row: r})
 			}
