@@ -11,8 +11,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -623,6 +623,9 @@ type converter struct {
 	l *project.Project
 	// rows are the image table rows each placement matches (imageRow).
 	rows map[*placement.Placement]rowMatch
+	// secretWalkFields are the fields secretFields walks of each struct
+	// type (walkFields).
+	secretWalkFields map[reflect.Type][]walkField
 	// declFiles are the declarations files read, for sources: and the
 	// fingerprint.
 	declFiles []inputFile
@@ -797,6 +800,13 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	}
 	sm.volumesFrom(p)
 	var mounts []project.Mount
+	n := 0
+	for _, name := range names {
+		n += len(sm.byService[name])
+	}
+	if n > 0 {
+		mounts = make([]project.Mount, 0, n)
+	}
 	for _, name := range names {
 		mounts = append(mounts, sm.byService[name]...)
 	}
@@ -815,8 +825,8 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	m.Resources = append(m.Resources, c.declaredDirectories()...)
 	m.Resources = append(m.Resources, c.rootResources()...)
 	m.Resources = append(m.Resources, c.deviceHosts(names, m.Resources)...)
-	sort.SliceStable(m.Resources, func(i, j int) bool {
-		return manifest.ComparePaths(m.Resources[i].Path, m.Resources[j].Path) < 0
+	slices.SortStableFunc(m.Resources, func(a, b manifest.Resource) int {
+		return manifest.ComparePaths(a.Path, b.Path)
 	})
 	// Containers come last, each after the containers it needs, as docker
 	// compose starts them: the host applies in the order written. They
@@ -2076,18 +2086,16 @@ func sortDiagnostics(ds []rules.Diagnostic, module string) []rules.Diagnostic {
 		}
 	}
 	rules.FillFixes(rules.All(), ds)
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.File != b.File {
-			return a.File < b.File
+	slices.SortStableFunc(ds, func(a, b rules.Diagnostic) int {
+		switch {
+		case a.File != b.File:
+			return strings.Compare(a.File, b.File)
+		case a.Line != b.Line:
+			return cmp.Compare(a.Line, b.Line)
+		case a.Rule != b.Rule:
+			return strings.Compare(a.Rule, b.Rule)
 		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 	return ds
 }

@@ -335,8 +335,10 @@ func (w *secretWalk) walkMap(v reflect.Value, field string) {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].k.String() < entries[j].k.String() })
 	for _, en := range entries {
 		key := en.k.String()
-		if _, own := w.c.envSecret(key, en.v.String()); field == "environment" && en.v.Kind() == reflect.String && own {
-			continue // its own value: C2M015 in environment
+		if field == "environment" && en.v.Kind() == reflect.String {
+			if _, own := w.c.envSecret(key, en.v.String()); own {
+				continue // its own value: C2M015 in environment
+			}
 		}
 		cp := reflect.New(en.v.Type()).Elem()
 		cp.Set(en.v)
@@ -353,6 +355,39 @@ func (w *secretWalk) walkMap(v reflect.Value, field string) {
 // fields are named after its source as well.
 func (w *secretWalk) walkStruct(v reflect.Value, field string) {
 	t := v.Type()
+	for _, f := range w.c.walkFields(t) {
+		sub := f.name
+		switch {
+		case field == "":
+		case t == fileRefType:
+			sub = field + " " + v.FieldByName("Source").String() + " " + f.name
+		default:
+			sub = field + " " + f.name
+		}
+		fv := v.Field(f.index)
+		w.walk(fv, sub, func(n reflect.Value) { fv.Set(n) })
+	}
+}
+
+// fileRefType is manifest.FileRef's type: walkStruct names its fields
+// after its source.
+var fileRefType = reflect.TypeFor[manifest.FileRef]()
+
+// walkField is an exported field of a struct type, by its index and the
+// name walkStruct gives it: its yaml name, or its lower-cased Go name
+// without one.
+type walkField struct {
+	index int
+	name  string
+}
+
+// walkFields returns the exported fields of the struct type t, found
+// once per conversion (secretFields walks each container).
+func (c *converter) walkFields(t reflect.Type) []walkField {
+	if fs, ok := c.secretWalkFields[t]; ok {
+		return fs
+	}
+	var fs []walkField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -362,17 +397,13 @@ func (w *secretWalk) walkStruct(v reflect.Value, field string) {
 		if name == "" || name == "-" {
 			name = strings.ToLower(f.Name)
 		}
-		sub := name
-		switch {
-		case field == "":
-		case v.Type() == reflect.TypeOf(manifest.FileRef{}):
-			sub = field + " " + v.FieldByName("Source").String() + " " + name
-		default:
-			sub = field + " " + name
-		}
-		fv := v.Field(i)
-		w.walk(fv, sub, func(n reflect.Value) { fv.Set(n) })
+		fs = append(fs, walkField{i, name})
 	}
+	if c.secretWalkFields == nil {
+		c.secretWalkFields = map[reflect.Type][]walkField{}
+	}
+	c.secretWalkFields[t] = fs
+	return fs
 }
 
 // secretSources refuses (C2M015) each mount whose source carries a known

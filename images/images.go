@@ -13,6 +13,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"path"
 	"slices"
 	"strconv"
@@ -138,23 +139,44 @@ func Family(repository string) bool { return strings.HasSuffix(repository, "/*")
 // family (Family), holds for the normalised repository repo.
 func repoMatches(row, repo string) bool {
 	if prefix, ok := strings.CutSuffix(row, "/*"); ok {
-		rest, ok := strings.CutPrefix(repo, prefix+"/")
-		return ok && rest != "" && !strings.Contains(rest, "/")
+		rest, ok := strings.CutPrefix(repo, prefix)
+		if !ok || !strings.HasPrefix(rest, "/") {
+			return false
+		}
+		rest = rest[1:]
+		return rest != "" && !strings.Contains(rest, "/")
 	}
 	return row == repo
 }
 
-// matches reports whether the row holds for the image reference ref.
-func (r ImageRow) matches(ref string) bool {
+// imageRef is an image reference as the image rows are matched against
+// it, parsed once for all of them.
+type imageRef struct {
+	// digestOnly is set for a reference pinned by digest without a tag,
+	// which no image row holds for.
+	digestOnly               bool
+	repository, tag, variant string
+}
+
+// parseImageRef parses ref for ImageRow.matches.
+func parseImageRef(ref string) imageRef {
 	if untaggedDigest(ref) {
-		return false
+		return imageRef{digestOnly: true}
 	}
 	repo, tag := ParseReference(ref)
-	if !repoMatches(r.Repository, repo) || (!r.AnyVariant && Variant(repo, tag) != r.Variant) {
+	return imageRef{repository: repo, tag: tag, variant: Variant(repo, tag)}
+}
+
+// matches reports whether the row holds for the image reference ref.
+func (r ImageRow) matches(ref imageRef) bool {
+	if ref.digestOnly {
+		return false
+	}
+	if !repoMatches(r.Repository, ref.repository) || (!r.AnyVariant && ref.variant != r.Variant) {
 		return false
 	}
 	if r.MinMajor > 0 || r.MaxMajor > 0 {
-		major, ok := leadingMajor(tag)
+		major, ok := leadingMajor(ref.tag)
 		if !ok || (r.MinMajor > 0 && major < r.MinMajor) || (r.MaxMajor > 0 && major > r.MaxMajor) {
 			return false
 		}
@@ -168,8 +190,9 @@ func (t *Table) FileEnv(ref, variable string) (ImageRow, bool) {
 	if t == nil {
 		return ImageRow{}, false
 	}
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.matches(ref) {
+		if r.matches(x) {
 			for _, v := range r.FileEnv {
 				if v == variable {
 					return r, true
@@ -192,8 +215,9 @@ func (t *Table) RunAs(ref string, lookup func(string) (string, bool)) (owner str
 	if t == nil {
 		return "", ImageRow{}, nil, false, nil
 	}
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.OwnerUID == "" || !r.matches(ref) {
+		if r.OwnerUID == "" || !r.matches(x) {
 			continue
 		}
 		duid, dgid, _ := strings.Cut(r.OwnerDefault, ":")
@@ -273,8 +297,9 @@ func (t *Table) Volumes(ref string) []Volume {
 		return nil
 	}
 	var out []Volume
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.matches(ref) {
+		if r.matches(x) {
 			for _, p := range r.Volumes {
 				out = append(out, Volume{Path: p, Row: r})
 			}
@@ -322,6 +347,63 @@ type Table struct {
 	// Digest is the lowercase hex sha256 of the bytes the table was
 	// parsed from: a manifest's fingerprint records it.
 	Digest string
+
+	// index finds the rows for a repository and path without a scan of
+	// them all; Parse builds it, a table built otherwise has none.
+	index *rowIndex
+}
+
+// rowIndex lists, in file order, the indexes into Table.Rows of the
+// rows of each repository and path, and of each family row by path: a
+// superset of the rows that may hold for an image at a target. It was
+// built over the first n rows, and is not used once Rows has another
+// length.
+type rowIndex struct {
+	n      int
+	exact  map[[2]string][]int
+	family map[string][]int
+}
+
+// newRowIndex indexes rows, whose paths Parse has checked are clean.
+func newRowIndex(rows []Row) *rowIndex {
+	ix := &rowIndex{n: len(rows), exact: map[[2]string][]int{}, family: map[string][]int{}}
+	for i, r := range rows {
+		if Family(r.Repository) {
+			ix.family[r.Path] = append(ix.family[r.Path], i)
+		} else {
+			ix.exact[[2]string{r.Repository, r.Path}] = append(ix.exact[[2]string{r.Repository, r.Path}], i)
+		}
+	}
+	return ix
+}
+
+// candidates yields, in file order, the index of every row that may hold
+// for repository repo at the clean path target: those the index lists,
+// or every row when the table has no index (or Rows changed since).
+func (t *Table) candidates(repo, target string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		ix := t.index
+		if ix == nil || ix.n != len(t.Rows) {
+			for i := range t.Rows {
+				if !yield(i) {
+					return
+				}
+			}
+			return
+		}
+		a, b := ix.exact[[2]string{repo, target}], ix.family[target]
+		for len(a) > 0 || len(b) > 0 {
+			var i int
+			if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+				i, a = a[0], a[1:]
+			} else {
+				i, b = b[0], b[1:]
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
 }
 
 // Error is a problem with one place in a table file.
@@ -397,19 +479,29 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 	target = path.Clean(target)
 	repo, tag := ParseReference(ref)
 	variant := Variant(repo, tag)
-	// A row for the repository itself wins over a family's row.
-	for _, family := range []bool{false, true} {
-		for _, r := range t.Rows {
-			if Family(r.Repository) != family || !repoMatches(r.Repository, repo) || r.Variant != variant || path.Clean(r.Path) != target {
+	// A row for the repository itself wins over a family's row: the
+	// first family row that holds is kept until no row of the repository
+	// itself does.
+	family := -1
+	for i := range t.candidates(repo, target) {
+		r := &t.Rows[i]
+		if r.Variant != variant || !repoMatches(r.Repository, repo) || path.Clean(r.Path) != target {
+			continue
+		}
+		if r.MaxMajor > 0 {
+			if major, ok := leadingMajor(tag); !ok || major > r.MaxMajor {
 				continue
 			}
-			if r.MaxMajor > 0 {
-				if major, ok := leadingMajor(tag); !ok || major > r.MaxMajor {
-					continue
-				}
-			}
-			return r, true
 		}
+		if !Family(r.Repository) {
+			return *r, true
+		}
+		if family < 0 {
+			family = i
+		}
+	}
+	if family >= 0 {
+		return t.Rows[family], true
 	}
 	return Row{}, false
 }
@@ -429,9 +521,9 @@ func (t *Table) OutOfVersion(ref, target string) (Row, bool) {
 	target = path.Clean(target)
 	repo, tag := ParseReference(ref)
 	variant := Variant(repo, tag)
-	for _, r := range t.Rows {
-		if repoMatches(r.Repository, repo) && r.Variant == variant && path.Clean(r.Path) == target && r.MaxMajor > 0 {
-			return r, true
+	for i := range t.candidates(repo, target) {
+		if r := &t.Rows[i]; r.MaxMajor > 0 && r.Variant == variant && repoMatches(r.Repository, repo) && path.Clean(r.Path) == target {
+			return *r, true
 		}
 	}
 	return Row{}, false

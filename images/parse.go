@@ -81,6 +81,7 @@ func Parse(name string, data []byte) (*Table, error) {
 		seen[k] = r.Line
 		t.Rows = append(t.Rows, r)
 	}
+	t.index = newRowIndex(t.Rows)
 	return t, nil
 }
 

@@ -73,9 +73,10 @@ func tree(m *Module) (*yaml.Node, error) {
 	if !m.ConvertedWith.IsZero() {
 		encodeSettings(root, m.ConvertedWith)
 	}
-	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 0, len(m.Resources))}
+	var b nodeBuilder
 	for i := range m.Resources {
-		n, err := encodeResource(&m.Resources[i])
+		n, err := encodeResource(&m.Resources[i], &b)
 		if err != nil {
 			return nil, err
 		}
@@ -104,14 +105,15 @@ func quoteCommands(n *yaml.Node) {
 	}
 }
 
-func encodeResource(r *Resource) (*yaml.Node, error) {
+// encodeResource returns r's node, a container's built by b.
+func encodeResource(r *Resource, b *nodeBuilder) (*yaml.Node, error) {
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	switch r.Kind {
 	case KindContainer:
 		if r.Container == nil {
 			return nil, fmt.Errorf("manifest: container resource without a container")
 		}
-		n = valueNode(reflect.ValueOf(withEnvCredentials(r.Container)))
+		n = b.value(reflect.ValueOf(withEnvCredentials(r.Container)))
 		envCredentials(n, r.Container.EnvCredentials)
 		styleContainer(n)
 		if len(n.Content) > 1 && r.Comment != "" {

@@ -3,7 +3,7 @@ package manifest
 import (
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +17,53 @@ import (
 // structs, pointers, slices, maps with string keys, strings, bools and
 // integers.
 func valueNode(v reflect.Value) *yaml.Node {
+	var b nodeBuilder
+	return b.value(v)
+}
+
+// nodeBuilder builds valueNode's nodes, knowing the fields of each
+// struct type it met (one Encode's builder meets every container's).
+type nodeBuilder struct {
+	fields map[reflect.Type][]structField
+}
+
+// structField is an exported field of a struct type as yaml.v3 encodes
+// it: its index, its name and whether it has omitempty.
+type structField struct {
+	index     int
+	name      string
+	omitEmpty bool
+}
+
+// structFields returns the fields of the struct type t yaml.v3 encodes.
+func (b *nodeBuilder) structFields(t reflect.Type) []structField {
+	if fs, ok := b.fields[t]; ok {
+		return fs
+	}
+	var fs []structField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.PkgPath != "" {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fs = append(fs, structField{index: i, name: name, omitEmpty: strings.Contains(opts, "omitempty")})
+	}
+	if b.fields == nil {
+		b.fields = map[reflect.Type][]structField{}
+	}
+	b.fields[t] = fs
+	return fs
+}
+
+// value is valueNode.
+func (b *nodeBuilder) value(v reflect.Value) *yaml.Node {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
@@ -26,42 +73,33 @@ func valueNode(v reflect.Value) *yaml.Node {
 	switch v.Kind() {
 	case reflect.Struct:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.PkgPath != "" {
+		for _, f := range b.structFields(v.Type()) {
+			fv := v.Field(f.index)
+			if f.omitEmpty && isZero(fv) {
 				continue
 			}
-			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" {
-				name = strings.ToLower(f.Name)
-			}
-			fv := v.Field(i)
-			if strings.Contains(opts, "omitempty") && isZero(fv) {
-				continue
-			}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, valueNode(fv))
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.name}, b.value(fv))
 		}
 		return n
 	case reflect.Slice, reflect.Array:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, 0, v.Len())}
 		for i := 0; i < v.Len(); i++ {
-			n.Content = append(n.Content, valueNode(v.Index(i)))
+			n.Content = append(n.Content, b.value(v.Index(i)))
 		}
 		return n
 	case reflect.Map:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		keys := make([]string, 0, v.Len())
-		for _, k := range v.MapKeys() {
-			keys = append(keys, k.String())
+		type entry struct {
+			key   string
+			value reflect.Value
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			kv := reflect.ValueOf(k).Convert(v.Type().Key())
-			n.Content = append(n.Content, stringNode(k), valueNode(v.MapIndex(kv)))
+		entries := make([]entry, 0, v.Len())
+		for iter := v.MapRange(); iter.Next(); {
+			entries = append(entries, entry{iter.Key().String(), iter.Value()})
+		}
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(entries))}
+		for _, e := range entries {
+			n.Content = append(n.Content, stringNode(e.key), b.value(e.value))
 		}
 		return n
 	case reflect.String:
@@ -92,7 +130,7 @@ func stringNode(s string) *yaml.Node {
 		// A tab, a carriage return or leading blanks do not survive a
 		// literal block (yaml.v3 writes one that does not parse).
 		n.Style = yaml.DoubleQuotedStyle
-	case isOldBool(s) || base60.MatchString(s):
+	case isOldBool(s) || strings.Contains(s, ":") && base60.MatchString(s):
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
@@ -122,12 +160,17 @@ func isOldBool(s string) bool {
 	return false
 }
 
+// zeroer is the interface of a type that says whether it is empty.
+var zeroer = reflect.TypeFor[interface{ IsZero() bool }]()
+
 // base60 matches what YAML 1.1 reads as a base-60 number ("1:30").
 var base60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 
 // isZero reports whether v is empty for omitempty, as yaml.v3 decides.
 func isZero(v reflect.Value) bool {
-	if v.CanInterface() {
+	// Only a value whose type has IsZero (or an interface, whose value's
+	// may) is made an interface: boxing every field costs an allocation.
+	if v.CanInterface() && (v.Kind() == reflect.Interface || v.Type().Implements(zeroer)) {
 		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
 			if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
 				return true

@@ -257,6 +257,9 @@ func (l *Project) mounts(svc types.ServiceConfig, depth int) []Mount {
 // ownMounts returns the mounts the service's own volumes and tmpfs give.
 func (l *Project) ownMounts(svc types.ServiceConfig) []Mount {
 	var out []Mount
+	if n := len(svc.Volumes) + len(svc.Tmpfs); n > 0 {
+		out = make([]Mount, 0, n)
+	}
 	raws := l.rawVolumes(svc.Name)
 	defPos := manifest.Pos{}
 	if defs := l.serviceDefs(svc.Name); len(defs) > 0 {

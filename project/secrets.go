@@ -38,9 +38,16 @@ func LooksLikeSecret(name, value string) bool {
 	if URLPassword(v) != "" || (v[0] == 'b' || v[0] == 'B') && authValueRE.MatchString(v) {
 		return true
 	}
-	if plainSetting(v) {
-		return false
-	}
+	// The name is judged before plainSetting's regexps: most names say
+	// nothing of a secret, and then whether the value is a setting
+	// does not matter.
+	return secretName(name) && !plainSetting(v)
+}
+
+// secretName reports whether the variable name says it holds a secret:
+// a secret word (PASSWORD, TOKEN, KEY, …) not followed by a word that
+// says it holds something else.
+func secretName(name string) bool {
 	parts := wordParts(name)
 	if len(parts) == 0 {
 		return false

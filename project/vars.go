@@ -1,7 +1,9 @@
 package project
 
 import (
+	"bytes"
 	"fmt"
+	"iter"
 	"maps"
 	"os"
 	"path"
@@ -24,10 +26,6 @@ var composeVariables = []string{
 }
 
 var (
-	// referenceRE finds $NAME and ${NAME…}: every interpolation, and
-	// some text that only looks like one (a comment), which is harmless
-	// here. references skips $$, compose's escape of a literal $.
-	referenceRE = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
 	// bareLineRE finds an env file line that names a variable without a
 	// value: its value comes from the environment.
 	bareLineRE = regexp.MustCompile(`(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*\r?$`)
@@ -87,16 +85,57 @@ func (p *Project) Variables(extra ...[]byte) ([]string, error) {
 // reads. A secret written $$ecret must not become a variable name in the
 // fingerprint.
 func references(data []byte, names map[string]bool) {
-	for _, loc := range referenceRE.FindAllSubmatchIndex(data, -1) {
+	for at, name := range referenceSpans(data) {
 		dollars := 0
-		for i := loc[0]; i >= 0 && data[i] == '$'; i-- {
+		for i := at; i >= 0 && data[i] == '$'; i-- {
 			dollars++
 		}
 		if dollars%2 == 0 {
 			continue // $$NAME: an escaped $ and the text NAME
 		}
-		names[string(data[loc[2]:loc[3]])] = true
+		if !names[string(data[name[0]:name[1]])] {
+			names[string(data[name[0]:name[1]])] = true
+		}
 	}
+}
+
+// referenceSpans yields, left to right, each $NAME and ${NAME…} of data
+// (the matches of `\$\{?([A-Za-z_][A-Za-z0-9_]*)`, none overlapping): the
+// offset of its $ and the span of NAME. It is every interpolation, and
+// some text that only looks like one (a comment), which is harmless to
+// Variables. It scans for $ rather than running a regexp over the whole
+// file: a conversion scans every compose file with it.
+func referenceSpans(data []byte) iter.Seq2[int, [2]int] {
+	return func(yield func(int, [2]int) bool) {
+		for pos := 0; pos < len(data); {
+			i := bytes.IndexByte(data[pos:], '$')
+			if i < 0 {
+				return
+			}
+			at := pos + i
+			start := at + 1
+			if start < len(data) && data[start] == '{' && start+1 < len(data) && nameStart(data[start+1]) {
+				start++
+			}
+			if start >= len(data) || !nameStart(data[start]) {
+				pos = at + 1
+				continue
+			}
+			end := start + 1
+			for end < len(data) && (nameStart(data[end]) || data[end] >= '0' && data[end] <= '9') {
+				end++
+			}
+			if !yield(at, [2]int{start, end}) {
+				return
+			}
+			pos = end
+		}
+	}
+}
+
+// nameStart reports whether c may start a variable name: a letter or _.
+func nameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // envReferences is references for an env file, line by line, leaving out

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"path"
 	"path/filepath"
@@ -909,18 +910,21 @@ func checkUnmatched(p *ProjectPass) {
 	}
 }
 
-// services returns the converted services of the project in name order.
-func (p *ProjectPass) services() []types.ServiceConfig {
-	if p.Project == nil || p.Project.Compose == nil {
-		return nil
+// services yields the converted services of the project in name order,
+// each with its index in that order (without a slice of copies of them
+// all: a service's configuration is large).
+func (p *ProjectPass) services() iter.Seq2[int, types.ServiceConfig] {
+	return func(yield func(int, types.ServiceConfig) bool) {
+		if p.Project == nil || p.Project.Compose == nil {
+			return
+		}
+		c := p.Project.Compose
+		for i, name := range slices.Sorted(maps.Keys(c.Services)) {
+			if !yield(i, c.Services[name]) {
+				return
+			}
+		}
 	}
-	c := p.Project.Compose
-	names := slices.Sorted(maps.Keys(c.Services))
-	out := make([]types.ServiceConfig, len(names))
-	for i, name := range names {
-		out[i] = c.Services[name]
-	}
-	return out
 }
 
 // servicePos returns the position of key in the last definition of

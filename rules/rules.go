@@ -261,6 +261,7 @@ func Sort(ds []Diagnostic) {
 }
 
 func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
+	fix := "" // fixOf(r), found at the first diagnostic that needs it
 	return func(d Diagnostic) {
 		d.Rule = r.ID
 		if r.Also == "" || d.Severity != r.Also {
@@ -270,7 +271,10 @@ func reporter(r *Rule, module string, out *[]Diagnostic) func(Diagnostic) {
 			d.Module = module
 		}
 		if d.Fix == "" {
-			d.Fix = fixOf(r)
+			if fix == "" {
+				fix = fixOf(r)
+			}
+			d.Fix = fix
 		}
 		*out = append(*out, d)
 	}
