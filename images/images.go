@@ -257,8 +257,9 @@ func (t *Table) StepsDown(ref string, command []string, entrypointSet bool) (Ima
 	if t == nil || entrypointSet {
 		return ImageRow{}, false
 	}
+	x := parseImageRef(ref)
 	for _, r := range t.Images {
-		if r.StepsDownFor == nil || !r.matches(ref) {
+		if r.StepsDownFor == nil || !r.matches(x) {
 			continue
 		}
 		if len(command) == 0 {
