@@ -444,18 +444,28 @@ func CheckDefaults(opts Options) error {
 // service (*.FIELD) whose FIELD is no service field the converter knows
 // (Fields): matching nothing in any one project is no mistake for a
 // default, so a typo (*.container_nmae) would otherwise pass unseen.
+//
+// A top-level item for every NAME of a section (networks.*.external) is
+// held to that section's attributes the same way.
 func unknownFields(name string, d *declare.File) error {
-	var known []string
+	known := map[string][]string{}
 	for _, f := range Fields() {
-		if f.Section == "services" {
-			known = append(known, f.Name)
-		}
+		known[f.Section] = append(known[f.Section], f.Name)
 	}
 	for _, a := range d.Acknowledge {
-		if a.Service != "*" || a.Variable != "" || a.Option != "" || slices.Contains(known, a.Field) {
+		if a.Variable != "" || a.Option != "" {
 			continue
 		}
-		return fmt.Errorf("%s:%d: acknowledge item %s names no service field compose2manifest reports; %sa default must name one (see docs/fields.md)", name, a.Pos.Line, a.String(), suggest.Hint(a.Field, known))
+		section, what := "services", "service field"
+		if s, ok := strings.CutSuffix(a.Service, ".*"); ok {
+			section, what = s, "attribute of a top-level "+strings.TrimSuffix(s, "s")
+		} else if a.Service != "*" {
+			continue
+		}
+		if slices.Contains(known[section], a.Field) {
+			continue
+		}
+		return fmt.Errorf("%s:%d: acknowledge item %s names no %s compose2manifest reports; %sa default must name one (see docs/fields.md)", name, a.Pos.Line, a.String(), what, suggest.Hint(a.Field, known[section]))
 	}
 	return nil
 }

@@ -249,10 +249,25 @@ func (a Ack) String() string {
 	return a.Service + "." + a.Field
 }
 
-// Matches reports whether a acknowledges field of service.
+// Matches reports whether a acknowledges field of service. service is
+// a service's name, a nested field's owner (web.deploy), or a top-level
+// attribute's SECTION.NAME (networks.proxy), which an item
+// SECTION.*.FIELD (networks.*.external) names for every NAME.
 func (a Ack) Matches(service, field string) bool {
-	return a.Variable == "" && a.Option == "" && (a.Service == "*" || a.Service == service) && a.Field == field
+	if a.Variable != "" || a.Option != "" || a.Field != field {
+		return false
+	}
+	if section, ok := strings.CutSuffix(a.Service, ".*"); ok {
+		name, ok := strings.CutPrefix(service, section+".")
+		return ok && name != ""
+	}
+	return a.Service == "*" || a.Service == service
 }
+
+// AckSections are the top-level sections whose attributes an
+// acknowledge item names as SECTION.NAME.FIELD, or SECTION.*.FIELD for
+// every NAME.
+var AckSections = []string{"networks", "volumes", "secrets", "configs"}
 
 // MatchesVariable reports whether a is the item SERVICE.KIND.VARIABLE
 // (kind AckEnvironment or AckCredentials) for service and variable.
@@ -842,6 +857,9 @@ func SplitAck(item string) (service, field string, ok bool) {
 		return "", "", false
 	}
 	service, field = item[:i], item[i+1:]
+	if section, ok := strings.CutSuffix(service, ".*"); ok && slices.Contains(AckSections, section) {
+		return service, field, fieldRE.MatchString(field)
+	}
 	if (service != "*" && !ValidService(service)) || !fieldRE.MatchString(field) {
 		return "", "", false
 	}
@@ -1039,7 +1057,7 @@ func (p *parser) acknowledge(n *yaml.Node) []Ack {
 		}
 		a, ok := ParseAck(s)
 		if !ok {
-			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE (VARIABLE in double quotes when it holds other characters than letters, digits and _: web.environment.\"sonar.jdbc.password\"), jobs.NAME (a job), or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
+			p.errorf(item, "acknowledge: %q is not SERVICE.FIELD or *.FIELD (such as postfix.build), SECTION.NAME.FIELD or SECTION.*.FIELD for a top-level attribute (networks.*.external), SERVICE.environment.VARIABLE, SERVICE.credentials.VARIABLE (VARIABLE in double quotes when it holds other characters than letters, digits and _: web.environment.\"sonar.jdbc.password\"), jobs.NAME (a job), or SERVICE.volumes.TARGET.OPTION with TARGET a container path or * and OPTION one of %s", s, strings.Join(AckOptions, ", "))
 			continue
 		}
 		if first, dup := seen[s]; dup {

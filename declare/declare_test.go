@@ -605,3 +605,35 @@ func TestAnyVariableName(t *testing.T) {
 		}
 	}
 }
+
+// TestAckSectionWildcard: SECTION.*.FIELD acknowledges the attribute of
+// every top-level NAME of that section, and nothing else.
+func TestAckSectionWildcard(t *testing.T) {
+	a, ok := ParseAck("networks.*.external")
+	if !ok {
+		t.Fatal("networks.*.external does not parse")
+	}
+	for _, tc := range []struct {
+		service, field string
+		want           bool
+	}{
+		{"networks.proxy", "external", true},
+		{"networks.tipi_main_network", "external", true},
+		{"networks.proxy", "name", false},
+		{"volumes.proxy", "external", false},
+		{"web", "external", false},
+		{"networks", "external", false},
+	} {
+		if got := a.Matches(tc.service, tc.field); got != tc.want {
+			t.Errorf("networks.*.external matches %s.%s = %v, want %v", tc.service, tc.field, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"services.*.build", "networks.*", "net.*.external", "networks.*.Ext-ernal!"} {
+		if _, ok := ParseAck(bad); ok {
+			t.Errorf("ParseAck(%q) ok, want refused", bad)
+		}
+	}
+	if a.String() != "networks.*.external" {
+		t.Errorf("String() = %q", a.String())
+	}
+}
