@@ -176,8 +176,10 @@ func (a *projects) unmanifested(res *Result, out string) {
 
 // claims names, without loading, the projects found[i] QuickModule could
 // not name (quick[i] false) that a generated manifest among files names
-// in its header and reproduces byte for byte (convert.Reproduces) with
-// the settings the index converts with: converting such a project gives
+// in its header (the folder of the compose file it names from its own
+// folder, or an earlier version's folder base name) and reproduces byte
+// for byte (convert.Reproduces) with the settings the index converts
+// with, as if written where it lies: converting such a project gives
 // that manifest, so its module is the manifest's. It sets names[i] and
 // returns which it named. A manifest that cannot be read, or reproduces
 // nothing, names nothing: its project is converted.
