@@ -279,7 +279,7 @@ func commit(create createFunc, entries []Entry, out, outAbs string, force bool) 
 // replace writes the manifest staged to dst (an atomic replacement),
 // unless dst holds the same bytes or, without force, is a file
 // compose2manifest did not generate, a manifest another project generated
-// or one edited since it was generated (atomicfile.Guard, naming dst as
+// or one edited since it was generated (convert.Guard, naming dst as
 // shown), as single mode refuses them.
 func replace(staged, dst, shown string, force bool) (WriteOutcome, error) {
 	data, err := os.ReadFile(staged)
@@ -287,7 +287,7 @@ func replace(staged, dst, shown string, force bool) (WriteOutcome, error) {
 		return "", err
 	}
 	if !force {
-		if err := atomicfile.Guard(dst, shown, data); err != nil {
+		if err := convert.Guard(dst, shown, data); err != nil {
 			return "", err
 		}
 	}

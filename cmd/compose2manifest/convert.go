@@ -174,10 +174,8 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	name := res.Module.Module + ".yaml"
-	if !cf.force {
-		if err := atomicfile.Guard(filepath.Join(dir, name), filepath.ToSlash(filepath.Join(cf.output, name)), res.Manifest); err != nil {
-			return "", err
-		}
+	if err := convert.Guard(filepath.Join(dir, name), filepath.ToSlash(filepath.Join(cf.output, name)), res.Manifest); err != nil && !cf.force {
+		return "", err // another project's manifest, or one edited since
 	}
 	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
 		return "", err

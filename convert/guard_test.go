@@ -1,6 +1,9 @@
-package atomicfile
+package convert
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // TestSameProject: two headers name the same project when their compose
 // files lie in the same folder from the manifest's folder, whatever the
@@ -20,11 +23,13 @@ func TestSameProject(t *testing.T) {
 		{"../f3/Immich/compose.yaml", "../f4/immich/compose.yaml", false, true},
 		{"one/compose.yaml", "../one/compose.yaml", true, true},
 		{"one/compose.yaml", "../two/compose.yaml", false, true},
+		{"mail/compose.yaml", "../compose.yaml", true, true}, // written to /src/mail/man
+		{"exs/compose.yaml", "../compose.yaml", false, true},
 		{"compose.yaml", "../two/compose.yaml", false, false},
 		{"", "../two/compose.yaml", false, false},
 		{"../one/compose.yaml", "compose.yaml", false, false},
 	} {
-		same, known := SameProject(tc.old, tc.cur)
+		same, known := SameProject(filepath.FromSlash("/src/mail/man"), tc.old, tc.cur)
 		if same != tc.same || known != tc.known {
 			t.Errorf("SameProject(%q, %q) = %v, %v; want %v, %v", tc.old, tc.cur, same, known, tc.same, tc.known)
 		}
