@@ -539,6 +539,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	removeStale(outAbs, time.Now())
 	unfinished := readJournal(cfg.Out, outAbs)
 	opts := RootDefaults(rootAbs, cfg.Convert)
+	opts.ManifestDir = outAbs // each header names its compose file from there
 	check := opts
 	check.WorkingDirectory = cfg.WorkingDirectory
 	if err := convert.CheckDefaults(check); err != nil {

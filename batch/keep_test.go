@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/compose2manifest/compose2manifest/convert"
@@ -16,8 +17,8 @@ import (
 // input changes (a compose file, an included file, .env, an env_file, the
 // declarations, a variable of the environment, a flag, a bind source
 // turning from a file into a directory, an override file appearing, the
-// manifest's body edited), writing exactly what a batch into an empty
-// folder writes.
+// manifest's body edited, replaced then with --force only), writing
+// exactly what a batch into an empty folder beside it writes.
 func TestKeepProperty(t *testing.T) {
 	ctx := context.Background()
 	tmp := t.TempDir()
@@ -96,7 +97,7 @@ func TestKeepProperty(t *testing.T) {
 				t.Fatal("nothing to edit in the manifest")
 			}
 			os.WriteFile(p, edited, 0o644)
-		}, nil},
+		}, func(c Config) Config { c.Force = true; return c }}, // without --force, it is not replaced (convert_edited_manifest.txt)
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			write()
@@ -114,7 +115,9 @@ func TestKeepProperty(t *testing.T) {
 			if rep.Entries[0].Kept {
 				t.Fatal("kept, want converted again")
 			}
-			fresh := filepath.Join("fresh", tc.name)
+			// Beside out: the header names the compose file from the
+			// output folder, so a folder as deep gives the same bytes.
+			fresh := "fresh-" + strings.ReplaceAll(tc.name, " ", "-")
 			_, want := run(cfg, fresh)
 			if !bytes.Equal(got, want) {
 				t.Errorf("the manifest differs from a batch into an empty folder:\n%s\n---\n%s", got, want)

@@ -78,6 +78,16 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// ManifestDir is the folder the manifest is written to (convert -o
+	// DIR, a batch's output folder, the folder check --against finds a
+	// manifest in); a relative path is taken from WorkingDirectory. When
+	// set, the header names the first compose file by its path from there
+	// ("from ../mail/compose.yaml"), which tells two projects apart
+	// wherever the checkout sits and whatever its folder is called; when
+	// empty (a manifest printed), by its path in the project folder
+	// ("from compose.yaml"). It is not a recorded setting: the header says
+	// it.
+	ManifestDir string
 	// Survey is what the legacy host's survey found (compose2manifest
 	// survey's script): where nothing was supplied, it settles a bind
 	// source's kind, and gives owner and mode, said "survey HOST DATE".

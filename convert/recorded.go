@@ -152,8 +152,8 @@ func (c *converter) fingerprint(declFiles []inputFile, diags []rules.Diagnostic)
 
 // FingerprintHolds reports whether m's fingerprint still holds for the
 // project in dir converted with opts, judged without loading compose: the
-// conversion version, the image table's digest, the folder the header
-// names, the settings that change the output (RecordedSettings against
+// conversion version, the image table's digest, the compose file the
+// header names (headerHolds, from opts.ManifestDir), the settings that change the output (RecordedSettings against
 // converted_with), the digest of the
 // variables the conversion used and what the checkout shows at each path
 // it recorded are all as they were. A manifest with fields not carried
@@ -166,15 +166,15 @@ func FingerprintHolds(dir string, m *manifest.Module, opts Options) bool {
 	if f == nil || f.Uncarried > 0 || f.Conversion != ConversionVersion {
 		return false
 	}
+	if !headerHolds(dir, m, manifestDir(opts)) {
+		return false // the header names another place, or the manifest was moved
+	}
 	opts.ProjectDirectory, opts.WorkingDirectory = dir, dir
 	if f.Images != ImagesDigest(opts) || !RecordedSettings(opts, dir).Equal(m.ConvertedWith) {
 		return false
 	}
 	if !lockHolds(dir, m, opts) {
 		return false // an image lock appeared, or went
-	}
-	if folder, _, _ := strings.Cut(m.GeneratedFrom(), "/"); folder != filepath.Base(dir) {
-		return false // the header names the folder, which was renamed
 	}
 	if VariablesDigest(f.Variables, opts.Environ) != f.VariablesSHA256 {
 		return false
@@ -229,4 +229,25 @@ func Reproduces(dir string, data []byte, m *manifest.Module, opts Options) bool 
 		}
 	}
 	return FingerprintHolds(dir, m, opts)
+}
+
+// headerHolds reports whether the compose file m's header names is one of
+// its recorded sources as converting the project in dir would name it:
+// by its path from mdir, the folder the manifest is written to, when that
+// is not "" ("../mail/compose.yaml"), else by its path in the project
+// folder ("compose.yaml"). The folder the checkout sits in is not named,
+// so a clone under another name holds; a manifest moved to another folder
+// relative to its project, or a header of an earlier form, does not.
+func headerHolds(dir string, m *manifest.Module, mdir string) bool {
+	from := m.GeneratedFrom()
+	for _, s := range m.Sources {
+		want := s.File
+		if mdir != "" {
+			want = locatedFrom(mdir, filepath.Join(dir, filepath.FromSlash(s.File)))
+		}
+		if want == from {
+			return true
+		}
+	}
+	return false
 }

@@ -450,8 +450,10 @@ compose project name (-p, name:), and convert again.`,
 			Also:     Warning,
 			Doc: `check --against converted the manifest's compose project again: its
 sources are unchanged, yet the result differs from the manifest. The
-manifest was edited by hand, and the next conversion would undo the edit
-without a word. An edit that changes no resource (a comment, spacing) is a
+manifest was edited by hand, and the next conversion would undo the edit:
+convert refuses to replace a manifest whose body digest no longer holds
+without --force, but one whose digest was recomputed after the edit it
+replaces. An edit that changes no resource (a comment, spacing) is a
 warning. When the manifest's body digest holds, the message says so, and
 names the earlier compose2manifest its fingerprint records, or that the
 checkout may have changed since (a bind source that became a link, a

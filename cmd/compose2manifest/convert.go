@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,6 +93,9 @@ func runConvert(e *env, args []string) int {
 	}
 	cf.opts.Environ, cf.opts.WorkingDirectory = e.environ, e.dir
 	cf.opts.Stdin = e.stdin // read only for -f -
+	if cf.output != "-" {
+		cf.opts.ManifestDir = cf.output // the header names the compose file from there
+	}
 	if batch.Tunable(e.environ) {
 		cf.opts.InputSize = batch.Untune // a large input runs as untuned
 	}
@@ -172,11 +174,8 @@ func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error
 		return "", err
 	}
 	name := res.Module.Module + ".yaml"
-	if !cf.force {
-		if other := atomicfile.OtherProject(filepath.Join(dir, name), res.Manifest); other != "" {
-			return "", fmt.Errorf("%s was generated from %s, another project than this one (%s); not overwriting it (use --force, or give this module another name with module: or -p)",
-				filepath.ToSlash(filepath.Join(cf.output, name)), other, atomicfile.From(res.Manifest))
-		}
+	if err := convert.Guard(filepath.Join(dir, name), filepath.ToSlash(filepath.Join(cf.output, name)), res.Manifest); err != nil && !cf.force {
+		return "", err // another project's manifest, or one edited since
 	}
 	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
 		return "", err
