@@ -740,8 +740,12 @@ cache    data the software can rebuild (thumbnails, proxy caches); removed with 
 runtime  sockets, pid and lock files; removed with the module`
 
 func checkOwner(v string) error {
-	if !manifest.ValidOwner(v) {
+	switch problem := manifest.OwnerProblem(v); problem {
+	case "":
+	case manifest.NotUserGroup:
 		return fmt.Errorf("owner %q: want USER:GROUP, names or numeric ids (0 to 4294967294), both parts, such as 5000:5000", v)
+	default:
+		return fmt.Errorf("owner %q %s", v, problem)
 	}
 	return nil
 }

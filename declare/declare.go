@@ -952,6 +952,11 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			e.Fields[f.key] = p.pos(f.k)
 			continue
 		}
+		if v := resolve(f.v); f.key == FieldOwner && v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!str" && manifest.ValidOwner(v.Value+":"+v.Value) {
+			// owner: 1000 is one id, and an owner has two parts.
+			p.errorf(f.v, "%s: want a string \"UID:GID\" (both parts), got %s; quote it with its group: %q", fw, kindName(v), v.Value+":"+v.Value)
+			continue
+		}
 		s, ok := p.str(f.v, fw)
 		if !ok {
 			continue
@@ -974,8 +979,11 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			}
 			e.Path = s
 		case FieldOwner:
-			if !manifest.ValidOwner(s) {
-				p.errorf(f.v, "%s: %q is not \"USER:GROUP\" (both parts, names or numeric ids, such as \"0:0\")", fw, s)
+			if problem := manifest.OwnerProblem(s); problem != "" {
+				if both := s + ":" + s; !strings.Contains(s, ":") && manifest.ValidOwner(both) {
+					problem += fmt.Sprintf("; for the same user and group write %q", both)
+				}
+				p.errorf(f.v, "%s: %q %s", fw, s, problem)
 				continue
 			}
 			e.Owner = s

@@ -1,14 +1,15 @@
 package manifest
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	modeRE  = regexp.MustCompile(`^[0-7]{3,4}$`)
-	ownerRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$`)
+	modeRE = regexp.MustCompile(`^[0-7]{3,4}$`)
+	nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*\$?$`)
 )
 
 // MaxID is the largest uid or gid an owner may name: 2^32-2. uid_t and
@@ -28,21 +29,54 @@ func ValidID(s string) bool {
 }
 
 // ValidOwner reports whether s is "USER:GROUP" with both parts names or
-// numeric ids. A part of digits only is an id and must be at most MaxID:
-// "99999999999:1" and "4294967295:0" are refused.
-func ValidOwner(s string) bool {
+// numeric ids (see OwnerProblem): "99999999999:1", "4294967295:0",
+// "1e3:1000" and "0x10:0" are refused.
+func ValidOwner(s string) bool { return OwnerProblem(s) == "" }
+
+// NotUserGroup is what OwnerProblem says of an owner without two
+// non-empty parts, so a caller with its own words for that case can tell.
+const NotUserGroup = `is not "USER:GROUP" (both parts, names or numeric ids, such as "0:0")`
+
+// MaxNameLen is the longest user or group name an owner may name, as
+// useradd and groupadd take it (32 bytes).
+const MaxNameLen = 32
+
+// OwnerProblem returns what is wrong with s as an owner, or "" when it is
+// "USER:GROUP" with both parts a numeric id (decimal digits only, at most
+// MaxID) or a user or group name as useradd's NAME_REGEX takes it (a
+// letter or underscore, then letters, digits, '_' or '-', optionally a
+// final '$', at most MaxNameLen bytes; a '.' after the first byte is
+// kept, as shadow's useradd and systemd's relaxed check take "john.doe"). A part that starts with a digit
+// is an id and must be digits only: "1e3" is neither a number nor a name
+// any host has. The text follows the value it is about, quoted by the
+// caller: `"1e3:1000" has user "1e3", which starts with a digit…`. Every
+// owner is judged by it: declarations, ask, manifests and check.
+func OwnerProblem(s string) string {
 	u, g, ok := strings.Cut(s, ":")
-	return ok && validOwnerPart(u) && validOwnerPart(g)
+	if !ok || u == "" || g == "" {
+		return NotUserGroup
+	}
+	if p := ownerPartProblem("user", u); p != "" {
+		return p
+	}
+	return ownerPartProblem("group", g)
 }
 
-func validOwnerPart(s string) bool {
-	if !ownerRE.MatchString(s) {
-		return false
+func ownerPartProblem(what, s string) string {
+	switch {
+	case s[0] >= '0' && s[0] <= '9':
+		if strings.Trim(s, "0123456789") != "" {
+			return fmt.Sprintf("has %s %q, which starts with a digit but is not all digits: a numeric id is decimal digits only, a name starts with a letter or '_'", what, s)
+		}
+		if !ValidID(s) {
+			return fmt.Sprintf("has %s id %s, over %d, the largest id a file can be owned by (%d is (uid_t)-1, which chown takes as \"leave unchanged\")", what, s, MaxID, uint64(MaxID)+1)
+		}
+	case len(s) > MaxNameLen:
+		return fmt.Sprintf("has %s name %q, longer than %d bytes, which useradd and groupadd refuse", what, s, MaxNameLen)
+	case !nameRE.MatchString(s):
+		return fmt.Sprintf("has %s %q, which is not a user or group name: a letter or '_', then letters, digits, '_', '-' or '.', optionally a final '$', at most %d bytes", what, s, MaxNameLen)
 	}
-	if strings.Trim(s, "0123456789") == "" {
-		return ValidID(s)
-	}
-	return true
+	return ""
 }
 
 // ValidMode reports whether s is 3 or 4 octal digits, such as "0750".

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/format"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"go.yaml.in/yaml/v3"
@@ -63,8 +64,10 @@ func (l *Project) locate(err error) error {
 			return &stableErr{msg: fmt.Sprintf("%s: service %q: volumes: %s", pos, service, msg), err: err}
 		}
 	}
-	if pos, service, ok := l.portPos(msg); ok {
-		return &stableErr{msg: fmt.Sprintf("%s: service %q: ports: %s", pos, service, msg), err: err}
+	for _, short := range shortSyntaxes {
+		if pos, service, ok := l.shortPos(short.key, short.parse, msg); ok {
+			return &stableErr{msg: fmt.Sprintf("%s: service %q: %s: %s", pos, service, short.key, msg), err: err}
+		}
 	}
 	value := ""
 	if m := parsingRE.FindStringSubmatch(msg); m != nil {
@@ -183,18 +186,30 @@ func (l *Project) locateDecoding(list string) string {
 	return strings.Join(texts, "\n")
 }
 
-// portPos returns the entry of a service's ports: that compose-go's error
-// msg is about (it names the value, "invalid containerPort: def", not
-// where it is), the first in file order whose short syntax, interpolated,
-// compose-go refuses with msg.
-func (l *Project) portPos(msg string) (manifest.Pos, string, bool) {
+// shortSyntaxes are the keys of a service whose short-syntax entries
+// compose-go parses with an error that names only the value ("invalid
+// hostPort: web", "invalid spec: ./a::/x: empty section between colons"),
+// each with compose-go's own parser of one entry.
+var shortSyntaxes = []struct {
+	key   string
+	parse func(string) error
+}{
+	{"ports", func(s string) error { _, err := types.ParsePortConfig(s); return err }},
+	{"volumes", func(s string) error { _, err := format.ParseVolume(s); return err }},
+}
+
+// shortPos returns the entry of a service's key (ports, volumes) that
+// compose-go's error msg is about (it names the value, not where it is):
+// the first in file order whose short syntax, interpolated, parse refuses
+// with msg.
+func (l *Project) shortPos(key string, parse func(string) error, msg string) (manifest.Pos, string, bool) {
 	for _, f := range l.raw.files {
 		for _, kv := range pairs(get(f.root, "services")) {
-			for _, item := range seqItems(get(resolve(kv[1]), "ports")) {
+			for _, item := range seqItems(get(resolve(kv[1]), key)) {
 				if item = resolve(item); item == nil || item.Kind != yaml.ScalarNode {
 					continue
 				}
-				if _, err := types.ParsePortConfig(f.subst(item.Value)); err != nil && err.Error() == msg {
+				if err := parse(f.subst(item.Value)); err != nil && err.Error() == msg {
 					return manifest.Pos{File: f.name, Line: item.Line}, kv[0].Value, true
 				}
 			}

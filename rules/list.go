@@ -839,7 +839,11 @@ func checkIncomplete(p *Pass) {
 		case r.Owner == "":
 			missing = append(missing, "owner")
 		case !manifest.ValidOwner(r.Owner):
-			invalid = append(invalid, "owner "+quote(r.Owner)+` (want "USER:GROUP")`)
+			problem := manifest.OwnerProblem(r.Owner)
+			if problem == manifest.NotUserGroup {
+				problem = `want "USER:GROUP"`
+			}
+			invalid = append(invalid, "owner "+quote(r.Owner)+" ("+problem+")")
 		}
 		switch {
 		case r.Mode == "":
