@@ -1449,6 +1449,9 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		o.conflict = rowConflict
 	}
 	row := &o.row
+	// Started as root, the entrypoint of every service mounting it may
+	// change to the image's own user (postgres's gosu), as the table says.
+	stepDown := c.allStepDown(s, users)
 	// The owner-changing variables the image documents (PUID, USER_UID)
 	// remap its user: where a service sets them, they give the owner, not
 	// the row's default.
@@ -1464,12 +1467,10 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		}
 	}
 	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
-		if uid, _, _ := strings.Cut(o.user, ":"); uid == "0" && c.allStepDown(s, users) != "" {
-			// Started as root, the entrypoint of every service mounting
-			// it changes to the image's own user (postgres's gosu), as
-			// the table says: the row's owner holds (below).
+		if rules.RootUser(o.user) && stepDown != "" {
+			// The row's owner holds (below).
 			o.user, o.userEvidence = "", ""
-		} else if uid == "0" {
+		} else if rules.RootUser(o.user) {
 			// Started as root: some entrypoints change to the image's
 			// own user as they do without user: (postgres's gosu), others
 			// run as root (grafana, prometheus); where the table does not
@@ -1515,8 +1516,8 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		} else if who := c.otherWriter(s, users, row.Owner); who != "" {
 			o.conflict = fmt.Sprintf("image %s (%s:%d) runs as %s, but %s", row.Repository, images.TableFile, row.Line, row.Owner, who)
 			row.Owner = ""
-		} else if root := c.allStepDown(s, users); root != "" && o.envEvidence == "" {
-			o.envEvidence = root + fmt.Sprintf(", %s, as image table row %s %s says (%s:%d)", row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
+		} else if stepDown != "" && o.envEvidence == "" {
+			o.envEvidence = stepDown + fmt.Sprintf(", %s, as image table row %s %s says (%s:%d)", row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
 		}
 	}
 	return o
@@ -1740,9 +1741,9 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 		}
 		uid, gid, hasGID := strings.Cut(u, ":")
 		switch {
-		case (uid == "0" || uid == "root") && stepsDown(svc) != "":
+		case rules.RootUser(u) && stepsDown(svc) != "":
 			continue
-		case uid == "0" || uid == "root":
+		case rules.RootUser(u):
 			// Root: some entrypoints then change to the image's own user
 			// (postgres's gosu), others run as root (grafana): not known.
 			return fmt.Sprintf("service %q user: %s runs as root, and whether the image's entrypoint then changes to its own user is not known", svc, u)
@@ -1767,8 +1768,7 @@ func (c *converter) stepsDown(service string) string {
 	if !ok {
 		return ""
 	}
-	uid, _, _ := strings.Cut(svc.User, ":")
-	if uid != "0" && uid != "root" {
+	if !rules.RootUser(svc.User) {
 		return ""
 	}
 	row, ok := c.table().StepsDown(svc.Image, svc.Command, svc.Entrypoint != nil)
@@ -1784,8 +1784,7 @@ func (c *converter) stepsDown(service string) string {
 func (c *converter) allStepDown(s *placement.Placement, users map[string]string) string {
 	var evidences []string
 	for _, svc := range s.Services() {
-		uid, _, _ := strings.Cut(users[svc], ":")
-		if uid != "0" && uid != "root" {
+		if !rules.RootUser(users[svc]) {
 			continue
 		}
 		e := c.stepsDown(svc)

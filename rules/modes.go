@@ -159,7 +159,7 @@ func checkImageRequirement(p *Pass) {
 			}
 			other := otherUser(c.Container.User, runs)
 			consequence := "the software refuses a data directory it does not own"
-			if other && rootUser(c.Container.User) {
+			if other && RootUser(c.Container.User) {
 				// Started as root, some entrypoints make the data
 				// directories the image's user's and run as it.
 				if sd, ok := table.StepsDown(c.Container.Image, c.Container.Command, c.Container.Entrypoint != nil); ok {
@@ -185,9 +185,10 @@ func NumericOwner(owner string) bool {
 	return ok && manifest.ValidID(u) && manifest.ValidID(g)
 }
 
-// rootUser reports whether a container's user: starts its process as
-// root: uid 0 or the name root, with or without a group.
-func rootUser(user string) bool {
+// RootUser reports whether a service's or container's user: starts its
+// process as root: uid 0 or the name root, with or without a group ("" is
+// not: no user: runs as the image's).
+func RootUser(user string) bool {
 	uid, _, _ := strings.Cut(user, ":")
 	return uid == "0" || uid == "root"
 }
