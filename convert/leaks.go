@@ -381,23 +381,16 @@ type walkField struct {
 	name  string
 }
 
-// walkFields returns the exported fields of the struct type t, found
-// once per conversion (secretFields walks each container).
+// walkFields returns the exported fields of the struct type t
+// (manifest.YAMLFields, those yaml.v3 leaves out too), found once per
+// conversion (secretFields walks each container).
 func (c *converter) walkFields(t reflect.Type) []walkField {
 	if fs, ok := c.secretWalkFields[t]; ok {
 		return fs
 	}
 	var fs []walkField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "" || name == "-" {
-			name = strings.ToLower(f.Name)
-		}
-		fs = append(fs, walkField{i, name})
+	for _, f := range manifest.YAMLFields(t) {
+		fs = append(fs, walkField{f.Index, f.Name})
 	}
 	if c.secretWalkFields == nil {
 		c.secretWalkFields = map[reflect.Type][]walkField{}

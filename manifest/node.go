@@ -35,30 +35,51 @@ type structField struct {
 	omitEmpty bool
 }
 
-// structFields returns the fields of the struct type t yaml.v3 encodes.
+// structFields returns the fields of the struct type t yaml.v3 encodes,
+// found once per builder.
 func (b *nodeBuilder) structFields(t reflect.Type) []structField {
 	if fs, ok := b.fields[t]; ok {
 		return fs
 	}
 	var fs []structField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.PkgPath != "" {
-			continue
+	for _, f := range YAMLFields(t) {
+		if !f.Skip {
+			fs = append(fs, structField{index: f.Index, name: f.Name, omitEmpty: f.OmitEmpty})
 		}
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		fs = append(fs, structField{index: i, name: name, omitEmpty: strings.Contains(opts, "omitempty")})
 	}
 	if b.fields == nil {
 		b.fields = map[reflect.Type][]structField{}
 	}
 	b.fields[t] = fs
+	return fs
+}
+
+// YAMLField is an exported field of a struct type as its yaml tag names
+// it: Index in the struct, Name (the tag's name, else the lower-cased Go
+// name, as yaml.v3 names it), OmitEmpty, and Skip for a field tagged "-",
+// which yaml.v3 leaves out (its Name is then the lower-cased Go name).
+type YAMLField struct {
+	Index     int
+	Name      string
+	OmitEmpty bool
+	Skip      bool
+}
+
+// YAMLFields returns the exported fields of the struct type t, in order.
+func YAMLFields(t reflect.Type) []YAMLField {
+	var fs []YAMLField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		skip := name == "-"
+		if name == "" || skip {
+			name = strings.ToLower(f.Name)
+		}
+		fs = append(fs, YAMLField{Index: i, Name: name, OmitEmpty: strings.Contains(opts, "omitempty"), Skip: skip})
+	}
 	return fs
 }
 
