@@ -339,6 +339,21 @@ func (c *converter) topLevelNotCarried() {
 			if !known {
 				reason = unknownAttribute
 			}
+			if section == "networks" {
+				if n, ok := c.l.Compose.Networks[name]; ok && bool(n.External) {
+					if k == "name" {
+						// The name of an external network is which
+						// outside network it is: one fact with external,
+						// settled by external's item (an item for name
+						// alone still counts as used).
+						c.acknowledged(section+"."+name, k)
+						continue
+					}
+					if k == "external" && n.Name != "" && n.Name != name {
+						reason = fmt.Sprintf("a network made outside the project (%q, shared with other projects, such as a proxy's); the manifest's networks are the module's own, named only", n.Name)
+					}
+				}
+			}
 			c.uncarried = append(c.uncarried, placement.Field{Section: section, Entry: name, Name: k, Reason: reason,
 				Acknowledged: c.acknowledged(section+"."+name, k), Pos: u.Pos})
 		}
