@@ -88,6 +88,12 @@ type Runner struct {
 	Convert func(ctx context.Context, opts convert.Options) (*convert.Result, error)
 	// Timeout, when more than zero, is the time one project may take.
 	Timeout time.Duration
+	// Share, when set, offers kind: host for an absolute bind source that
+	// several projects of the batch mount (convert.Options.Sharers): a
+	// refused project with such a source nothing declares is reported
+	// only once every project is converted, converted again with what the
+	// others mount when one of them shares it.
+	Share bool
 }
 
 // InternalError is the error of a project whose conversion panicked: a
@@ -180,6 +186,9 @@ type Entry struct {
 	maybe    string
 	declared declSet // its declared paths, for the set rules
 	staged   string  // the staged manifest file, until committed
+	// asked are the acknowledge: items it leaves to decide (Asked),
+	// from which Report.Shared is made.
+	asked []SharedItem
 }
 
 // declRec is what the set rules need of one declared path; a batch keeps
@@ -228,6 +237,11 @@ type Report struct {
 	// of Config.Shard; Shard is that part.
 	OtherShards int
 	Shard       Shard
+	// Shared are the acknowledge: items that two or more projects leave
+	// to decide (Shared), which DefaultsFile, a defaults file under Root
+	// (existing or to write), gives once for every project.
+	Shared       []SharedItem
+	DefaultsFile string
 	// Unfinished is set when Out held the journal of a commit that was
 	// killed halfway (SIGKILL, a power cut): some of its manifests are
 	// new, the others as they were. This run's own commit replaces the
@@ -344,6 +358,25 @@ func Each(ctx context.Context, projects []Project, jobs int, opts convert.Option
 func (r Runner) Each(ctx context.Context, projects []Project, jobs int, opts convert.Options, fn func(i int, res *convert.Result, err error)) error {
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
+	}
+	var shares *shareIndex
+	var hold []held
+	if r.Share {
+		shares = newShareIndex(projects)
+		report := fn
+		var mu sync.Mutex
+		fn = func(i int, res *convert.Result, err error) {
+			if shares.add(i, res) && err == nil {
+				mu.Lock()
+				hold = append(hold, held{i, res, err})
+				mu.Unlock()
+				return
+			}
+			report(i, res, err)
+		}
+		defer func() {
+			r.reoffer(ctx, projects, jobs, opts, shares, hold, report)
+		}()
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -573,7 +606,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	convertAll := func(ps []Project, total int) error {
 		base := len(entries)
 		entries = append(entries, make([]Entry, len(ps))...)
-		return Runner{Convert: keepOrConvert, Timeout: cfg.ProjectTimeout}.Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
+		return Runner{Convert: keepOrConvert, Timeout: cfg.ProjectTimeout, Share: true}.Each(ctx, ps, cfg.Jobs, opts, func(i int, res *convert.Result, err error) {
 			stage := func() (string, error) {
 				staging, err := out.staging()
 				return filepath.Join(staging, strconv.Itoa(base+i)+".yaml"), err
@@ -628,6 +661,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		projects, entries = inDiscoveryOrder(found.order, projects, entries)
 	}
 	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished, Shard: cfg.Shard, OtherShards: len(others)}
+	asks := make([][]SharedItem, 0, len(entries))
+	for _, e := range entries {
+		asks = append(asks, e.asked)
+	}
+	if rep.Shared = Shared(asks); len(rep.Shared) > 0 {
+		rep.DefaultsFile = cfg.Convert.DefaultsFile
+		if rep.DefaultsFile == "" {
+			rep.DefaultsFile = filepath.Join(cfg.Root, declare.DefaultsFile)
+		}
+	}
 	crossCheck(rep.Entries, sp)
 	sp.close()
 	if err := ctx.Err(); err != nil {
@@ -691,7 +734,7 @@ func absIn(dir, p string) (string, error) {
 // a manifest kept in Out) and its declared paths to sp. It keeps nothing of res but the report's fields.
 func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error), create createFunc) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Decisions: res.Decisions, Skeleton: res.Skeleton,
-		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut}
+		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut, asked: Asked(res)}
 	if p.File != "" {
 		e.File = filepath.ToSlash(filepath.Base(p.File))
 	}

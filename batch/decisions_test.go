@@ -48,6 +48,8 @@ type projectDecisions struct {
 	// host); produced those with owner, mode and intent all produced
 	// from evidence, none supplied.
 	sources, produced int
+	// projects counts the projects a total sums.
+	projects int
 }
 
 // countSkeleton returns the empty field values and the empty
@@ -170,7 +172,7 @@ func TestCorpusDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := convert.Options{Environ: []string{}, Layout: "fhs", VolumeRoot: "/srv"}
-	decisions, total := corpusDecisions(t, root, projects, opts, testing.Verbose())
+	decisions, total, shared := corpusDecisions(t, root, projects, opts, testing.Verbose())
 	if decisions > corpusMaxDecisions {
 		t.Errorf("%d decisions left, more than the %d recorded", decisions, corpusMaxDecisions)
 	}
@@ -178,14 +180,25 @@ func TestCorpusDecisions(t *testing.T) {
 		t.Errorf("%d sources produced, fewer than the %d recorded", total.produced, corpusMinProduced)
 	}
 	// The same batch with one answer for every project (issue 20, item
-	// 6): a defaults file at the batch root acknowledging container_name
-	// everywhere, as a fleet's author writes once.
+	// 6): a defaults file at the batch root giving the acknowledge: items
+	// the batch offers (Shared: those two or more projects ask for), as a
+	// fleet's author accepts them once: each is one decision for the
+	// fleet, counted once.
 	defaults := filepath.Join(t.TempDir(), "compose2manifest.defaults.yaml")
-	if err := os.WriteFile(defaults, []byte("version: 1\nacknowledge:\n  - \"*.container_name\"\n"), 0o644); err != nil {
+	doc := "version: 1\nacknowledge:\n"
+	for _, it := range shared {
+		doc += fmt.Sprintf("  - %q\n", it.Item)
+	}
+	if len(shared) == 0 {
+		doc = "version: 1\n"
+	}
+	if err := os.WriteFile(defaults, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	opts.DefaultsFile = defaults
-	withDefaults, _ := corpusDecisions(t, root, projects, opts, false)
+	withDefaults, _, _ := corpusDecisions(t, root, projects, opts, false)
+	withDefaults += len(shared)
+	t.Logf("with the defaults file's %d items the batch offers (one decision each, counted once): %d decisions, %.1f per project", len(shared), withDefaults, float64(withDefaults)/float64(max(total.projects, 1)))
 	if withDefaults > decisions {
 		t.Errorf("a defaults file leaves %d decisions, more than the %d without", withDefaults, decisions)
 	}
@@ -193,7 +206,8 @@ func TestCorpusDecisions(t *testing.T) {
 	// found every source the first conversion asked about, a directory
 	// or the file it must be, owned 1000:1000 with mode 0750 (0640): the
 	// best case a survey gives, what is left is what no survey can tell.
-	withSurvey, _ := corpusDecisionsWith(t, root, projects, opts, false, Runner{Convert: surveyedConvert})
+	withSurvey, _, _ := corpusDecisionsWith(t, root, projects, opts, false, Runner{Convert: surveyedConvert})
+	withSurvey += len(shared)
 	if withSurvey > withDefaults {
 		t.Errorf("a survey leaves %d decisions, more than the %d without", withSurvey, withDefaults)
 	}
@@ -230,17 +244,19 @@ func surveyedConvert(ctx context.Context, opts convert.Options) (*convert.Result
 // corpusDecisions converts projects with opts, logs the decisions each
 // leaves and the totals (and, verbose, the mounts left undecided), and
 // returns the total decisions and counts.
-func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions) {
+func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions, []SharedItem) {
 	t.Helper()
 	return corpusDecisionsWith(t, root, projects, opts, verbose, Runner{})
 }
 
 // corpusDecisionsWith is corpusDecisions converting with r.
-func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool, r Runner) (int, projectDecisions) {
+func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool, r Runner) (int, projectDecisions, []SharedItem) {
 	t.Helper()
 	var mu sync.Mutex
 	var rows []projectDecisions
+	var asks [][]SharedItem
 	undecided := map[string]int{} // "IMAGE TARGET" of a mount whose source is not produced
+	r.Share = true // as a batch converts
 	err := r.Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
 		if err != nil || res == nil || res.Status == convert.Failed {
 			return // not loaded: nothing to decide from its skeleton
@@ -259,6 +275,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 		}
 		sources, produced := countSources(res)
 		mu.Lock()
+		asks = append(asks, Asked(res))
 		for _, m := range res.Missing {
 			if m.Known.Owner != "" && m.Known.Mode != "" && m.Known.Intent != "" || m.Known.Kind == "host" {
 				continue
@@ -322,7 +339,11 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 	if len(rows) == 0 || total.sources == 0 {
 		t.Fatalf("no project of %s converted far enough to count", root)
 	}
-	return decisions, total
+	if len(asks) != len(rows) {
+		t.Fatalf("%d projects asked, %d counted", len(asks), len(rows))
+	}
+	total.projects = len(rows)
+	return decisions, total, Shared(asks)
 }
 
 // TestCountSkeleton checks the counting on a skeleton of each shape.

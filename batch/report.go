@@ -51,6 +51,9 @@ type batchJSON struct {
 	// UnfinishedCommit is set when DIR held the journal of a commit
 	// killed halfway (Report.Unfinished).
 	UnfinishedCommit *UnfinishedCommit `json:"unfinished_commit,omitempty"`
+	// Shared and DefaultsFile: see Report.
+	Shared       []SharedItem `json:"shared_acknowledge,omitempty"`
+	DefaultsFile string       `json:"defaults_file,omitempty"`
 }
 
 // WriteJSON writes rep as the batch's JSON report (SPEC section 8's
@@ -59,7 +62,7 @@ type batchJSON struct {
 // (report.SafeJSON). tool names the program; schemaComment, when not "",
 // starts each skeleton with a yaml-language-server schema line.
 func (rep *Report) WriteJSON(w io.Writer, tool *report.Tool, schemaComment string) error {
-	out := batchJSON{Version: report.FormatVersion, Tool: tool, Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished}
+	out := batchJSON{Version: report.FormatVersion, Tool: tool, Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished, Shared: rep.Shared, DefaultsFile: rep.DefaultsFile}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
@@ -194,6 +197,36 @@ func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 	if s.Refused > 0 {
 		fmt.Fprintf(w, "compose2manifest: hint: %s left in the refused projects' skeletons: --format json gives each refused module's skeleton; or run convert, or compose2manifest ask, in its folder\n", report.Plural(s.Decisions, "decision"))
 	}
+	writeShared(w, rep)
+}
+
+// writeShared offers, on w, the acknowledge: items several projects ask
+// for as the lines of a defaults file that gives each once for every
+// project; nothing when there are none.
+func writeShared(w io.Writer, rep *Report) {
+	if len(rep.Shared) == 0 {
+		return
+	}
+	asked := 0
+	for _, it := range rep.Shared {
+		asked += it.Projects
+	}
+	fmt.Fprintf(w, "compose2manifest: hint: %s several projects ask for (%s in all) are one decision each for the whole batch: review them, and give the ones you accept once in %s, which holds for every project under the root:\n",
+		report.Plural(len(rep.Shared), "acknowledge item"), report.Plural(asked, "item"), report.Escape(rep.DefaultsFile, false))
+	fmt.Fprintf(w, "\n    version: 1\n    acknowledge:\n")
+	for _, it := range rep.Shared {
+		fmt.Fprintf(w, "      - %s # %s: left behind knowingly: %s\n", report.Escape(quoteItem(it.Item), false), report.Plural(it.Projects, "project"), report.Escape(it.Reason, false))
+	}
+	fmt.Fprintln(w)
+}
+
+// quoteItem returns an acknowledge: item as a YAML list item writes it:
+// in double quotes when it starts with *, which YAML reads as an alias.
+func quoteItem(item string) string {
+	if strings.HasPrefix(item, "*") {
+		return `"` + item + `"`
+	}
+	return item
 }
 
 func lastMessage(ds []rules.Diagnostic) string {

@@ -1972,7 +1972,7 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy string, prob
 	}
 	if declared == "" && c.layout == declare.LayoutFHS {
 		switch {
-		case s.Entry != nil && s.Entry.Kind != declare.KindHost:
+		case s.Entry != nil && s.Entry.Kind != declare.KindHost && !c.ownableInPlace(s):
 			return c.placeByIntent(s)
 		case s.Entry == nil && (s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~")):
 			// Undeclared, its values to be produced from evidence: laid
@@ -2043,6 +2043,24 @@ func (c *converter) anonymousPlace(service, target string) string {
 		}
 	}
 	return path.Join(c.volumeRoot, c.module, dir, targetName(target))
+}
+
+// ownableInPlace reports whether s is an absolute bind source the module
+// may own where it is (rules.Ownable: inside one of its roots:, its own
+// folder of a data root): declared without a path, layout fhs keeps it
+// there, as it keeps one whose values are produced, where placing it by
+// its intent would move its data for nothing, and against the roots:
+// entry that keeps it.
+func (c *converter) ownableInPlace(s *placement.Placement) bool {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") {
+		return false
+	}
+	var roots []string
+	for _, r := range c.roots() {
+		roots = append(roots, r.Path)
+	}
+	_, ok := rules.Ownable(path.Clean(s.Key), c.module, roots)
+	return ok
 }
 
 // underRoot returns p when it lies below VOLUME_ROOT/MODULE, or why not:

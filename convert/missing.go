@@ -94,6 +94,17 @@ type Missing struct {
 	// judges it: "its name app.conf", else "its target
 	// /etc/app/config.yml"; "" when nothing does.
 	LooksLikeFile string
+	// SharedWith names, for an absolute bind source with nothing
+	// supplied, the other projects of a batch that mount it or a path
+	// inside it (Options.Sharers): Known is then kind: host, offered for a
+	// person to accept, since data several modules share is owned by none
+	// of them, or by one the person chooses (C2M005). Nil otherwise.
+	SharedWith []string
+	// HeldBy names, for a source whose data moves (Moves), the other
+	// projects of a batch that mount a path above it, each as "FOLDER
+	// (PATH)": moving the data takes it from under their mounts. Nil
+	// otherwise.
+	HeldBy []string
 	// WellKnownHost reports that an absolute bind source is a well-known
 	// host path a module uses and does not own (project.WellKnownHost:
 	// /etc/localtime, the docker socket, /proc...).
@@ -198,6 +209,16 @@ func (c *converter) missingOf(m *missing) Missing {
 			x.KeepRoot = keepRoot(m.src.Key, c.module, x.LooksLikeFile != "" || x.Known.Kind == declare.KindFile)
 		}
 	}
+	if m.src.Entry == nil && m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "/") && c.opts.Sharers != nil {
+		others, holders := c.opts.Sharers(path.Clean(m.src.Key))
+		switch {
+		case len(others) > 0:
+			x.SharedWith = others
+			x.Known = declare.Entry{Key: x.Known.Key, Kind: declare.KindHost, Note: x.Known.Note}
+		case len(holders) > 0 && x.Moves != "":
+			x.HeldBy = holders
+		}
+	}
 	if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
 		c.locationNeeds(&x, m)
 	}
@@ -288,7 +309,9 @@ func (m *Missing) NeedsAs(kind declare.Kind) []Need {
 	if m.Section == declare.SectionBinds || e.Kind != declare.KindNone {
 		out = append(out, Need{Field: declare.FieldKind, Known: string(e.Kind), Required: m.NeedsKind})
 	}
-	out = append(out, Need{Field: declare.FieldPath, Known: e.Path, Required: m.NeedsPath || m.LinkOutside != "" || m.NotOwnable != ""})
+	// A host path is used where it is: it needs no path of its own for
+	// being one the module may not own, or outside the checkout.
+	out = append(out, Need{Field: declare.FieldPath, Known: e.Path, Required: m.NeedsPath || kind != declare.KindHost && (m.LinkOutside != "" || m.NotOwnable != "")})
 	if kind != declare.KindHost {
 		out = append(out,
 			Need{Field: declare.FieldOwner, Known: e.Owner, Required: true},

@@ -598,6 +598,12 @@ func (m *Missing) where() string {
 		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
 	}
 	switch {
+	case len(m.SharedWith) > 0:
+		verb := "mount"
+		if len(m.SharedWith) == 1 {
+			verb = "mounts"
+		}
+		where += fmt.Sprintf("; %s of this batch also %s it or a path inside it: data several modules share is the host's, so kind host is offered; or let one module own it (owner, mode, intent) and name it kind: host in the others", describeProjects(m.SharedWith), verb)
 	case m.NotOwnable != "":
 		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
 	case m.Moves != "" && m.NeedsPath:
@@ -605,7 +611,14 @@ func (m *Missing) where() string {
 	case m.Moves != "":
 		where += "; " + m.Moves + ": as given, this entry places it by its intent (layout fhs); or give it a path, or {kind: host} alone"
 	}
-	if m.KeepRoot != "" {
+	if len(m.HeldBy) > 0 {
+		verb := "mount"
+		if len(m.HeldBy) == 1 {
+			verb = "mounts"
+		}
+		where += "; inside what " + describeHolders(m.HeldBy) + " of this batch " + verb + ": moving its data takes it from under that"
+	}
+	if m.KeepRoot != "" && len(m.SharedWith) == 0 {
 		where += "; or keep its data where it is: roots: [" + m.KeepRoot + "]"
 	}
 	if m.Inside != "" {
@@ -632,4 +645,31 @@ func plain(v string) *yaml.Node {
 
 func quoted(v string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Style: yaml.DoubleQuotedStyle}
+}
+
+// describeProjects names projects for a comment: "project a", "projects
+// a and b", or the first three and how many more.
+func describeProjects(ps []string) string {
+	switch len(ps) {
+	case 1:
+		return "project " + ps[0]
+	case 2:
+		return "projects " + ps[0] + " and " + ps[1]
+	case 3:
+		return "projects " + ps[0] + ", " + ps[1] + " and " + ps[2]
+	}
+	return fmt.Sprintf("projects %s, %s, %s and %d more", ps[0], ps[1], ps[2], len(ps)-3)
+}
+
+// describeHolders names the projects that mount a path above a source,
+// each given as "FOLDER (PATH)": "project a (/mnt)", or the first two
+// and how many more.
+func describeHolders(hs []string) string {
+	switch len(hs) {
+	case 1:
+		return "project " + hs[0]
+	case 2:
+		return "projects " + hs[0] + " and " + hs[1]
+	}
+	return fmt.Sprintf("projects %s, %s and %d more", hs[0], hs[1], len(hs)-2)
 }

@@ -1,0 +1,166 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/compose2manifest/compose2manifest/convert"
+	"github.com/compose2manifest/compose2manifest/declare"
+	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
+)
+
+// shareIndex records, for each project of a batch, the absolute host
+// paths it mounts with a bind (declared or still missing), so that a
+// source several projects share can be offered as kind: host
+// (convert.Options.Sharers). Safe for concurrent use.
+type shareIndex struct {
+	mu    sync.Mutex
+	paths map[string][]int // clean host path → the projects mounting it
+	names []string         // each project's name for people: its folder under the root
+	keys  []string         // the paths, sorted; nil until sharers first needs them
+}
+
+func newShareIndex(projects []Project) *shareIndex {
+	x := &shareIndex{paths: map[string][]int{}, names: make([]string, len(projects))}
+	for i, p := range projects {
+		x.names[i] = p.Rel
+		if p.File != "" {
+			x.names[i] = path.Join(p.Rel, path.Base(p.File))
+		}
+		if x.names[i] == "" || x.names[i] == "." {
+			x.names[i] = "."
+		}
+	}
+	return x
+}
+
+// add records the absolute bind sources of project i's result, and
+// reports whether res is a refusal with one nothing declares: one whose
+// offer the other projects can change.
+func (x *shareIndex) add(i int, res *convert.Result) (open bool) {
+	if res == nil {
+		return false
+	}
+	var ps []string
+	for _, m := range res.Missing {
+		if m.Section == declare.SectionBinds && strings.HasPrefix(m.Key, "/") {
+			ps = append(ps, path.Clean(m.Key))
+			open = open || !m.Supplied
+		}
+	}
+	mod := res.Module
+	if mod == nil {
+		mod = res.Candidate
+	}
+	if mod != nil {
+		for _, r := range mod.Declared() {
+			switch p, ok := strings.CutPrefix(r.Legacy(), "bind /"); {
+			case ok:
+				ps = append(ps, path.Clean("/"+p))
+			case r.Kind == manifest.KindHost && strings.HasPrefix(r.Path, "/") && !project.WellKnownHost(r.Path):
+				ps = append(ps, path.Clean(r.Path)) // used where it is
+			}
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, p := range ps {
+		if js := x.paths[p]; !slices.Contains(js, i) {
+			x.paths[p] = append(js, i)
+		}
+	}
+	x.keys = nil
+	return open && res.Status == convert.Refused
+}
+
+// sharers returns convert.Options.Sharers for project i: the other
+// projects mounting a host path or a path inside it, by name, sorted;
+// and those mounting a path above it, as "NAME (PATH)", nearest first.
+func (x *shareIndex) sharers(i int) func(string) ([]string, []string) {
+	return func(p string) (shared, holders []string) {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		if x.keys == nil {
+			x.keys = make([]string, 0, len(x.paths))
+			for k := range x.paths {
+				x.keys = append(x.keys, k)
+			}
+			sort.Strings(x.keys)
+		}
+		var out []string
+		for k := sort.SearchStrings(x.keys, p); k < len(x.keys); k++ {
+			q := x.keys[k]
+			if q != p && !strings.HasPrefix(q, strings.TrimSuffix(p, "/")+"/") {
+				if !strings.HasPrefix(q, p) {
+					break // past every path that starts with p
+				}
+				continue // a sibling such as /srv/media2 of /srv/media
+			}
+			for _, j := range x.paths[q] {
+				if j != i && !slices.Contains(out, x.names[j]) {
+					out = append(out, x.names[j])
+				}
+			}
+		}
+		sort.Strings(out)
+		for q := path.Dir(p); q != p; p, q = q, path.Dir(q) {
+			for _, j := range x.paths[q] {
+				if j != i {
+					holders = append(holders, x.names[j]+" ("+q+")")
+				}
+			}
+		}
+		return out, holders
+	}
+}
+
+// held is a refusal whose offer waits for the whole batch (Runner.Share).
+type held struct {
+	i   int
+	res *convert.Result
+	err error
+}
+
+// reoffer converts again each held project with a source another project
+// of the batch shares, with Sharers set, at most jobs at a time, and
+// calls fn with each outcome: with the held one where nothing is shared.
+func (r Runner) reoffer(ctx context.Context, projects []Project, jobs int, opts convert.Options, x *shareIndex, hs []held, fn func(int, *convert.Result, error)) {
+	slices.SortFunc(hs, func(a, b held) int { return a.i - b.i })
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for _, h := range hs {
+		sharers := x.sharers(h.i)
+		shared := false
+		for _, m := range h.res.Missing {
+			if m.Supplied || m.Section != declare.SectionBinds || !strings.HasPrefix(m.Key, "/") {
+				continue
+			}
+			if others, holders := sharers(path.Clean(m.Key)); len(others) > 0 || len(holders) > 0 && m.Moves != "" {
+				shared = true
+				break
+			}
+		}
+		if !shared || ctx.Err() != nil {
+			fn(h.i, h.res, h.err)
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			o := opts
+			o.Sharers = sharers
+			res, err := r.convertOne(ctx, projects[h.i], o)
+			if errors.Is(err, errAbandoned) {
+				res, err = h.res, h.err // interrupted: the first offer stands
+			}
+			fn(h.i, res, err)
+		})
+	}
+	wg.Wait()
+}
