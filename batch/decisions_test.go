@@ -256,7 +256,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 	var rows []projectDecisions
 	var asks [][]SharedItem
 	undecided := map[string]int{} // "IMAGE TARGET" of a mount whose source is not produced
-	r.Share = true // as a batch converts
+	r.Share = true                // as a batch converts
 	err := r.Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
 		if err != nil || res == nil || res.Status == convert.Failed {
 			return // not loaded: nothing to decide from its skeleton
