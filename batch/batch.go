@@ -89,10 +89,10 @@ type Runner struct {
 	// Timeout, when more than zero, is the time one project may take.
 	Timeout time.Duration
 	// Share, when set, offers kind: host for an absolute bind source that
-	// several projects of the batch mount (convert.Options.Sharers): a
-	// refused project with such a source nothing declares is reported
-	// only once every project is converted, converted again with what the
-	// others mount when one of them shares it.
+	// several projects of the batch mount (convert.Result.OfferShared): a
+	// refused project with an absolute bind source nothing declares is
+	// reported only once every project is converted, with what the others
+	// mount.
 	Share bool
 }
 
@@ -368,15 +368,13 @@ func (r Runner) Each(ctx context.Context, projects []Project, jobs int, opts con
 		fn = func(i int, res *convert.Result, err error) {
 			if shares.add(i, res) && err == nil {
 				mu.Lock()
-				hold = append(hold, held{i, res, err})
+				hold = append(hold, held{i, res})
 				mu.Unlock()
 				return
 			}
 			report(i, res, err)
 		}
-		defer func() {
-			r.reoffer(ctx, projects, jobs, opts, shares, hold, report)
-		}()
+		defer func() { shares.offer(hold, report) }()
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup

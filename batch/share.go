@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"context"
-	"errors"
 	"path"
 	"slices"
 	"sort"
@@ -124,43 +122,15 @@ func (x *shareIndex) sharers(i int) func(string) ([]string, []string) {
 type held struct {
 	i   int
 	res *convert.Result
-	err error
 }
 
-// reoffer converts again each held project with a source another project
-// of the batch shares, with Sharers set, at most jobs at a time, and
-// calls fn with each outcome: with the held one where nothing is shared.
-func (r Runner) reoffer(ctx context.Context, projects []Project, jobs int, opts convert.Options, x *shareIndex, hs []held, fn func(int, *convert.Result, error)) {
+// offer sets in each held refusal what the other projects of the batch
+// mount (convert.Result.OfferShared), and calls fn with each, in project
+// order.
+func (x *shareIndex) offer(hs []held, fn func(int, *convert.Result, error)) {
 	slices.SortFunc(hs, func(a, b held) int { return a.i - b.i })
-	sem := make(chan struct{}, max(jobs, 1))
-	var wg sync.WaitGroup
 	for _, h := range hs {
-		sharers := x.sharers(h.i)
-		shared := false
-		for _, m := range h.res.Missing {
-			if m.Supplied || m.Section != declare.SectionBinds || !strings.HasPrefix(m.Key, "/") {
-				continue
-			}
-			if others, holders := sharers(path.Clean(m.Key)); len(others) > 0 || len(holders) > 0 && m.Moves != "" {
-				shared = true
-				break
-			}
-		}
-		if !shared || ctx.Err() != nil {
-			fn(h.i, h.res, h.err)
-			continue
-		}
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			o := opts
-			o.Sharers = sharers
-			res, err := r.convertOne(ctx, projects[h.i], o)
-			if errors.Is(err, errAbandoned) {
-				res, err = h.res, h.err // interrupted: the first offer stands
-			}
-			fn(h.i, res, err)
-		})
+		h.res.OfferShared(x.sharers(h.i))
+		fn(h.i, h.res, nil)
 	}
-	wg.Wait()
 }

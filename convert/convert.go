@@ -115,15 +115,6 @@ type Options struct {
 	// loads them (project.Options.InputSize): the command gives the
 	// collector its defaults back for a large input (batch.Untune).
 	InputSize func(bytes int64)
-	// Sharers, when not nil (a batch: batch.Runner sets it), returns the
-	// other projects of the batch that mount the clean absolute host path
-	// given, or a path inside it, by their folders relative to the batch's
-	// root, sorted; and those that mount a path above it, each as
-	// "FOLDER (PATH)", nearest first. A source several projects share is
-	// offered as kind: host (Missing.SharedWith), which none of them owns;
-	// one held by another's mount is said to be (Missing.HeldBy) where its
-	// data would move from under it.
-	Sharers func(hostPath string) (shared, holders []string)
 }
 
 // TimeoutError is the error of a conversion still running after
@@ -238,6 +229,10 @@ type Result struct {
 	// module:, a literal name: that no COMPOSE_PROJECT_NAME overrides),
 	// "" otherwise: batch takes part in the cross-project checks with it.
 	KnownModule string
+
+	// mask masks the conversion's known secrets out of a text
+	// (maskResult), for what OfferShared writes again; nil: none known.
+	mask func(string) string
 }
 
 // projectOptions returns the options that say which compose project to

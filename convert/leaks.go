@@ -434,6 +434,7 @@ func (c *converter) maskResult(res *Result) {
 		}
 		return s
 	}
+	res.mask = mask
 	for i := range res.Diagnostics {
 		d := &res.Diagnostics[i]
 		d.Message, d.Source, d.Target = mask(d.Message), mask(d.Source), mask(d.Target)

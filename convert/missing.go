@@ -96,9 +96,10 @@ type Missing struct {
 	LooksLikeFile string
 	// SharedWith names, for an absolute bind source with nothing
 	// supplied, the other projects of a batch that mount it or a path
-	// inside it (Options.Sharers): Known is then kind: host, offered for a
-	// person to accept, since data several modules share is owned by none
-	// of them, or by one the person chooses (C2M005). Nil otherwise.
+	// inside it (Result.OfferShared): Known is then kind: host, offered
+	// for a person to accept, since data several modules share is owned
+	// by none of them, or by one the person chooses (C2M005). Nil
+	// otherwise.
 	SharedWith []string
 	// HeldBy names, for a source whose data moves (Moves), the other
 	// projects of a batch that mount a path above it, each as "FOLDER
@@ -207,16 +208,6 @@ func (c *converter) missingOf(m *missing) Missing {
 		x.Moves = c.moves(m.src)
 		if x.Moves != "" && strings.HasPrefix(m.src.Key, "/") {
 			x.KeepRoot = keepRoot(m.src.Key, c.module, x.LooksLikeFile != "" || x.Known.Kind == declare.KindFile)
-		}
-	}
-	if m.src.Entry == nil && m.src.Section == declare.SectionBinds && strings.HasPrefix(m.src.Key, "/") && c.opts.Sharers != nil {
-		others, holders := c.opts.Sharers(path.Clean(m.src.Key))
-		switch {
-		case len(others) > 0:
-			x.SharedWith = others
-			x.Known = declare.Entry{Key: x.Known.Key, Kind: declare.KindHost, Note: x.Known.Note}
-		case len(holders) > 0 && x.Moves != "":
-			x.HeldBy = holders
 		}
 	}
 	if m.entry.Path == "" && c.layout == "" && x.Inside == "" {
