@@ -1279,6 +1279,9 @@ func (c *converter) decideOwnership(f *sourceFacts, users map[string]string) *ma
 			// values, and a person chooses where the data goes (a path
 			// of its own, or layout fhs's place) or kind: host.
 			s.Undeclared = &placement.Undeclared{NotOwnable: why, Source: s.First().Source, Layout: c.layout == declare.LayoutFHS}
+			if h := c.holdingBind(s); h != nil {
+				s.Undeclared.Holder = h.Key
+			}
 			c.addMissingResource(s, r, rules.UndeclaredMessage(s.Undeclared)).evidence = producedOnly(f.provenance)
 			return nil
 		}
@@ -1641,8 +1644,18 @@ func (c *converter) noteOwnerFrom(s *placement.Placement, evidence string) {
 // mode and intent were produced, needs a person's choice: where its data
 // moves, or kind: host.
 func (c *converter) mustMove(s *placement.Placement) string {
-	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") || c.holdingBind(s) != nil {
+	if s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") {
 		return ""
+	}
+	if h := c.holdingBind(s); h != nil {
+		// Inside another bind it goes where that one goes: it moves
+		// with an undeclared one that must move, which is offered
+		// beside it; once that is declared, place puts it inside its
+		// place.
+		if h.Entry != nil {
+			return ""
+		}
+		return c.mustMove(h)
 	}
 	var roots []string
 	for _, r := range c.roots() {
@@ -1972,7 +1985,11 @@ func (c *converter) place(s *placement.Placement) (hostPath, legacy string, prob
 	}
 	if declared == "" && c.layout == declare.LayoutFHS {
 		switch {
-		case s.Entry != nil && s.Entry.Kind != declare.KindHost && !c.ownableInPlace(s):
+		case c.placedByIntent(s):
+			return c.placeByIntent(s)
+		case s.Entry == nil && s.Section == declare.SectionBinds && strings.HasPrefix(s.Key, "/") && c.holdingBind(s) != nil && c.placedByIntent(c.holdingBind(s)):
+			// Undeclared inside a bind layout fhs moves: it moves with
+			// it, as docker mounts them as one tree.
 			return c.placeByIntent(s)
 		case s.Entry == nil && (s.Section != declare.SectionBinds || !strings.HasPrefix(s.Key, "/") && !strings.HasPrefix(s.Key, "~")):
 			// Undeclared, its values to be produced from evidence: laid
@@ -2043,6 +2060,13 @@ func (c *converter) anonymousPlace(service, target string) string {
 		}
 	}
 	return path.Join(c.volumeRoot, c.module, dir, targetName(target))
+}
+
+// placedByIntent reports whether layout fhs places s by its intent: a
+// declaration without a path of its own that is not a host path, unless
+// it is an absolute bind the module may own where it is.
+func (c *converter) placedByIntent(s *placement.Placement) bool {
+	return c.layout == declare.LayoutFHS && s.Entry != nil && s.Entry.Path == "" && s.Entry.Kind != declare.KindHost && !c.ownableInPlace(s)
 }
 
 // ownableInPlace reports whether s is an absolute bind source the module

@@ -103,6 +103,10 @@ type Undeclared struct {
 	// layout fhs places what is accepted.
 	NotOwnable, Source string
 	Layout             bool
+	// Holder is, with NotOwnable, the undeclared bind the source lies
+	// inside, which must move too: once that is declared, the source
+	// moves with it, its values produced. "" otherwise.
+	Holder string
 }
 
 // KindUnknown is why nothing tells whether a bind source is a file or a

@@ -696,6 +696,9 @@ func checkNoLocation(p *ProjectPass) {
 // UndeclaredMessage words what a source nothing declares still lacks
 // (C2M001), from the facts convert found.
 func UndeclaredMessage(u *placement.Undeclared) string {
+	if u.NotOwnable != "" && u.Holder != "" {
+		return fmt.Sprintf("no declaration (owner, mode, intent produced); bind source %s is %s, inside bind %s, which must move too: declare that one, and this one moves with it, its values produced; or declare it kind: host", u.Source, u.NotOwnable, u.Holder)
+	}
 	if u.NotOwnable != "" {
 		fix := "give it a path of its own with the produced values"
 		if u.Layout {
