@@ -189,6 +189,9 @@ type Entry struct {
 	// asked are the acknowledge: items it leaves to decide (Asked),
 	// from which Report.Shared is made.
 	asked []SharedItem
+	// askedMounts are the sources it leaves to decide that one image
+	// mounts at one target (AskedMounts), for Report.SharedMounts.
+	askedMounts []SharedMount
 }
 
 // declRec is what the set rules need of one declared path; a batch keeps
@@ -238,9 +241,12 @@ type Report struct {
 	OtherShards int
 	Shard       Shard
 	// Shared are the acknowledge: items that two or more projects leave
-	// to decide (Shared), which DefaultsFile, a defaults file under Root
+	// to decide (Shared), and SharedMounts the sources each of them
+	// leaves to decide that one image mounts at one target
+	// (SharedMounts), which DefaultsFile, a defaults file under Root
 	// (existing or to write), gives once for every project.
 	Shared       []SharedItem
+	SharedMounts []SharedMount
 	DefaultsFile string
 	// Unfinished is set when Out held the journal of a commit that was
 	// killed halfway (SIGKILL, a power cut): some of its manifests are
@@ -660,10 +666,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Entries: entries, Skipped: skipped, Unfinished: unfinished, Shard: cfg.Shard, OtherShards: len(others)}
 	asks := make([][]SharedItem, 0, len(entries))
+	mounts := make([][]SharedMount, 0, len(entries))
 	for _, e := range entries {
 		asks = append(asks, e.asked)
+		mounts = append(mounts, e.askedMounts)
 	}
-	if rep.Shared = Shared(asks); len(rep.Shared) > 0 {
+	rep.Shared, rep.SharedMounts = Shared(asks), SharedMounts(mounts)
+	if len(rep.Shared) > 0 || len(rep.SharedMounts) > 0 {
 		rep.DefaultsFile = cfg.Convert.DefaultsFile
 		if rep.DefaultsFile == "" {
 			rep.DefaultsFile = filepath.Join(cfg.Root, declare.DefaultsFile)
@@ -732,7 +741,7 @@ func absIn(dir, p string) (string, error) {
 // a manifest kept in Out) and its declared paths to sp. It keeps nothing of res but the report's fields.
 func entry(root string, p Project, res *convert.Result, err error, sp *spool, staged func() (string, error), create createFunc) Entry {
 	e := Entry{Project: displayPath(root, p.Rel), Status: res.Status, Missing: len(res.Missing), Decisions: res.Decisions, Skeleton: res.Skeleton,
-		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut, asked: Asked(res)}
+		LeftOut: res.LeftOut, VolumesLeftOut: res.VolumesLeftOut, asked: Asked(res), askedMounts: AskedMounts(res)}
 	if p.File != "" {
 		e.File = filepath.ToSlash(filepath.Base(p.File))
 	}

@@ -172,7 +172,7 @@ func TestCorpusDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := convert.Options{Environ: []string{}, Layout: "fhs", VolumeRoot: "/srv"}
-	decisions, total, shared := corpusDecisions(t, root, projects, opts, testing.Verbose())
+	decisions, total, shared, mounts := corpusDecisions(t, root, projects, opts, testing.Verbose())
 	if decisions > corpusMaxDecisions {
 		t.Errorf("%d decisions left, more than the %d recorded", decisions, corpusMaxDecisions)
 	}
@@ -185,20 +185,17 @@ func TestCorpusDecisions(t *testing.T) {
 	// fleet's author accepts them once: each is one decision for the
 	// fleet, counted once.
 	defaults := filepath.Join(t.TempDir(), "compose2manifest.defaults.yaml")
-	doc := "version: 1\nacknowledge:\n"
-	for _, it := range shared {
-		doc += fmt.Sprintf("  - %q\n", it.Item)
-	}
-	if len(shared) == 0 {
-		doc = "version: 1\n"
-	}
+	// And its mounts: entries for what one image mounts at one target in
+	// several projects, each "" filled in once (as surveyedConvert fills a
+	// survey: the values do not change the count), each counted once.
+	doc, fleet := offeredDefaults(shared, mounts)
 	if err := os.WriteFile(defaults, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	opts.DefaultsFile = defaults
-	withDefaults, _, _ := corpusDecisions(t, root, projects, opts, false)
-	withDefaults += len(shared)
-	t.Logf("with the defaults file's %d items the batch offers (one decision each, counted once): %d decisions, %.1f per project", len(shared), withDefaults, float64(withDefaults)/float64(max(total.projects, 1)))
+	withDefaults, _, _, _ := corpusDecisions(t, root, projects, opts, false)
+	withDefaults += fleet
+	t.Logf("with the defaults file the batch offers (%d acknowledge items, %d mounts; %d decisions for the fleet, counted once): %d decisions, %.1f per project", len(shared), len(mounts), fleet, withDefaults, float64(withDefaults)/float64(max(total.projects, 1)))
 	if withDefaults > decisions {
 		t.Errorf("a defaults file leaves %d decisions, more than the %d without", withDefaults, decisions)
 	}
@@ -206,14 +203,55 @@ func TestCorpusDecisions(t *testing.T) {
 	// found every source the first conversion asked about, a directory
 	// or the file it must be, owned 1000:1000 with mode 0750 (0640): the
 	// best case a survey gives, what is left is what no survey can tell.
-	withSurvey, _, _ := corpusDecisionsWith(t, root, projects, opts, false, Runner{Convert: surveyedConvert})
-	withSurvey += len(shared)
+	withSurvey, _, _, _ := corpusDecisionsWith(t, root, projects, opts, false, Runner{Convert: surveyedConvert})
+	withSurvey += fleet
 	if withSurvey > withDefaults {
 		t.Errorf("a survey leaves %d decisions, more than the %d without", withSurvey, withDefaults)
 	}
 	if withSurvey > corpusMaxSurveyed {
 		t.Errorf("with a survey, %d decisions left, more than the %d recorded", withSurvey, corpusMaxSurveyed)
 	}
+}
+
+// offeredDefaults returns the defaults file that gives the acknowledge:
+// items and mounts: entries a batch offers, each "" of a mount filled in,
+// and the decisions that took: one per item, one per value filled in.
+func offeredDefaults(shared []SharedItem, mounts []SharedMount) (string, int) {
+	doc, fleet := "version: 1\n", len(shared)
+	if len(shared) > 0 {
+		doc += "acknowledge:\n"
+		for _, it := range shared {
+			doc += fmt.Sprintf("  - %q\n", it.Item)
+		}
+	}
+	if len(mounts) > 0 {
+		doc += "mounts:\n"
+		for _, m := range mounts {
+			fleet += m.Decisions()
+			kind, owner, mode, intent := m.Kind, m.Owner, m.Mode, m.Intent
+			if kind == "" && m.NeedsKind {
+				kind = "directory"
+			}
+			if owner == "" {
+				owner = "1000:1000"
+			}
+			if mode == "" {
+				mode = "0750"
+				if kind == "file" {
+					mode = "0640"
+				}
+			}
+			if intent == "" {
+				intent = "state"
+			}
+			k := ""
+			if kind != "" {
+				k = fmt.Sprintf("kind: %s, ", kind)
+			}
+			doc += fmt.Sprintf("  %q: {%sowner: %q, mode: %q, intent: %s}\n", m.Key, k, owner, mode, intent)
+		}
+	}
+	return doc, fleet
 }
 
 // surveyedConvert converts the project of opts once, writes a survey that
@@ -244,17 +282,18 @@ func surveyedConvert(ctx context.Context, opts convert.Options) (*convert.Result
 // corpusDecisions converts projects with opts, logs the decisions each
 // leaves and the totals (and, verbose, the mounts left undecided), and
 // returns the total decisions and counts.
-func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions, []SharedItem) {
+func corpusDecisions(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool) (int, projectDecisions, []SharedItem, []SharedMount) {
 	t.Helper()
 	return corpusDecisionsWith(t, root, projects, opts, verbose, Runner{})
 }
 
 // corpusDecisionsWith is corpusDecisions converting with r.
-func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool, r Runner) (int, projectDecisions, []SharedItem) {
+func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts convert.Options, verbose bool, r Runner) (int, projectDecisions, []SharedItem, []SharedMount) {
 	t.Helper()
 	var mu sync.Mutex
 	var rows []projectDecisions
 	var asks [][]SharedItem
+	var mounts [][]SharedMount
 	undecided := map[string]int{} // "IMAGE TARGET" of a mount whose source is not produced
 	r.Share = true                // as a batch converts
 	err := r.Each(context.Background(), projects, 0, opts, func(i int, res *convert.Result, err error) {
@@ -276,6 +315,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 		sources, produced := countSources(res)
 		mu.Lock()
 		asks = append(asks, Asked(res))
+		mounts = append(mounts, AskedMounts(res))
 		for _, m := range res.Missing {
 			if m.Known.Owner != "" && m.Known.Mode != "" && m.Known.Intent != "" || m.Known.Kind == "host" {
 				continue
@@ -343,7 +383,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 		t.Fatalf("%d projects asked, %d counted", len(asks), len(rows))
 	}
 	total.projects = len(rows)
-	return decisions, total, Shared(asks)
+	return decisions, total, Shared(asks), SharedMounts(mounts)
 }
 
 // TestCountSkeleton checks the counting on a skeleton of each shape.

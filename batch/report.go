@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,8 +53,9 @@ type batchJSON struct {
 	// killed halfway (Report.Unfinished).
 	UnfinishedCommit *UnfinishedCommit `json:"unfinished_commit,omitempty"`
 	// Shared and DefaultsFile: see Report.
-	Shared       []SharedItem `json:"shared_acknowledge,omitempty"`
-	DefaultsFile string       `json:"defaults_file,omitempty"`
+	Shared       []SharedItem  `json:"shared_acknowledge,omitempty"`
+	SharedMounts []SharedMount `json:"shared_mounts,omitempty"`
+	DefaultsFile string        `json:"defaults_file,omitempty"`
 }
 
 // WriteJSON writes rep as the batch's JSON report (SPEC section 8's
@@ -62,7 +64,7 @@ type batchJSON struct {
 // (report.SafeJSON). tool names the program; schemaComment, when not "",
 // starts each skeleton with a yaml-language-server schema line.
 func (rep *Report) WriteJSON(w io.Writer, tool *report.Tool, schemaComment string) error {
-	out := batchJSON{Version: report.FormatVersion, Tool: tool, Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished, Shared: rep.Shared, DefaultsFile: rep.DefaultsFile}
+	out := batchJSON{Version: report.FormatVersion, Tool: tool, Modules: []batchModule{}, Orphans: []batchOrphan{}, Skipped: []Skipped{}, Summary: rep.Summary(), UnfinishedCommit: rep.Unfinished, Shared: rep.Shared, SharedMounts: rep.SharedMounts, DefaultsFile: rep.DefaultsFile}
 	out.Skipped = append(out.Skipped, rep.Skipped...)
 	for _, en := range rep.Entries {
 		ds := en.Diagnostics
@@ -200,22 +202,48 @@ func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 	writeShared(w, rep)
 }
 
-// writeShared offers, on w, the acknowledge: items several projects ask
-// for as the lines of a defaults file that gives each once for every
-// project; nothing when there are none.
+// writeShared offers, on w, what several projects leave to decide alike
+// as a defaults file that gives each once for every project: the
+// acknowledge: items they ask for, and the mounts: entries of what one
+// image mounts at one target in each; nothing when there is neither.
 func writeShared(w io.Writer, rep *Report) {
-	if len(rep.Shared) == 0 {
+	if len(rep.Shared) == 0 && len(rep.SharedMounts) == 0 {
 		return
 	}
-	asked := 0
-	for _, it := range rep.Shared {
-		asked += it.Projects
+	var what []string
+	if n := len(rep.Shared); n > 0 {
+		asked := 0
+		for _, it := range rep.Shared {
+			asked += it.Projects
+		}
+		what = append(what, fmt.Sprintf("%s (%s in all)", report.Plural(n, "acknowledge item"), report.Plural(asked, "item")))
 	}
-	fmt.Fprintf(w, "compose2manifest: hint: %s several projects ask for (%s in all) are one decision each for the whole batch: review them, and give the ones you accept once in %s, which holds for every project under the root:\n",
-		report.Plural(len(rep.Shared), "acknowledge item"), report.Plural(asked, "item"), report.Escape(rep.DefaultsFile, false))
-	fmt.Fprintf(w, "\n    version: 1\n    acknowledge:\n")
-	for _, it := range rep.Shared {
-		fmt.Fprintf(w, "      - %s # %s: left behind knowingly: %s\n", report.Escape(quoteItem(it.Item), false), report.Plural(it.Projects, "project"), report.Escape(it.Reason, false))
+	if n := len(rep.SharedMounts); n > 0 {
+		asked := 0
+		for _, m := range rep.SharedMounts {
+			asked += m.Projects
+		}
+		what = append(what, fmt.Sprintf("%s of an image at a target (%s in all)", report.Plural(n, "mount"), report.Plural(asked, "source")))
+	}
+	fmt.Fprintf(w, "compose2manifest: hint: %s that several projects leave to decide are one decision each for the whole batch: review them, fill in each \"\", and give the ones you accept once in %s, which holds for every project under the root:\n",
+		strings.Join(what, " and "), report.Escape(rep.DefaultsFile, false))
+	fmt.Fprintf(w, "\n    version: 1\n")
+	if len(rep.Shared) > 0 {
+		fmt.Fprintf(w, "    acknowledge:\n")
+		for _, it := range rep.Shared {
+			fmt.Fprintf(w, "      - %s # %s: left behind knowingly: %s\n", report.Escape(quoteItem(it.Item), false), report.Plural(it.Projects, "project"), report.Escape(it.Reason, false))
+		}
+	}
+	if len(rep.SharedMounts) > 0 {
+		fmt.Fprintf(w, "    mounts:\n")
+		for _, m := range rep.SharedMounts {
+			fields := ""
+			if m.NeedsKind || m.Kind != "" {
+				fields = fmt.Sprintf("kind: %q, ", m.Kind)
+			}
+			fields += fmt.Sprintf("owner: %q, mode: %q, intent: %q", m.Owner, m.Mode, m.Intent)
+			fmt.Fprintf(w, "      %s: {%s} # %s mount it alike\n", report.Escape(strconv.Quote(m.Key), false), report.Escape(fields, false), report.Plural(m.Projects, "project"))
+		}
 	}
 	fmt.Fprintln(w)
 }

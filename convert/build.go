@@ -657,8 +657,11 @@ type converter struct {
 	filesBy string
 	// bindKeys indexes the binds by their key cleaned (holdingBind).
 	bindKeys map[string]*placement.Placement
-	opts     Options
-	decl     *declare.File
+	// mountKeys are the mounts: keys of the defaults file that declare
+	// sources nothing else declares (mountDefault).
+	mountKeys map[*placement.Placement]string
+	opts      Options
+	decl      *declare.File
 	// lock is the image lock read (nil: none), lockFile its file.
 	lock     *imageconfig.Lock
 	lockFile *inputFile
@@ -959,6 +962,15 @@ func (c *converter) placeAll(ctx context.Context, m *manifest.Module, mounts []p
 	hostPaths := map[string]string{}
 	for _, s := range groupSources(mounts) {
 		s.Entry = c.match.lookup(s.Section, s.Key)
+		if s.Entry == nil {
+			var key string
+			if s.Entry, key = c.mountDefault(s); s.Entry != nil {
+				if c.mountKeys == nil {
+					c.mountKeys = map[*placement.Placement]string{}
+				}
+				c.mountKeys[s] = key
+			}
+		}
 		c.placements = append(c.placements, s)
 	}
 	for _, s := range c.placements {
@@ -971,6 +983,47 @@ func (c *converter) placeAll(ctx context.Context, m *manifest.Module, mounts []p
 		}
 	}
 	return hostPaths
+}
+
+// mountDefault returns, for a source nothing declares, the defaults
+// file's mounts: entry that every mount of it matches (its service's
+// image repository, as images.ParseReference normalises it, and its
+// target), as the source's own entry, and its key; nil when there is
+// none, or the mounts match different ones. A kind: host entry holds for
+// binds only.
+func (c *converter) mountDefault(s *placement.Placement) (*declare.Entry, string) {
+	if c.decl == nil || len(c.decl.Mounts) == 0 {
+		return nil, ""
+	}
+	var found *declare.Entry
+	for _, m := range s.Mounts {
+		svc, ok := c.l.Compose.Services[m.Service]
+		if !ok {
+			return nil, ""
+		}
+		repo, _ := images.ParseReference(svc.Image)
+		var match *declare.Entry
+		for i := range c.decl.Mounts {
+			e := &c.decl.Mounts[i]
+			im, target, _ := declare.CutMountKey(e.Key)
+			if target == m.Target {
+				if r, _ := images.ParseReference(im); r == repo {
+					match = e
+					break
+				}
+			}
+		}
+		if match == nil || found != nil && found != match {
+			return nil, ""
+		}
+		found = match
+	}
+	if found == nil || found.Kind == declare.KindHost && s.Section != declare.SectionBinds {
+		return nil, ""
+	}
+	e := *found
+	e.Key = s.Key
+	return &e, found.Key
 }
 
 // declaredDirectories are the resources of the declarations'
@@ -1044,7 +1097,11 @@ func (c *converter) newFacts(s *placement.Placement) *sourceFacts {
 		Origin: &manifest.Origin{Source: first.Display(), Services: s.Services()}}}
 	if f.e != nil {
 		f.r.Pos = f.e.Pos
-		f.provenance = append(f.provenance, "supplied: "+f.e.Pos.File)
+		from := "supplied: " + f.e.Pos.File
+		if k := c.mountKeys[s]; k != "" {
+			from += " (mounts: " + k + ")"
+		}
+		f.provenance = append(f.provenance, from)
 	}
 	if s.Section == declare.SectionBinds {
 		f.ev = c.surveyEvidence(s, c.evidence(s.Key))

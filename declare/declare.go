@@ -89,6 +89,12 @@ const (
 	// SectionDirectories declares host directories no volume mounts, such
 	// as the parents of declared paths; keys are absolute host paths.
 	SectionDirectories = "directories"
+	// SectionMounts, in a defaults file only, declares every source an
+	// image mounts at a target, in every project: keys are
+	// "IMAGE:/TARGET", IMAGE a repository as written in image: without
+	// tag or digest (getumbrel/app-proxy), for what a platform mounts
+	// alike in each of its apps.
+	SectionMounts = "mounts"
 )
 
 // The fields of an entry, as the document names them, in the order the
@@ -115,7 +121,7 @@ const KeyCredentials = "credentials"
 const KeyRoots = "roots"
 
 var (
-	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyLayout, KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, "acknowledge", "images", KeyCredentials}
+	topKeys   = []string{"version", "module", KeyComposeFiles, KeyEnvFiles, KeyProfiles, "host_project_directory", "volume_root", KeyLayout, KeyRoots, SectionBinds, SectionVolumes, SectionAnonymous, SectionDirectories, SectionMounts, "acknowledge", "images", KeyCredentials}
 	entryKeys = []string{FieldKind, FieldPath, FieldOwner, FieldMode, FieldIntent, FieldNote, FieldAcknowledgeMode}
 )
 
@@ -362,6 +368,9 @@ type File struct {
 	// Directories are host directories declared without a volume (parents
 	// of declared paths), keyed by absolute path, in file order.
 	Directories []Entry
+	// Mounts are a defaults file's mounts: entries, keyed
+	// "IMAGE:/TARGET" (SectionMounts).
+	Mounts []Entry
 	// Roots are the directories roots: names, in which the module may own
 	// paths beside the built-in data roots, in file order, each with the
 	// position of its item.
@@ -490,9 +499,24 @@ func syntaxError(name string, data []byte, err error) *Error {
 	return &Error{Pos: manifest.Pos{File: name, Line: line}, Msg: "YAML syntax error: " + msg}
 }
 
+// CutMountKey splits a mounts: key "IMAGE:/TARGET" at the first ":/"
+// (a registry's port, host:5000/app, is no target), and reports whether
+// it has both.
+func CutMountKey(key string) (image, target string, ok bool) {
+	i := strings.Index(key, ":/")
+	if i < 0 {
+		return "", "", false
+	}
+	return key[:i], key[i+1:], true
+}
+
 // Parse reads a declarations document. name is used in error positions.
 // The error, when not nil, is an Errors listing every problem found.
-func Parse(name string, data []byte) (*File, error) {
+func Parse(name string, data []byte) (*File, error) { return parseData(name, data, false) }
+
+// parseData is Parse; defaults reports a defaults file, which alone may
+// give mounts:.
+func parseData(name string, data []byte, defaults bool) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -507,7 +531,7 @@ func Parse(name string, data []byte) (*File, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, Errors{syntaxError(name, data, err)}
 	}
-	return parse(name, &doc, true)
+	return parse(name, &doc, true, defaults)
 }
 
 // ParseNode reads the declarations from an already-parsed YAML node (the
@@ -519,11 +543,11 @@ func Parse(name string, data []byte) (*File, error) {
 // files are read with them, so they must be known before any compose file
 // is; they belong in the sidecar file.
 func ParseNode(name string, n *yaml.Node) (*File, error) {
-	return parse(name, n, false)
+	return parse(name, n, false, false)
 }
 
-func parse(name string, n *yaml.Node, sidecar bool) (*File, error) {
-	p := &parser{name: name, sidecar: sidecar}
+func parse(name string, n *yaml.Node, sidecar, defaults bool) (*File, error) {
+	p := &parser{name: name, sidecar: sidecar, defaults: defaults}
 	f := p.file(n)
 	if len(p.errs) > 0 {
 		p.errs.SortByLine()
@@ -533,9 +557,10 @@ func parse(name string, n *yaml.Node, sidecar bool) (*File, error) {
 }
 
 type parser struct {
-	name    string
-	sidecar bool // the sidecar file, which may give settings
-	errs    Errors
+	name     string
+	sidecar  bool // the sidecar file, which may give settings
+	defaults bool // a defaults file (ParseDefaults), which may give mounts:
+	errs     Errors
 }
 
 func (p *parser) pos(n *yaml.Node) manifest.Pos {
@@ -724,6 +749,12 @@ func (p *parser) file(n *yaml.Node) *File {
 			f.Anonymous = p.entries(SectionAnonymous, kv.v)
 		case SectionDirectories:
 			f.Directories = p.entries(SectionDirectories, kv.v)
+		case SectionMounts:
+			if !p.defaults {
+				p.errorf(kv.k, "%s: only a defaults file (%s) gives it, for every project under a batch's root; a project declares its own sources under binds:, volumes: or anonymous:", kv.key, DefaultsFile)
+				continue
+			}
+			f.Mounts = p.entries(SectionMounts, kv.v)
 		case KeyRoots:
 			f.Roots = p.roots(kv.v)
 		case "acknowledge":
@@ -897,6 +928,16 @@ func (p *parser) entries(section string, n *yaml.Node) []Entry {
 				p.errorf(kv.k, "%s: key %q: %s", section, kv.key, pathProblem(kv.key))
 				continue
 			}
+		case SectionMounts:
+			im, t, ok := CutMountKey(kv.key)
+			switch {
+			case !ok || im == "" || strings.ContainsAny(im, " \t\n@") || strings.LastIndexByte(im, ':') > strings.LastIndexByte(im, '/'):
+				p.errorf(kv.k, "%s: key %q is not IMAGE:/TARGET, IMAGE a repository without tag or digest (such as \"getumbrel/app-proxy:/data\")", section, kv.key)
+				continue
+			case !manifest.ValidPath(t):
+				p.errorf(kv.k, "%s: key %q: target %s", section, kv.key, pathProblem(t))
+				continue
+			}
 		case SectionAnonymous:
 			s, t, ok := strings.Cut(kv.key, ":")
 			switch {
@@ -1001,6 +1042,11 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		}
 		e.Fields[f.key] = p.pos(f.k)
 	}
+	if section == SectionMounts {
+		if pos, ok := e.Fields[FieldPath]; ok {
+			p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: path is not allowed in mounts: (it answers for many sources: layout, volume_root or host_project_directory places each)", what)})
+		}
+	}
 	if section == SectionDirectories {
 		if pos, ok := e.Fields[FieldPath]; ok {
 			p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: path is not allowed in directories: (the key is the directory's path)", what)})
@@ -1010,7 +1056,7 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		}
 	}
 	if e.Kind == KindHost {
-		if section != SectionBinds && section != SectionDirectories {
+		if section != SectionBinds && section != SectionDirectories && section != SectionMounts {
 			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
 		}
 		for _, fk := range []string{FieldOwner, FieldMode, FieldIntent, FieldAcknowledgeMode} {

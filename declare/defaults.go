@@ -11,11 +11,11 @@ import (
 const DefaultsFile = "compose2manifest.defaults.yaml"
 
 // ParseDefaults parses a defaults file: a declarations document that
-// gives only version, layout, volume_root and acknowledge:, what holds for
-// many projects alike. Its acknowledge: items are marked Default. name
+// gives only version, layout, volume_root, acknowledge: and mounts:, what
+// holds for many projects alike. Its acknowledge: items are marked Default. name
 // names the file in errors; any other key is an error naming it.
 func ParseDefaults(name string, data []byte) (*File, error) {
-	f, err := Parse(name, data)
+	f, err := parseData(name, data, true)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func ParseDefaults(name string, data []byte) (*File, error) {
 			if line := keyLine(data, other.key); line > 0 {
 				at = fmt.Sprintf("%s:%d", name, line)
 			}
-			return nil, fmt.Errorf("%s: %s: a defaults file gives only version, layout, volume_root and acknowledge:, which hold for every project under the root; %s belongs in a project's own %s", at, other.key, other.key, DefaultFile)
+			return nil, fmt.Errorf("%s: %s: a defaults file gives only version, layout, volume_root, acknowledge: and mounts:, which hold for every project under the root; %s belongs in a project's own %s", at, other.key, other.key, DefaultFile)
 		}
 	}
 	for i := range f.Acknowledge {
@@ -51,8 +51,9 @@ func ParseDefaults(name string, data []byte) (*File, error) {
 }
 
 // WithDefaults returns the declarations f with what the defaults d say
-// and f does not: layout and volume_root where f leaves them unset, and
-// d's acknowledge: items besides f's. f wins where both say something.
+// and f does not: layout and volume_root where f leaves them unset, d's
+// acknowledge: items besides f's, and d's mounts: (which only a defaults
+// file gives). f wins where both say something.
 // Either may be nil.
 func WithDefaults(f, d *File) *File {
 	out := Merge(d, f)

@@ -48,7 +48,7 @@ func TestWithDefaults(t *testing.T) {
 // ParseDefaults refuses: a field added to File must be placed here, so
 // that a defaults file never carries it without a word.
 func TestParseDefaultsCoversFile(t *testing.T) {
-	allowed := map[string]bool{"Name": true, "Version": true, "Layout": true, "LayoutPos": true, "VolumeRoot": true, "VolumeRootPos": true, "Acknowledge": true}
+	allowed := map[string]bool{"Name": true, "Version": true, "Layout": true, "LayoutPos": true, "VolumeRoot": true, "VolumeRootPos": true, "Acknowledge": true, "Mounts": true}
 	refused := map[string]bool{"Module": true, "ModulePos": true, "HostProjectDirectory": true, "HostProjectDirectoryPos": true,
 		"ComposeFiles": true, "EnvFiles": true, "Profiles": true, "Binds": true, "Volumes": true, "Anonymous": true,
 		"Directories": true, "Images": true, "Credentials": true, "Roots": true}

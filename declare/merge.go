@@ -123,6 +123,7 @@ func clone(f *File) *File {
 	out.Volumes = cloneEntries(f.Volumes)
 	out.Anonymous = cloneEntries(f.Anonymous)
 	out.Directories = cloneEntries(f.Directories)
+	out.Mounts = cloneEntries(f.Mounts)
 	out.Acknowledge = append([]Ack(nil), f.Acknowledge...)
 	out.Images = append([]Image(nil), f.Images...)
 	out.Credentials = append([]Credential(nil), f.Credentials...)
