@@ -308,6 +308,9 @@ func noServices(p *types.Project) error {
 }
 
 func checkFlagPath(flag, p string) error {
+	if why := manifest.PathLengthProblem(p); why != "" {
+		return fmt.Errorf("%s %s", flag, why)
+	}
 	if p != "" && !manifest.ValidPath(p) {
 		return fmt.Errorf("%s %q: want an absolute, clean path (no .., no trailing /)", flag, p)
 	}

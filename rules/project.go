@@ -756,6 +756,9 @@ func UnplacedMessage(u *placement.Unplaced) string {
 	case placement.WhyInsideUnplaced:
 		return fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", u.What, u.Holder, UnplacedMessage(u.HolderWhy))
 	case placement.WhyInvalidPath:
+		if why := manifest.PathLengthProblem(u.At); why != "" {
+			return fmt.Sprintf("source %q has no location the host can create: its path %s", u.What, why)
+		}
 		return fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", u.What, u.At)
 	}
 	return fmt.Sprintf("%s has no location on the target host (%s)", u.What, u.Why)
