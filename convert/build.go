@@ -1754,6 +1754,8 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 			return fmt.Sprintf("service %q has user: %s, a name the image table cannot map to a uid", svc, u)
 		case uid != ouid || (hasGID && numeric(gid) && gid != ogid):
 			return fmt.Sprintf("service %q user: %s", svc, u)
+		case hasGID && gid == "":
+			return fmt.Sprintf("service %q has user: %s, whose empty group docker takes from the image's /etc/passwd (0 when it has none)", svc, u)
 		case hasGID && !numeric(gid):
 			return fmt.Sprintf("service %q has user: %s, a group name the image table cannot map to a gid", svc, u)
 		}

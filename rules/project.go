@@ -671,6 +671,50 @@ func checkUnsetVariables(p *ProjectPass) {
 	}
 }
 
+// checkUserParts is C2M030: a converted service's user: with an empty
+// user or group part, which docker reads as root (an empty user) or as
+// the user's group in the image (an empty group). Both empty (":", what
+// "${UID}:${GID}" gives with both unset) is an error; one is a warning.
+func checkUserParts(p *ProjectPass) {
+	for _, svc := range p.services() {
+		uid, gid, ok := strings.Cut(svc.User, ":")
+		if !ok || (uid != "" && gid != "") {
+			continue
+		}
+		pos := p.servicePos(svc.Name, "")
+		for _, d := range slices.Backward(p.Project.ServiceDefs(svc.Name)) {
+			if d.Writes("user") {
+				pos = d.Pos("user")
+				break
+			}
+		}
+		var unset []string
+		for _, u := range p.Project.UnsetVariables {
+			if u.Service == svc.Name && slices.Equal(u.Path, []string{"services", svc.Name, "user"}) && !slices.Contains(unset, u.Name) {
+				unset = append(unset, u.Name)
+			}
+		}
+		from := ""
+		if len(unset) > 0 {
+			from = fmt.Sprintf(" (variable %s unset)", strings.Join(unset, " and "))
+			if len(unset) > 1 {
+				from = fmt.Sprintf(" (variables %s unset)", strings.Join(unset, " and "))
+			}
+		}
+		d := Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name, Severity: Warning}
+		switch {
+		case uid == "" && gid == "":
+			d.Severity = Error
+			d.Message = fmt.Sprintf("user: %q%s has neither a user nor a group: docker runs the service as root (uid 0, group 0), not as the image's user", svc.User, from)
+		case uid == "":
+			d.Message = fmt.Sprintf("user: %q%s has no user: docker runs the service as root (uid 0) with group %s", svc.User, from, gid)
+		default:
+			d.Message = fmt.Sprintf("user: %q%s has no group: docker runs the service as %s with the group the image's /etc/passwd gives it (0 when it has none), so no owner is produced from it", svc.User, from, uid)
+		}
+		p.Report(d)
+	}
+}
+
 // checkNoLocation is C2M013: a source with no location on the target
 // host, or a bind source that is a symbolic link out of the project.
 func checkNoLocation(p *ProjectPass) {
