@@ -859,7 +859,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.jobsNotCarried()
-	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.tmpfsKeys(c.match.unused()))...)
+	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.bindVolumeKeys(c.tmpfsKeys(c.match.unused())))...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	c.unmatched = append(c.unmatched, c.unsurveyed()...)

@@ -10,6 +10,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
+	"github.com/compose2manifest/compose2manifest/project"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -576,6 +577,9 @@ func (m *Missing) where() string {
 		where = fmt.Sprintf("%s: services %s", first.Pos, quoteList(services))
 	}
 	where += " → " + first.Target
+	if m.Kind == project.NamedBind {
+		where += fmt.Sprintf("; the device of volume %q (driver_opts type: none, o: bind)", m.Source)
+	}
 	if m.Legacy != "" {
 		where += "; legacy Docker volume " + m.Legacy
 	}

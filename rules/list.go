@@ -209,7 +209,9 @@ all profiles. A key that matches nothing is usually a typo, and a typo
 must not pass silently: the source it meant stays undeclared. A volumes:
 key for a named volume the local driver makes a tmpfs (driver_opts type:
 tmpfs) is reported as such: the volume is a tmpfs in each container, with
-no host path to declare. So with an entry of the legacy host's survey
+no host path to declare; so is one for a named volume whose driver_opts
+make it a bind (type: none, o: bind, device: PATH), which is declared
+under binds: by PATH. So with an entry of the legacy host's survey
 (convert --survey): one for a source the project does not mount is a
 survey of other compose files or profiles, or one made before they
 changed; its facts would be used nowhere, and the data it found would be

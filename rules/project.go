@@ -813,7 +813,11 @@ func UnplacedMessage(u *placement.Unplaced) string {
 func checkUndeclared(p *ProjectPass) {
 	for i := range p.Placements {
 		if pl := &p.Placements[i]; pl.Undeclared != nil {
-			p.Report(placementDiag(pl, false, UndeclaredMessage(pl.Undeclared)))
+			d := placementDiag(pl, false, UndeclaredMessage(pl.Undeclared))
+			if pl.First().Kind == project.NamedBind {
+				d.Fix = fmt.Sprintf("Declare it under binds: by its device path, %s, with owner, mode and intent (not under volumes:), or as kind: host for a path the module uses but does not own, and convert again.", pl.Key)
+			}
+			p.Report(d)
 		}
 	}
 }
@@ -873,7 +877,12 @@ func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic
 		}
 		d.Message += fmt.Sprintf(" (mounted by services %s)", strings.Join(q, ", "))
 	}
-	if pl.Section == declare.SectionBinds && declare.NormalizeBind(first.Source) != pl.Key {
+	switch {
+	case first.Kind == project.NamedBind && first.Source == pl.Key:
+		d.Message += fmt.Sprintf("; volume %q is a bind of %s (driver_opts type: none, o: bind): it is declared under binds:, by that path", first.Volume, first.Source)
+	case first.Kind == project.NamedBind:
+		d.Message += fmt.Sprintf("; volume %q is a bind of %s (driver_opts type: none, o: bind): it is declared under binds:, as %s", first.Volume, first.Source, pl.Key)
+	case pl.Section == declare.SectionBinds && declare.NormalizeBind(first.Source) != pl.Key:
 		d.Message += fmt.Sprintf("; its key in binds: is %s", pl.Key)
 	}
 	return d
@@ -943,6 +952,10 @@ func checkUnmatched(p *ProjectPass) {
 				verb = "mount"
 			}
 			d.Message = fmt.Sprintf("%s key %q names what only %s %s, which the manifest does not carry (C2M007): it declares nothing; remove the key", u.Section, u.Item, strings.Join(u.Mounters, " and "), verb)
+		case placement.UnmatchedBindVolume:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("%s key %q names volume %q, whose driver_opts (type: none, o: bind, device: %s) make it a bind of %s: a bind is declared under binds:, by its device path, so this key declares nothing", u.Section, u.Item, u.Item, u.Device, u.Device)
+			d.Fix = fmt.Sprintf("Move the entry under binds:, keyed by the device path %s, and delete it from volumes:.", u.BindKey)
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)
