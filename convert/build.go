@@ -262,7 +262,7 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	res.Skeleton, res.Decisions = skeleton(c.module, res.Missing, res.Suggestions)
 	res.Inline = res.Skeleton
 	if n := len(res.Suggestions.Secrets); n > MaxInlineCredentials {
-		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions), n
+		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions, c.opts.SkeletonFile), n
 	}
 	c.maskResult(res)
 	return nil
