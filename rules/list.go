@@ -724,6 +724,8 @@ host_project_directory that is not such a place.`,
 			Severity:     Error,
 			Also:         Warning,
 			CheckProject: checkUserParts,
+			Check:        checkUserPartsManifest,
+			SkipBuilt:    true,
 			Doc: `docker reads an empty part of user: as a default, not as nobody: an
 empty user is uid 0, root (the image's USER is not used once user: is
 written), and an empty group is the one the image's /etc/passwd gives
@@ -733,7 +735,8 @@ not in the environment docker compose reads): the service runs as root,
 and the files it makes in its volumes are root's. It is an error; an
 empty user alone (":1000", root with group 1000) or group alone
 ("1000:") is a warning saying how docker runs it. No owner is produced
-from an empty part.
+from an empty part. check judges a container's user: in a manifest the
+same way.
 
 Write both parts (user: "1000:1000"), or set the variables user: is
 made of (in .env or with --env-file); leave user: out to run as the

@@ -677,8 +677,7 @@ func checkUnsetVariables(p *ProjectPass) {
 // "${UID}:${GID}" gives with both unset) is an error; one is a warning.
 func checkUserParts(p *ProjectPass) {
 	for _, svc := range p.services() {
-		uid, gid, ok := strings.Cut(svc.User, ":")
-		if !ok || (uid != "" && gid != "") {
+		if _, _, ok := userPartsEmpty(svc.User); !ok {
 			continue
 		}
 		pos := p.servicePos(svc.Name, "")
@@ -695,24 +694,55 @@ func checkUserParts(p *ProjectPass) {
 			}
 		}
 		from := ""
-		if len(unset) > 0 {
-			from = fmt.Sprintf(" (variable %s unset)", strings.Join(unset, " and "))
-			if len(unset) > 1 {
-				from = fmt.Sprintf(" (variables %s unset)", strings.Join(unset, " and "))
-			}
-		}
-		d := Diagnostic{File: pos.File, Line: pos.Line, Service: svc.Name, Severity: Warning}
-		switch {
-		case uid == "" && gid == "":
-			d.Severity = Error
-			d.Message = fmt.Sprintf("user: %q%s has neither a user nor a group: docker runs the service as root (uid 0, group 0), not as the image's user", svc.User, from)
-		case uid == "":
-			d.Message = fmt.Sprintf("user: %q%s has no user: docker runs the service as root (uid 0) with group %s", svc.User, from, gid)
+		switch len(unset) {
+		case 0:
+		case 1:
+			from = fmt.Sprintf(" (variable %s unset)", unset[0])
 		default:
-			d.Message = fmt.Sprintf("user: %q%s has no group: docker runs the service as %s with the group the image's /etc/passwd gives it (0 when it has none), so no owner is produced from it", svc.User, from, uid)
+			from = fmt.Sprintf(" (variables %s unset)", strings.Join(unset, " and "))
 		}
+		d := userPartsDiag(svc.User, from)
+		d.File, d.Line, d.Service = pos.File, pos.Line, svc.Name
 		p.Report(d)
 	}
+}
+
+// checkUserPartsManifest is C2M030 in a manifest: a container's user:
+// with an empty user or group part, judged as convert judges a
+// service's.
+func checkUserPartsManifest(p *Pass) {
+	for _, c := range p.Module.Containers() {
+		if _, _, ok := userPartsEmpty(c.Container.User); !ok {
+			continue
+		}
+		d := userPartsDiag(c.Container.User, "")
+		d.File, d.Line, d.Service = c.Pos.File, c.Pos.Line, c.Container.Name
+		p.Report(d)
+	}
+}
+
+// userPartsEmpty splits user "USER:GROUP" and reports whether either
+// part is empty; ok is false without a ':' or with both parts.
+func userPartsEmpty(user string) (uid, gid string, ok bool) {
+	uid, gid, colon := strings.Cut(user, ":")
+	return uid, gid, colon && (uid == "" || gid == "")
+}
+
+// userPartsDiag words C2M030 for user, from saying which unset variables
+// made it: an error for both parts empty, a warning for one.
+func userPartsDiag(user, from string) Diagnostic {
+	uid, gid, _ := userPartsEmpty(user)
+	d := Diagnostic{Severity: Warning}
+	switch {
+	case uid == "" && gid == "":
+		d.Severity = Error
+		d.Message = fmt.Sprintf("user: %q%s has neither a user nor a group: docker runs the service as root (uid 0, group 0), not as the image's user", user, from)
+	case uid == "":
+		d.Message = fmt.Sprintf("user: %q%s has no user: docker runs the service as root (uid 0) with group %s", user, from, gid)
+	default:
+		d.Message = fmt.Sprintf("user: %q%s has no group: docker runs the service as %s with the group the image's /etc/passwd gives it (0 when it has none), so no owner is produced from it", user, from, uid)
+	}
+	return d
 }
 
 // checkNoLocation is C2M013: a source with no location on the target
