@@ -279,5 +279,5 @@ type Unmatched struct {
 	// Device and BindKey are, for UnmatchedBindVolume, the volume's
 	// device as the compose file writes it and its key under binds:.
 	Device, BindKey string
-	Pos   manifest.Pos
+	Pos             manifest.Pos
 }
