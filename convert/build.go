@@ -262,7 +262,7 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	res.Skeleton, res.Decisions = skeleton(c.module, res.Missing, res.Suggestions)
 	res.Inline = res.Skeleton
 	if n := len(res.Suggestions.Secrets); n > MaxInlineCredentials {
-		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions), n
+		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions, c.opts.SkeletonFile), n
 	}
 	c.maskResult(res)
 	return nil
@@ -308,6 +308,9 @@ func noServices(p *types.Project) error {
 }
 
 func checkFlagPath(flag, p string) error {
+	if why := manifest.PathLengthProblem(p); why != "" {
+		return fmt.Errorf("%s %s", flag, why)
+	}
 	if p != "" && !manifest.ValidPath(p) {
 		return fmt.Errorf("%s %q: want an absolute, clean path (no .., no trailing /)", flag, p)
 	}
@@ -859,7 +862,7 @@ func (c *converter) build(ctx context.Context) *manifest.Module {
 	c.leftOut()
 	c.topLevelNotCarried()
 	c.jobsNotCarried()
-	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.tmpfsKeys(c.match.unused()))...)
+	c.unmatched = append(c.unmatched, c.uncarriedKeys(c.bindVolumeKeys(c.tmpfsKeys(c.match.unused())))...)
 	c.unmatched = append(c.unmatched, c.unusedAcks()...)
 	c.unmatched = append(c.unmatched, c.unusedCredentials()...)
 	c.unmatched = append(c.unmatched, c.unsurveyed()...)
@@ -1821,6 +1824,8 @@ func userContradicts(s *placement.Placement, users map[string]string, owner stri
 			return fmt.Sprintf("service %q has user: %s, a name the image table cannot map to a uid", svc, u)
 		case uid != ouid || (hasGID && numeric(gid) && gid != ogid):
 			return fmt.Sprintf("service %q user: %s", svc, u)
+		case hasGID && gid == "":
+			return fmt.Sprintf("service %q has user: %s, whose empty group docker takes from the image's /etc/passwd (0 when it has none)", svc, u)
 		case hasGID && !numeric(gid):
 			return fmt.Sprintf("service %q has user: %s, a group name the image table cannot map to a gid", svc, u)
 		}

@@ -78,6 +78,11 @@ type Options struct {
 	// Strict turns production from evidence off: only supplied
 	// declarations count.
 	Strict bool
+	// SkeletonFile is where the caller writes the whole skeleton
+	// (convert --skeleton FILE), as the person gave it: the skeleton a
+	// refusal shows (Result.Inline) names it where it leaves credentials
+	// out. "" names the flag instead.
+	SkeletonFile string
 	// ManifestDir is the folder the manifest is written to (convert -o
 	// DIR, a batch's output folder, the folder check --against finds a
 	// manifest in); a relative path is taken from WorkingDirectory. When

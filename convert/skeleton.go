@@ -10,6 +10,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/internal/textsafe"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/placement"
+	"github.com/compose2manifest/compose2manifest/project"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -256,12 +257,17 @@ func (d *Draft) Skeleton() []byte {
 const MaxInlineCredentials = 8
 
 // inlineSkeleton is the skeleton of missing and s with its credentials:
-// left out and a comment saying how many, and where the whole one is.
-func inlineSkeleton(module string, missing []Missing, s Suggestions) []byte {
+// left out and a comment saying how many, and where the whole one is:
+// file, where --skeleton writes it, or the flag when file is "".
+func inlineSkeleton(module string, missing []Missing, s Suggestions, file string) []byte {
 	n := len(s.Secrets)
 	s.Secrets = nil
+	where := "the whole skeleton with --skeleton FILE"
+	if file != "" {
+		where = "the whole skeleton is in " + textsafe.Escape(file, false)
+	}
 	d := &Draft{Module: module, Missing: missing, Suggestions: s,
-		Tail: []string{fmt.Sprintf("# credentials: %d variables that hold secrets, each offered a credential (prefilled: no decision), left out here: the whole skeleton with --skeleton FILE", n)}}
+		Tail: []string{fmt.Sprintf("# credentials: %d variables that hold secrets, each offered a credential (prefilled: no decision), left out here: %s", n, where)}}
 	doc, _ := d.write()
 	if doc == nil {
 		doc = []byte("version: 1\n" + d.Tail[0] + "\n")
@@ -576,6 +582,9 @@ func (m *Missing) where() string {
 		where = fmt.Sprintf("%s: services %s", first.Pos, quoteList(services))
 	}
 	where += " → " + first.Target
+	if m.Kind == project.NamedBind {
+		where += fmt.Sprintf("; the device of volume %q (driver_opts type: none, o: bind)", m.Source)
+	}
 	if m.Legacy != "" {
 		where += "; legacy Docker volume " + m.Legacy
 	}

@@ -189,6 +189,22 @@ func (c *converter) tmpfsKeys(us []placement.Unmatched) []placement.Unmatched {
 	return us
 }
 
+// bindVolumeKeys marks each unused volumes: key that names a volume whose
+// driver_opts make it a local bind: it matches a volume, but one
+// declared under binds: by its device path, and the report says so
+// instead of "matches nothing".
+func (c *converter) bindVolumeKeys(us []placement.Unmatched) []placement.Unmatched {
+	for i, u := range us {
+		if u.What != placement.UnmatchedKey || u.Section != declare.SectionVolumes {
+			continue
+		}
+		if device, key, ok := c.l.BindVolume(c.match.normalized(u.Section, u.Item)); ok {
+			us[i].What, us[i].Device, us[i].BindKey = placement.UnmatchedBindVolume, device, key
+		}
+	}
+	return us
+}
+
 // uncarriedKeys marks each unused binds: or volumes: key that names what
 // only a job or a service's pre_start hooks mount: the manifest carries
 // neither (C2M007), so the key declares nothing, and the report says so

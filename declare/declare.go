@@ -837,6 +837,8 @@ func pathProblem(s string) string {
 		return "empty path; want an absolute path such as /srv/mail"
 	case !strings.HasPrefix(s, "/"):
 		return fmt.Sprintf("%q is not absolute; want an absolute, clean path such as /srv/mail", s)
+	case manifest.PathLengthProblem(s) != "":
+		return manifest.PathLengthProblem(s)
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
 		return fmt.Sprintf("%q holds a control character (a newline, a tab): a host path with one is a mistake or an attack", s)
 	case path.Clean(s) == s:
@@ -924,6 +926,10 @@ func (p *parser) entries(section string, n *yaml.Node) []Entry {
 				continue
 			}
 		case SectionDirectories:
+			if why := manifest.PathLengthProblem(kv.key); why != "" {
+				p.errorf(kv.k, "%s: key %s", section, why) // the key is too long to print whole
+				continue
+			}
 			if !manifest.ValidPath(kv.key) {
 				p.errorf(kv.k, "%s: key %q: %s", section, kv.key, pathProblem(kv.key))
 				continue
@@ -943,6 +949,9 @@ func (p *parser) entries(section string, n *yaml.Node) []Entry {
 			switch {
 			case !ok || !ValidService(s) || !strings.HasPrefix(t, "/"):
 				p.errorf(kv.k, "%s: key %q is not SERVICE:/TARGET (such as \"postfix:/var/lib/postfix\")", section, kv.key)
+				continue
+			case manifest.PathLengthProblem(t) != "":
+				p.errorf(kv.k, "%s: key %q: target %s", section, s+":…", manifest.PathLengthProblem(t))
 				continue
 			case !manifest.ValidPath(t):
 				p.errorf(kv.k, "%s: key %q: target %s", section, kv.key, pathProblem(t))

@@ -432,6 +432,8 @@ func (d *decoder) roots(n *yaml.Node) []Root {
 		s, ok := d.str(item, "root")
 		switch {
 		case !ok:
+		case PathLengthProblem(s) != "":
+			d.errorf(item, "root %s", PathLengthProblem(s))
 		case !ValidPath(s):
 			d.errorf(item, "root %q must be absolute and clean (no \"..\", \".\", \"//\" or trailing \"/\")", s)
 		case seen[s] > 0:
@@ -542,6 +544,8 @@ func (d *decoder) resource(n *yaml.Node) (Resource, bool) {
 				r.Name = s
 			case s == "":
 				d.errorf(v, "%s needs a path", r.Kind)
+			case PathLengthProblem(s) != "":
+				d.errorf(v, "%s path %s", r.Kind, PathLengthProblem(s))
 			case !ValidPath(s):
 				d.errorf(v, "%s path %q must be absolute and clean (no \"..\", \".\", \"//\" or trailing \"/\")", r.Kind, s)
 			default:

@@ -197,6 +197,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"dotdot path", head + "resources:\n  - file: /srv/../etc/x\n", []string{`f.yaml:4: file path "/srv/../etc/x" must be absolute`}},
 		{"trailing slash", head + "resources:\n  - host: /srv/\n", []string{`f.yaml:4: host path "/srv/" must be absolute`}},
 		{"no path", head + "resources:\n  - directory:\n", []string{"f.yaml:4: directory needs a path"}},
+		{"component over NAME_MAX", head + "resources:\n  - directory: /srv/big/" + strings.Repeat("a", 300) + "\n", []string{`f.yaml:4: directory path "/srv/big/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…" has a component of 300 bytes ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…"), over 255 (NAME_MAX): the host cannot create it`}},
+		{"path over PATH_MAX", head + "resources:\n  - file: /srv" + strings.Repeat("/cccccccccc", 400) + "\n", []string{`f.yaml:4: file path "/srv/cccccccccc/cccccccccc/cccccccccc/cc…" is 4404 bytes long, over 4095 (PATH_MAX)`}},
 		{"path list", head + "resources:\n  - directory: [a]\n", []string{"f.yaml:4: directory must be a string; found a list"}},
 		{"credential without name", head + "resources:\n  - credential: \"\"\n", []string{"f.yaml:4: credential needs a name"}},
 		{"owner mapping", head + "resources:\n  - directory: /srv/m\n    owner: {user: 0}\n", []string{"f.yaml:5: directory owner must be a string; found a mapping"}},

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Version is the manifest format version this package reads and writes.
@@ -307,11 +308,20 @@ func IsAncestor(a, b string) bool {
 	return len(b) > len(a) && b[len(a)] == '/' && strings.HasPrefix(b, a)
 }
 
+// NameMax and PathMax are Linux's NAME_MAX and PATH_MAX less the
+// terminating NUL: the longest path component and the longest path, in
+// bytes, that the host's mkdir, chown and open take.
+const (
+	NameMax = 255
+	PathMax = 4095
+)
+
 // ValidPath reports whether p is an absolute, clean slash path with no ".."
-// element, no trailing slash (other than "/" itself) and no control
-// character (a newline or a tab in a host path is a mistake or an attack).
+// element, no trailing slash (other than "/" itself), no control character
+// (a newline or a tab in a host path is a mistake or an attack) and no
+// component or length the host cannot create (PathLengthProblem).
 func ValidPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || path.Clean(p) != p || strings.Contains(p, "/../") {
+	if !strings.HasPrefix(p, "/") || path.Clean(p) != p || strings.Contains(p, "/../") || PathLengthProblem(p) != "" {
 		return false
 	}
 	for _, r := range p {
@@ -320,6 +330,37 @@ func ValidPath(p string) bool {
 		}
 	}
 	return true
+}
+
+// PathLengthProblem returns why the host cannot create the path p, or ""
+// when it can: p is over PathMax bytes, or one of its components is over
+// NameMax. The text starts with the path, quoted and shortened:
+// `"/srv/big/aaaa…" has a component of 300 bytes, …`.
+func PathLengthProblem(p string) string {
+	if len(p) > PathMax {
+		return fmt.Sprintf("%q is %d bytes long, over %d (PATH_MAX): the host cannot create or open it", abbrev(p), len(p), PathMax)
+	}
+	for c := range strings.SplitSeq(p, "/") {
+		if len(c) > NameMax {
+			return fmt.Sprintf("%q has a component of %d bytes (%q), over %d (NAME_MAX): the host cannot create it", abbrev(p), len(c), abbrev(c), NameMax)
+		}
+	}
+	return ""
+}
+
+// abbrev returns s cut to its first 40 bytes (at a rune boundary) and
+// "…" when it is longer: a path too long for the host is named, not
+// printed whole.
+func abbrev(s string) string {
+	const n = 40
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // ComparePaths orders slash paths component by component, so that every

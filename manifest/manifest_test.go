@@ -33,6 +33,9 @@ func TestValidPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/srv/mail": true, "/": true, "/srv/mail/": false, "srv": false, "/srv/../etc": false,
 		"/srv/./x": false, "/srv/x\ny": false, "/srv/v\tq": false, "/srv/caf\u00e9": true,
+		// NAME_MAX and PATH_MAX: what the host's mkdir takes.
+		"/srv/" + strings.Repeat("a", 255): true, "/srv/" + strings.Repeat("a", 256) + "/b": false,
+		"/" + strings.Repeat("a/", 2046) + "bc": true, "/" + strings.Repeat("a/", 2046) + "bcd": false,
 	} {
 		if got := ValidPath(p); got != want {
 			t.Errorf("ValidPath(%q) = %v, want %v", p, got, want)

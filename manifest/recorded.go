@@ -312,7 +312,11 @@ func (d *decoder) settings(n *yaml.Node) *Settings {
 			s.AllowDirs = list(v, "allow_dirs")
 		case "host_project_directory", "volume_root":
 			x, ok := d.str(v, k.Value)
-			if ok && !ValidPath(x) {
+			switch {
+			case !ok:
+			case PathLengthProblem(x) != "":
+				d.errorf(v, "%s %s", k.Value, PathLengthProblem(x))
+			case !ValidPath(x):
 				d.errorf(v, "%s %q must be an absolute, clean path", k.Value, x)
 			}
 			if k.Value == "volume_root" {

@@ -61,6 +61,8 @@ func TestRecordedStrict(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"converted_with: {colour: red}\n", `unknown key "colour" in converted_with`},
 		{"converted_with: {volume_root: srv}\n", `volume_root "srv" must be an absolute, clean path`},
+		{"converted_with: {volume_root: /" + strings.Repeat("r", 256) + "}\n", `m.yaml:4: volume_root "/rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…" has a component of 256 bytes`},
+		{"converted_with: {host_project_directory: /opt" + strings.Repeat("/p", 2100) + "}\n", `m.yaml:4: host_project_directory "/opt/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p…" is 4204 bytes long, over 4095 (PATH_MAX)`},
 		{"converted_with: {env_files: [/etc/x.env]}\n", `must be a path relative to the project directory`},
 		{"converted_with: {strict: false}\n", `strict must be true`},
 		{"converted_with: [a]\n", `converted_with must be a mapping`},

@@ -254,6 +254,11 @@ const (
 	// UnmatchedSurvey is an entry of the legacy host's survey (Section
 	// and Item its key) naming no source the project mounts.
 	UnmatchedSurvey = "survey"
+	// UnmatchedBindVolume is a volumes: key naming a volume whose
+	// driver_opts make it a local bind of a host path (Device, its key
+	// under binds: BindKey): the bind is declared under binds:, by that
+	// path.
+	UnmatchedBindVolume = "bind-volume"
 )
 
 // Unmatched is a declaration item, or an entry of the legacy host's
@@ -261,7 +266,8 @@ const (
 // profiles.
 type Unmatched struct {
 	// What is UnmatchedKey, UnmatchedAcknowledge, UnmatchedImage,
-	// UnmatchedTmpfs, UnmatchedUncarried or UnmatchedSurvey.
+	// UnmatchedTmpfs, UnmatchedUncarried, UnmatchedSurvey or
+	// UnmatchedBindVolume.
 	What string
 	// Section is the declarations section of a key.
 	Section string
@@ -274,5 +280,8 @@ type Unmatched struct {
 	// Found says, for UnmatchedSurvey, what the survey found there ("a
 	// directory at /opt/app/old on old-nas"); "" when it found nothing.
 	Found string
-	Pos   manifest.Pos
+	// Device and BindKey are, for UnmatchedBindVolume, the volume's
+	// device as the compose file writes it and its key under binds:.
+	Device, BindKey string
+	Pos             manifest.Pos
 }

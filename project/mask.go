@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/compose-spec/compose-go/v2/template"
+	"go.yaml.in/yaml/v3"
 )
 
 // Load errors never show a secret. compose-go quotes what it cannot parse
@@ -16,7 +19,11 @@ import (
 // from the env files (the project's, and a service's env_file that fails
 // to parse) and Options.Environ, is masked in its message (Mask),
 // and so is the raw text after KEY= of each such env file line: the form
-// compose-go quotes when the line does not parse.
+// compose-go quotes when the line does not parse. So is what the compose
+// files write of such a variable: a service's environment: value and the
+// values of its env_file: files, which
+// a field can repeat, through an anchor or by hand), and the default of a
+// reference (${DB_PASSWORD:-hunter2}), as written and interpolated.
 //
 // Masking touches values only. A value that could be a secret
 // (CouldBeSecret) is masked wherever it occurs; any other (a common word
@@ -63,8 +70,16 @@ func maskError(err error, opts Options, in *inputs, l *Project) error {
 		for k, v := range l.Environment {
 			add(k, v)
 		}
+		for _, kv := range l.raw.writtenValues() {
+			add(kv[0], kv[1])
+		}
 	}
 	files := envFileCandidates(opts, in)
+	if l != nil {
+		// A service's env_file: its values reach no field, but a field
+		// may repeat one as written.
+		files = append(files, l.raw.serviceEnvFiles()...)
+	}
 	// A service's env_file compose-go could not parse names itself.
 	for _, m := range failedRead.FindAllStringSubmatch(err.Error(), -1) {
 		f := m[1]
@@ -229,4 +244,103 @@ func alone(s string, start, end int) bool {
 		}
 	}
 	return true
+}
+
+// writtenValues returns, as name and value, what the compose files write
+// of a variable: each service's environment: entry (mapping or list
+// form), as written and interpolated with its file's environment, and
+// the default or alternative value of each ${NAME:-VALUE}, ${NAME-VALUE},
+// ${NAME:+VALUE} or ${NAME+VALUE} reference anywhere, for maskError to
+// judge by LooksLikeSecret. Nil for a nil index.
+func (ix *rawIndex) writtenValues() [][2]string {
+	if ix == nil {
+		return nil
+	}
+	var out [][2]string
+	for _, f := range ix.files {
+		both := func(name, v string) {
+			out = append(out, [2]string{name, v})
+			if strings.Contains(v, "$") {
+				out = append(out, [2]string{name, f.subst(v)})
+			}
+		}
+		for _, kv := range pairs(get(f.root, "services")) {
+			env := resolve(get(kv[1], "environment"))
+			if env == nil {
+				continue
+			}
+			switch env.Kind {
+			case yaml.MappingNode:
+				for _, e := range pairs(env) {
+					if v := resolve(e[1]); v != nil && v.Kind == yaml.ScalarNode {
+						both(e[0].Value, v.Value)
+					}
+				}
+			case yaml.SequenceNode:
+				for _, item := range env.Content {
+					if item = resolve(item); item != nil && item.Kind == yaml.ScalarNode {
+						if k, v, ok := strings.Cut(item.Value, "="); ok {
+							both(k, v)
+						}
+					}
+				}
+			}
+		}
+		seen := map[string]bool{}
+		walkScalars(f.root, nil, func(_ []string, n *yaml.Node) {
+			if !strings.Contains(n.Value, "${") || seen[n.Value] {
+				return
+			}
+			seen[n.Value] = true
+			for name, v := range template.ExtractVariables(map[string]any{"v": n.Value}, template.DefaultPattern) {
+				for _, d := range []string{v.DefaultValue, v.PresenceValue} {
+					if d != "" {
+						both(name, d)
+					}
+				}
+			}
+		})
+	}
+	return out
+}
+
+// serviceEnvFiles returns the env_file: files of every service of the
+// compose files, absolute (a relative one against its file's folder),
+// interpolated: string, list of strings, or list of {path: …}. Nil for a
+// nil index.
+func (ix *rawIndex) serviceEnvFiles() []string {
+	if ix == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range ix.files {
+		add := func(n *yaml.Node) {
+			if n = resolve(n); n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+				return
+			}
+			p := f.subst(n.Value)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(f.workDir, filepath.FromSlash(p))
+			}
+			out = append(out, p)
+		}
+		for _, kv := range pairs(get(f.root, "services")) {
+			ef := resolve(get(kv[1], "env_file"))
+			if ef == nil {
+				continue
+			}
+			if ef.Kind != yaml.SequenceNode {
+				add(ef)
+				continue
+			}
+			for _, item := range ef.Content {
+				if it := resolve(item); it != nil && it.Kind == yaml.MappingNode {
+					add(get(it, "path"))
+				} else {
+					add(item)
+				}
+			}
+		}
+	}
+	return out
 }

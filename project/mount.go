@@ -471,6 +471,25 @@ func (l *Project) TmpfsVolume(name string) bool {
 	return ok && isTmpfsVolume(cfg)
 }
 
+// BindVolume returns, for a top-level volume whose driver_opts make it
+// a local bind (type: none, o: bind, device: PATH), its device as the
+// compose file writes it and as its key under binds:, where it is
+// declared; ok is false for any other volume.
+func (l *Project) BindVolume(name string) (device, key string, ok bool) {
+	if l.Compose == nil {
+		return "", "", false
+	}
+	if _, ok := l.Compose.Volumes[name]; !ok {
+		return "", "", false
+	}
+	m := Mount{Volume: name}
+	l.classifyNamed(&m)
+	if m.Kind != NamedBind {
+		return "", "", false
+	}
+	return m.Source, m.Key, true
+}
+
 // tmpfsVolume makes m, a mount of a named volume the local driver makes a
 // tmpfs, the tmpfs it is: the size and mode of driver_opts o, its other
 // mount options (uid=, gid=, nr_inodes=, …) as written, and ro when the

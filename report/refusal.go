@@ -60,23 +60,36 @@ func (r Refusal) Write(w io.Writer) error {
 		// break, U+202E in a name): pasted, such a key would no longer
 		// match its source (C2M009).
 		line("hint", "declare the missing sources; this skeleton, with characters escaped for the terminal, shows what to fill in:")
+	} else if written != "" && r.Elided > 0 {
+		line("hint", "declare the missing sources; this is the skeleton in %s without its credentials:", written)
 	} else {
 		line("hint", "declare the missing sources; this skeleton is ready to fill in and paste into %s:", r.File)
 	}
 	fmt.Fprintf(w, "\n%s\n", shown)
-	if written != "" {
+	// what names the skeleton to fill in: FILE once --skeleton wrote it,
+	// whole, where the one above may leave credentials out or escape.
+	what := "the skeleton above"
+	switch {
+	case written != "" && (r.Elided > 0 || escaped):
+		what = written
+	case written != "":
+		what = written + " (the skeleton above)"
+	case escaped:
+		what = "the skeleton --skeleton FILE writes"
+	}
+	switch {
+	case written != "" && r.Elided > 0:
+		line("hint", "the whole skeleton, with the %s left out above, is in %s", Plural(r.Elided, "credential"), written)
+	case written != "":
 		line("hint", "the whole skeleton is in %s", written)
-	} else if escaped {
+	case escaped:
 		line("hint", "some characters above are escaped, so it is not what to paste: write the skeleton as it is with --skeleton FILE")
-	} else if r.Elided > 0 {
+	case r.Elided > 0:
 		line("hint", "%s left out above, each prefilled: write the whole skeleton with --skeleton FILE", Plural(r.Elided, "credential"))
 	}
-	next := fmt.Sprintf("%s left: fill in the skeleton above and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", Plural(r.Decisions, "decision"), r.File)
-	if escaped {
-		next = fmt.Sprintf("%s left: fill in the skeleton --skeleton FILE writes and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", Plural(r.Decisions, "decision"), r.File)
-	}
+	next := fmt.Sprintf("%s left: fill in %s and save it as %s, or answer them one at a time with compose2manifest ask (and the same flags)", Plural(r.Decisions, "decision"), what, r.File)
 	if r.Decisions == 0 {
-		next = "nothing left to fill in: review the skeleton above and save it as " + r.File + ", or go through it with compose2manifest ask (and the same flags)"
+		next = "nothing left to fill in: review " + what + " and save it as " + r.File + ", or go through it with compose2manifest ask (and the same flags)"
 	}
 	line("hint", "%s", next)
 	return nil

@@ -209,7 +209,9 @@ all profiles. A key that matches nothing is usually a typo, and a typo
 must not pass silently: the source it meant stays undeclared. A volumes:
 key for a named volume the local driver makes a tmpfs (driver_opts type:
 tmpfs) is reported as such: the volume is a tmpfs in each container, with
-no host path to declare. So with an entry of the legacy host's survey
+no host path to declare; so is one for a named volume whose driver_opts
+make it a bind (type: none, o: bind, device: PATH), which is declared
+under binds: by PATH. So with an entry of the legacy host's survey
 (convert --survey): one for a source the project does not mount is a
 survey of other compose files or profiles, or one made before they
 changed; its facts would be used nowhere, and the data it found would be
@@ -715,6 +717,30 @@ inside a cache one with the module.
 Give the inner declaration a path outside (or the outer one the intent
 it really has: a cache that holds state is state), or a volume_root or
 host_project_directory that is not such a place.`,
+		},
+		{
+			ID:           "C2M030",
+			Title:        "a service's user: with an empty user or group",
+			Severity:     Error,
+			Also:         Warning,
+			CheckProject: checkUserParts,
+			Check:        checkUserPartsManifest,
+			SkipBuilt:    true,
+			Doc: `docker reads an empty part of user: as a default, not as nobody: an
+empty user is uid 0, root (the image's USER is not used once user: is
+written), and an empty group is the one the image's /etc/passwd gives
+the user (0 when it has none). user: ":" is what user: "${UID}:${GID}"
+becomes when both variables are unset (UID and GID are shell variables,
+not in the environment docker compose reads): the service runs as root,
+and the files it makes in its volumes are root's. It is an error; an
+empty user alone (":1000", root with group 1000) or group alone
+("1000:") is a warning saying how docker runs it. No owner is produced
+from an empty part. check judges a container's user: in a manifest the
+same way.
+
+Write both parts (user: "1000:1000"), or set the variables user: is
+made of (in .env or with --env-file); leave user: out to run as the
+image's own user.`,
 		},
 	}
 }

@@ -186,11 +186,12 @@ func NumericOwner(owner string) bool {
 }
 
 // RootUser reports whether a service's or container's user: starts its
-// process as root: uid 0 or the name root, with or without a group ("" is
-// not: no user: runs as the image's).
+// process as root: uid 0 or the name root, with or without a group, or an
+// empty user before a ':' (":" and ":1000", which docker runs as uid 0).
+// "" is not: no user: runs as the image's.
 func RootUser(user string) bool {
-	uid, _, _ := strings.Cut(user, ":")
-	return uid == "0" || uid == "root"
+	uid, _, hasGroup := strings.Cut(user, ":")
+	return uid == "0" || uid == "root" || (uid == "" && hasGroup)
 }
 
 // otherUser reports whether a container's user: runs its process as

@@ -55,3 +55,17 @@ func TestUnsafeMode(t *testing.T) {
 		}
 	}
 }
+
+// TestRootUser: a user: starts its process as root when its user is 0,
+// root, or empty before a ':' (docker runs ":" and ":1000" as uid 0); no
+// user: at all runs as the image's.
+func TestRootUser(t *testing.T) {
+	for user, want := range map[string]bool{
+		"0": true, "0:0": true, "root": true, "root:wheel": true, ":": true, ":1000": true,
+		"": false, "1000": false, "1000:": false, "1000:0": false, "app:root": false,
+	} {
+		if got := RootUser(user); got != want {
+			t.Errorf("RootUser(%q) = %v, want %v", user, got, want)
+		}
+	}
+}

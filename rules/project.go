@@ -671,6 +671,80 @@ func checkUnsetVariables(p *ProjectPass) {
 	}
 }
 
+// checkUserParts is C2M030: a converted service's user: with an empty
+// user or group part, which docker reads as root (an empty user) or as
+// the user's group in the image (an empty group). Both empty (":", what
+// "${UID}:${GID}" gives with both unset) is an error; one is a warning.
+func checkUserParts(p *ProjectPass) {
+	for _, svc := range p.services() {
+		if _, _, ok := userPartsEmpty(svc.User); !ok {
+			continue
+		}
+		pos := p.servicePos(svc.Name, "")
+		for _, d := range slices.Backward(p.Project.ServiceDefs(svc.Name)) {
+			if d.Writes("user") {
+				pos = d.Pos("user")
+				break
+			}
+		}
+		var unset []string
+		for _, u := range p.Project.UnsetVariables {
+			if u.Service == svc.Name && slices.Equal(u.Path, []string{"services", svc.Name, "user"}) && !slices.Contains(unset, u.Name) {
+				unset = append(unset, u.Name)
+			}
+		}
+		from := ""
+		switch len(unset) {
+		case 0:
+		case 1:
+			from = fmt.Sprintf(" (variable %s unset)", unset[0])
+		default:
+			from = fmt.Sprintf(" (variables %s unset)", strings.Join(unset, " and "))
+		}
+		d := userPartsDiag(svc.User, from)
+		d.File, d.Line, d.Service = pos.File, pos.Line, svc.Name
+		p.Report(d)
+	}
+}
+
+// checkUserPartsManifest is C2M030 in a manifest: a container's user:
+// with an empty user or group part, judged as convert judges a
+// service's.
+func checkUserPartsManifest(p *Pass) {
+	for _, c := range p.Module.Containers() {
+		if _, _, ok := userPartsEmpty(c.Container.User); !ok {
+			continue
+		}
+		d := userPartsDiag(c.Container.User, "")
+		d.File, d.Line, d.Service = c.Pos.File, c.Pos.Line, c.Container.Name
+		p.Report(d)
+	}
+}
+
+// userPartsEmpty splits user "USER:GROUP" and reports whether either
+// part is empty; ok is false without a ':' or with both parts.
+func userPartsEmpty(user string) (uid, gid string, ok bool) {
+	uid, gid, colon := strings.Cut(user, ":")
+	return uid, gid, colon && (uid == "" || gid == "")
+}
+
+// userPartsDiag words C2M030 for user, from saying which unset variables
+// made it: an error for both parts empty, a warning for one.
+func userPartsDiag(user, from string) Diagnostic {
+	uid, gid, _ := userPartsEmpty(user)
+	d := Diagnostic{Severity: Warning}
+	switch {
+	case uid == "" && gid == "":
+		d.Severity = Error
+		d.Message = fmt.Sprintf("user: %q%s has neither a user nor a group: docker runs the service as root (uid 0, group 0), not as the image's user", user, from)
+	case uid == "":
+		d.Message = fmt.Sprintf("user: %q%s has no user: docker runs the service as root (uid 0) with group %s", user, from, gid)
+	default:
+		d.Message = fmt.Sprintf("user: %q%s has no group: docker runs the service as %s with the group the image's /etc/passwd gives it (0 when it has none), so no owner is produced from it", user, from, uid)
+	}
+	return d
+}
+
 // checkNoLocation is C2M013: a source with no location on the target
 // host, or a bind source that is a symbolic link out of the project.
 func checkNoLocation(p *ProjectPass) {
@@ -759,6 +833,9 @@ func UnplacedMessage(u *placement.Unplaced) string {
 	case placement.WhyInsideUnplaced:
 		return fmt.Sprintf("%s lies inside bind %s, which layout fhs cannot place: %s", u.What, u.Holder, UnplacedMessage(u.HolderWhy))
 	case placement.WhyInvalidPath:
+		if why := manifest.PathLengthProblem(u.At); why != "" {
+			return fmt.Sprintf("source %q has no location the host can create: its path %s", u.What, why)
+		}
 		return fmt.Sprintf("source %q lands at %q, which is not an absolute, clean host path without control characters", u.What, u.At)
 	}
 	return fmt.Sprintf("%s has no location on the target host (%s)", u.What, u.Why)
@@ -769,7 +846,11 @@ func UnplacedMessage(u *placement.Unplaced) string {
 func checkUndeclared(p *ProjectPass) {
 	for i := range p.Placements {
 		if pl := &p.Placements[i]; pl.Undeclared != nil {
-			p.Report(placementDiag(pl, false, UndeclaredMessage(pl.Undeclared)))
+			d := placementDiag(pl, false, UndeclaredMessage(pl.Undeclared))
+			if pl.First().Kind == project.NamedBind {
+				d.Fix = fmt.Sprintf("Declare it under binds: by its device path, %s, with owner, mode and intent (not under volumes:), or as kind: host for a path the module uses but does not own, and convert again.", pl.Key)
+			}
+			p.Report(d)
 		}
 	}
 }
@@ -829,7 +910,12 @@ func placementDiag(pl *placement.Placement, atEntry bool, msg string) Diagnostic
 		}
 		d.Message += fmt.Sprintf(" (mounted by services %s)", strings.Join(q, ", "))
 	}
-	if pl.Section == declare.SectionBinds && declare.NormalizeBind(first.Source) != pl.Key {
+	switch {
+	case first.Kind == project.NamedBind && first.Source == pl.Key:
+		d.Message += fmt.Sprintf("; volume %q is a bind of %s (driver_opts type: none, o: bind): it is declared under binds:, by that path", first.Volume, first.Source)
+	case first.Kind == project.NamedBind:
+		d.Message += fmt.Sprintf("; volume %q is a bind of %s (driver_opts type: none, o: bind): it is declared under binds:, as %s", first.Volume, first.Source, pl.Key)
+	case pl.Section == declare.SectionBinds && declare.NormalizeBind(first.Source) != pl.Key:
 		d.Message += fmt.Sprintf("; its key in binds: is %s", pl.Key)
 	}
 	return d
@@ -899,6 +985,10 @@ func checkUnmatched(p *ProjectPass) {
 				verb = "mount"
 			}
 			d.Message = fmt.Sprintf("%s key %q names what only %s %s, which the manifest does not carry (C2M007): it declares nothing; remove the key", u.Section, u.Item, strings.Join(u.Mounters, " and "), verb)
+		case placement.UnmatchedBindVolume:
+			d.Source = u.Item
+			d.Message = fmt.Sprintf("%s key %q names volume %q, whose driver_opts (type: none, o: bind, device: %s) make it a bind of %s: a bind is declared under binds:, by its device path, so this key declares nothing", u.Section, u.Item, u.Item, u.Device, u.Device)
+			d.Fix = fmt.Sprintf("Move the entry under binds:, keyed by the device path %s, and delete it from volumes:.", u.BindKey)
 		case placement.UnmatchedImage:
 			d.Service = u.Item
 			d.Message = fmt.Sprintf("images: %s names no service that lacks an image", u.Item)

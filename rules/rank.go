@@ -94,6 +94,9 @@ var ranks = map[string]Rank{
 	// Data the host keeps, placed where the host or the system deletes
 	// it: lost at boot or with the module.
 	"C2M029": {Tags: []string{TagReliability, TagCorrectness}, Precision: "high", SecuritySeverity: 6.0},
+	// A user: docker runs as root where ids were meant: the service's
+	// files are root's.
+	"C2M030": {Tags: []string{TagSecurity, TagCorrectness}, Precision: "very-high", SecuritySeverity: 6.5},
 }
 
 // Rank returns how code scanning ranks r's findings; a rule this package

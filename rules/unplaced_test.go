@@ -24,6 +24,7 @@ func TestUnplacedMessage(t *testing.T) {
 		{placement.Unplaced{Why: placement.WhyRootUndeclared, What: "bind ./a", At: "/var/lib/app/a", Root: "/var/lib/app"}, []string{"module root /var/lib/app has no declaration", "under directories:"}},
 		{placement.Unplaced{Why: placement.WhyInsideUnplaced, What: "bind ./a/b", Holder: "./a", HolderWhy: &placement.Unplaced{Why: placement.WhyNoIntent, What: "bind ./a"}}, []string{"lies inside bind ./a", "layout fhs places bind ./a by its intent"}},
 		{placement.Unplaced{Why: placement.WhyInvalidPath, What: "./d", At: "/srv/a\nb"}, []string{`source "./d" lands at "/srv/a\nb"`}},
+		{placement.Unplaced{Why: placement.WhyInvalidPath, What: "./d", At: "/srv/" + strings.Repeat("d", 256)}, []string{`source "./d" has no location the host can create: its path "/srv/ddd`, "has a component of 256 bytes", "NAME_MAX"}},
 	} {
 		got := UnplacedMessage(&tc.u)
 		for _, w := range tc.want {

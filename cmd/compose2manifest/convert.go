@@ -96,6 +96,7 @@ func runConvert(e *env, args []string) int {
 	if cf.output != "-" {
 		cf.opts.ManifestDir = cf.output // the header names the compose file from there
 	}
+	cf.opts.SkeletonFile = cf.skeleton // the skeleton shown names it
 	if batch.Tunable(e.environ) {
 		cf.opts.InputSize = batch.Untune // a large input runs as untuned
 	}

@@ -23,7 +23,7 @@ import (
 // Exit codes.
 const (
 	exitOK       = 0 // complete
-	exitFindings = 1 // refused, or findings
+	exitFindings = 1 // refused, or check found an error (warnings count only with --warnings-as-errors)
 	exitUsage    = 2 // bad usage or unreadable input
 	exitInternal = 3 // an internal error: a bug of ours, never bad input
 )
