@@ -264,6 +264,7 @@ func (c *converter) judge(res *Result, m *manifest.Module, given Options) error 
 	if n := len(res.Suggestions.Secrets); n > MaxInlineCredentials {
 		res.Inline, res.Elided = inlineSkeleton(c.module, res.Missing, res.Suggestions, c.opts.SkeletonFile), n
 	}
+	res.skeletonFile = c.opts.SkeletonFile
 	c.maskResult(res)
 	return nil
 }

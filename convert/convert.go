@@ -238,6 +238,9 @@ type Result struct {
 	// mask masks the conversion's known secrets out of a text
 	// (maskResult), for what OfferShared writes again; nil: none known.
 	mask func(string) string
+	// skeletonFile is Options.SkeletonFile, which the inline skeleton
+	// names (OfferShared writes it again).
+	skeletonFile string
 }
 
 // projectOptions returns the options that say which compose project to

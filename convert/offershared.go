@@ -46,7 +46,7 @@ func (r *Result) OfferShared(sharers func(hostPath string) (shared, holders []st
 	r.Skeleton, r.Decisions = skeleton(module, r.Missing, r.Suggestions)
 	r.Inline = r.Skeleton
 	if n := len(r.Suggestions.Secrets); n > MaxInlineCredentials {
-		r.Inline, r.Elided = inlineSkeleton(module, r.Missing, r.Suggestions), n
+		r.Inline, r.Elided = inlineSkeleton(module, r.Missing, r.Suggestions, r.skeletonFile), n
 	}
 	if r.mask != nil {
 		r.Skeleton, r.Inline = []byte(r.mask(string(r.Skeleton))), []byte(r.mask(string(r.Inline)))
