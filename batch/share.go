@@ -16,7 +16,7 @@ import (
 // shareIndex records, for each project of a batch, the absolute host
 // paths it mounts with a bind (declared or still missing), so that a
 // source several projects share can be offered as kind: host
-// (convert.Options.Sharers). Safe for concurrent use.
+// (convert.Result.OfferShared). Safe for concurrent use.
 type shareIndex struct {
 	mu    sync.Mutex
 	paths map[string][]int // clean host path → the projects mounting it
@@ -77,7 +77,7 @@ func (x *shareIndex) add(i int, res *convert.Result) (open bool) {
 	return open && res.Status == convert.Refused
 }
 
-// sharers returns convert.Options.Sharers for project i: the other
+// sharers returns, for project i, what convert.Result.OfferShared asks: the other
 // projects mounting a host path or a path inside it, by name, sorted;
 // and those mounting a path above it, as "NAME (PATH)", nearest first.
 func (x *shareIndex) sharers(i int) func(string) ([]string, []string) {
