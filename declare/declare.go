@@ -727,13 +727,21 @@ func (p *parser) file(n *yaml.Node) *File {
 			default:
 				f.Profiles = ss
 			}
-		case "host_project_directory":
+		case "host_project_directory", "volume_root":
+			if v := resolve(kv.v); v != nil && v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Value == "" {
+				// Left empty, as the skeleton writes it: not given, so
+				// the sources it would place are refused for want of it
+				// (C2M013), as other empty fields are.
+				continue
+			}
+			if kv.key == "volume_root" {
+				if s, ok := p.absPath(kv.v, "volume_root"); ok {
+					f.VolumeRoot, f.VolumeRootPos = s, p.pos(kv.k)
+				}
+				continue
+			}
 			if s, ok := p.absPath(kv.v, "host_project_directory"); ok {
 				f.HostProjectDirectory, f.HostProjectDirectoryPos = s, p.pos(kv.k)
-			}
-		case "volume_root":
-			if s, ok := p.absPath(kv.v, "volume_root"); ok {
-				f.VolumeRoot, f.VolumeRootPos = s, p.pos(kv.k)
 			}
 		case KeyLayout:
 			if kv.v.Kind != yaml.ScalarNode || kv.v.Tag != "!!str" || !isOneOf(Layouts, kv.v.Value) {

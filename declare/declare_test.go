@@ -165,7 +165,6 @@ func TestParseErrors(t *testing.T) {
 		{"path newline", "version: 1\nvolumes:\n  db: {path: \"/srv/db\\nx\"}\n", []string{`:3: volumes: "db": path: "/srv/db\nx" holds a control character`}},
 		{"host_project_directory relative", "version: 1\nhost_project_directory: opt/mail\n", []string{`:2: host_project_directory: "opt/mail" is not absolute`}},
 		{"volume_root unclean", "version: 1\nvolume_root: /srv/\n", []string{`:2: volume_root: "/srv/" is not clean`}},
-		{"volume_root empty", "version: 1\nvolume_root: \"\"\n", []string{`:2: volume_root: empty path`}},
 		{"host with owner", "version: 1\nbinds:\n  /etc/localtime:\n    kind: host\n    owner: \"0:0\"\n    mode: \"0644\"\n    intent: config\n    path: /etc/lt\n",
 			[]string{`:5: binds: "/etc/localtime": owner is not allowed on a kind: host entry`, `:6: binds: "/etc/localtime": mode is not allowed`, `:7: binds: "/etc/localtime": intent is not allowed`}},
 		{"host in volumes", "version: 1\nvolumes:\n  db: {kind: host}\n", []string{`:3: volumes: "db": kind: host is for binds only`}},
@@ -647,5 +646,25 @@ func TestAckSectionWildcard(t *testing.T) {
 	}
 	if a.String() != "networks.*.external" {
 		t.Errorf("String() = %q", a.String())
+	}
+}
+
+// TestEmptySettingsUnset: volume_root and host_project_directory left
+// "", as the refusal's skeleton writes them, are not given (convert then
+// refuses what they would place, C2M013, exit 1), where they were a parse
+// error (exit 2) for a skeleton saved as it was.
+func TestEmptySettingsUnset(t *testing.T) {
+	f, err := Parse("c2m.yaml", []byte("version: 1\nvolume_root: \"\"\nhost_project_directory: \"\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VolumeRoot != "" || f.HostProjectDirectory != "" || f.VolumeRootPos.Line != 0 {
+		t.Errorf("volume_root %q, host_project_directory %q: want both unset", f.VolumeRoot, f.HostProjectDirectory)
+	}
+	// Not a string, or not absolute, they are still errors.
+	for _, doc := range []string{"version: 1\nvolume_root: ~\n", "version: 1\nvolume_root: srv\n", "version: 1\nhost_project_directory: 0\n"} {
+		if _, err := Parse("c2m.yaml", []byte(doc)); err == nil {
+			t.Errorf("%q: no error", doc)
+		}
 	}
 }
