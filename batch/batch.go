@@ -1018,6 +1018,17 @@ func meeting(recs map[int][]declRec) map[string]bool {
 			keep[p] = true
 		}
 	}
+	// A directory used where it is (kind host, or owned in place) by one
+	// entry, above another's copy of a directory below it: both kept
+	// (checkMovedFromUnder).
+	inPlace := map[string]seen{}
+	for i, rs := range recs {
+		for _, d := range rs {
+			if d.inPlace() {
+				count(inPlace, path.Clean(d.path), i)
+			}
+		}
+	}
 	// held keeps p, of entry i, and the paths of the copies of host
 	// directory a, when another entry has a's origin.
 	held := func(a string, i int, p string) {
@@ -1048,6 +1059,9 @@ func meeting(recs map[int][]declRec) map[string]bool {
 				if dir, ok := strings.CutPrefix(o, "bind "); ok {
 					for a := rules.ParentOf(dir); a != ""; a = rules.ParentOf(a) {
 						held(a, i, d.path)
+						if u, ok := inPlace[a]; ok && (u.n > 1 || u.first != i) {
+							keep[a], keep[d.path] = true, true
+						}
 					}
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/project"
 	"github.com/compose2manifest/compose2manifest/rules"
 )
 
@@ -82,6 +83,16 @@ func (s *spool) hashes(recs []declRec) (keys, above []uint64) {
 	keys = make([]uint64, 0, len(recs))
 	for _, r := range recs {
 		keys = append(keys, s.hash(r.path, r.owns()))
+		if r.inPlace() {
+			// Used where it is: met by a copy of a directory below it
+			// (checkMovedFromUnder), which has it above.
+			keys = append(keys, s.hash(inPlaceKey(r.path), true))
+		}
+		if dir, ok := strings.CutPrefix(rules.OriginKey(r.legacy), "bind /"); ok && r.owns() {
+			for a := rules.ParentOf("/" + dir); a != ""; a = rules.ParentOf(a) {
+				above = append(above, s.hash(inPlaceKey(a), false))
+			}
+		}
 		if r.owns() {
 			if r.sharable() {
 				o := rules.OriginKey(r.legacy)
@@ -126,6 +137,23 @@ func sortedSet(hs []uint64) []uint64 {
 	}
 	slices.Sort(hs)
 	return slices.Clip(slices.Compact(hs))
+}
+
+// inPlaceKey is the prefilter's key of a host directory a module uses
+// where it is, apart from paths and origins.
+func inPlaceKey(p string) string { return "\x01" + path.Clean(p) }
+
+// inPlace reports whether r is a host directory its module uses where it
+// is, kind host or owned without a legacy origin elsewhere, that a copy
+// of a directory below it would leave behind (rules'
+// checkMovedFromUnder): not a system directory, nor a well-known host
+// path such as /etc/localtime.
+func (r declRec) inPlace() bool {
+	if !strings.HasPrefix(r.path, "/") || r.owns() && r.legacy != "" {
+		return false
+	}
+	c := path.Clean(r.path)
+	return !slices.Contains(rules.SystemPaths(), c) && !project.WellKnownHost(c)
 }
 
 // owns reports whether r declares its path as the module's own (not a

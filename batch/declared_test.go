@@ -25,8 +25,10 @@ func TestSpoolRoundTrip(t *testing.T) {
 	if !d.spool || d.blob != "" {
 		t.Fatalf("not spooled: %+v", d)
 	}
-	if len(d.keys) != 2 || len(d.above) != 3 {
-		t.Errorf("hashes of distinct paths: %d, of their ancestors %d; want 2 and 3", len(d.keys), len(d.above))
+	// Two distinct paths, each used where it is (no legacy origin): a
+	// key for each path and one for each in place (inPlaceKey).
+	if len(d.keys) != 4 || len(d.above) != 3 {
+		t.Errorf("hashes of distinct paths: %d, of their ancestors %d; want 4 and 3", len(d.keys), len(d.above))
 	}
 	d2 := sp.store(recs[:1])
 	for _, x := range []struct {

@@ -88,10 +88,12 @@ func TestSharers(t *testing.T) {
 		path            string
 		shared, holders []string
 	}{
-		{0, "/mnt/media", []string{"apps/x/extra.yml", "radarr"}, []string{"backup (/mnt)"}},
-		{1, "/mnt/media/movies", nil, []string{"sonarr (/mnt/media)", "apps/x/extra.yml (/mnt/media)", "backup (/mnt)"}},
+		// /mnt, a system directory, holds nothing (rules'
+		// checkMovedFromUnder): a monitor of the host sees a moved copy.
+		{0, "/mnt/media", []string{"apps/x/extra.yml", "radarr"}, nil},
+		{1, "/mnt/media/movies", nil, []string{"sonarr (/mnt/media)", "apps/x/extra.yml (/mnt/media)"}},
 		{2, "/mnt", []string{"apps/x/extra.yml", "other", "radarr", "sonarr"}, nil},
-		{3, "/mnt/media2", nil, []string{"backup (/mnt)"}},
+		{3, "/mnt/media2", nil, nil},
 		{3, "/opt/none", nil, nil},
 	} {
 		shared, holders := x.sharers(tc.i)(tc.path)

@@ -11,6 +11,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
 	"github.com/compose2manifest/compose2manifest/project"
+	"github.com/compose2manifest/compose2manifest/rules"
 )
 
 // shareIndex records, for each project of a batch, the absolute host
@@ -108,6 +109,9 @@ func (x *shareIndex) sharers(i int) func(string) ([]string, []string) {
 		}
 		sort.Strings(out)
 		for q := path.Dir(p); q != p; p, q = q, path.Dir(q) {
+			if slices.Contains(rules.SystemPaths(), q) {
+				continue // a monitor of the whole host sees a moved copy too (rules' checkMovedFromUnder)
+			}
 			for _, j := range x.paths[q] {
 				if j != i {
 					holders = append(holders, x.names[j]+" ("+q+")")

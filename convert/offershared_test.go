@@ -55,7 +55,8 @@ services:
 	skel := string(res.Skeleton)
 	for _, want := range []string{
 		"/mnt/library: {kind: host} # compose.yaml:8: service \"app\" → /library; projects jellyfin and plex of this batch also mount it",
-		"inside what project backup (/mnt/apps) of this batch mounts: moving its data takes it from under that",
+		"inside what project backup (/mnt/apps) of this batch mounts: moving its data would take it from under that (C2M005), so the skeleton keeps it where it is, roots: [/mnt/apps/media]",
+		"roots: [/mnt/apps/media]\n",
 	} {
 		if !strings.Contains(skel, want) {
 			t.Errorf("skeleton lacks %q:\n%s", want, skel)

@@ -338,6 +338,7 @@ func skeletonNode(d *Draft) *yaml.Node {
 	root.HeadComment = strings.TrimPrefix(declare.SkeletonHeader, "# ") + " Fill in every \"\" (intent: state, content, config, logs, cache\nor runtime; mode: quoted octal such as \"0750\"; owner: \"USER:GROUP\") and paste into " + DeclarationsFile + "."
 	addKV(root, "version", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
 	skeletonSettings(root, d.Module, missing)
+	skeletonKeepRoots(root, missing)
 	for _, section := range []string{declare.SectionBinds, declare.SectionVolumes, declare.SectionAnonymous} {
 		if sec := skeletonSection(section, missing); len(sec.Content) > 0 {
 			addKV(root, section, sec)
@@ -467,6 +468,33 @@ func skeletonSection(section string, missing []Missing) *yaml.Node {
 		sec.Content = append(sec.Content, key, v)
 	}
 	return sec
+}
+
+// heldInPlace reports whether the skeleton keeps m's data where it is,
+// with roots: [KeepRoot]: inside what another project of the batch
+// mounts (HeldBy), its data may not move from under it.
+func (m *Missing) heldInPlace() bool {
+	return len(m.HeldBy) > 0 && m.KeepRoot != "" && !m.NeedsPath
+}
+
+// skeletonKeepRoots writes roots: for the sources whose data the
+// skeleton keeps where it is (heldInPlace), each root once.
+func skeletonKeepRoots(root *yaml.Node, missing []Missing) {
+	var keep []string
+	for i := range missing {
+		if m := &missing[i]; m.heldInPlace() && !slices.Contains(keep, m.KeepRoot) {
+			keep = append(keep, m.KeepRoot)
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, r := range keep {
+		seq.Content = append(seq.Content, plain(r))
+	}
+	addKV(root, declare.KeyRoots, seq)
+	root.Content[len(root.Content)-2].HeadComment = "Kept where it is: another project of the batch mounts a folder holding it, which would no longer see it once moved."
 }
 
 // needNode is the value the skeleton writes for n: the value known, or ""
@@ -615,19 +643,25 @@ func (m *Missing) where() string {
 		where += fmt.Sprintf("; %s of this batch also %s it or a path inside it: data several modules share is the host's, so kind host is offered; or let one module own it (owner, mode, intent) and name it kind: host in the others", describeProjects(m.SharedWith), verb)
 	case m.NotOwnable != "":
 		where += "; the module may not own it there (" + m.NotOwnable + "): a path where its data moves, or {kind: host} alone"
+	case m.heldInPlace():
+		verb := "mount"
+		if len(m.HeldBy) == 1 {
+			verb = "mounts"
+		}
+		where += "; inside what " + describeHolders(m.HeldBy) + " of this batch " + verb + ": moving its data would take it from under that (C2M005), so the skeleton keeps it where it is, roots: [" + m.KeepRoot + "]; or {kind: host} alone"
 	case m.Moves != "" && m.NeedsPath:
 		where += "; " + m.Moves + ": give it a path"
 	case m.Moves != "":
 		where += "; " + m.Moves + ": as given, this entry places it by its intent (layout fhs); or give it a path, or {kind: host} alone"
 	}
-	if len(m.HeldBy) > 0 {
+	if len(m.HeldBy) > 0 && !m.heldInPlace() {
 		verb := "mount"
 		if len(m.HeldBy) == 1 {
 			verb = "mounts"
 		}
-		where += "; inside what " + describeHolders(m.HeldBy) + " of this batch " + verb + ": moving its data takes it from under that"
+		where += "; inside what " + describeHolders(m.HeldBy) + " of this batch " + verb + ": moving its data takes it from under that (C2M005)"
 	}
-	if m.KeepRoot != "" && len(m.SharedWith) == 0 {
+	if m.KeepRoot != "" && len(m.SharedWith) == 0 && !m.heldInPlace() {
 		where += "; or keep its data where it is: roots: [" + m.KeepRoot + "]"
 	}
 	if m.Inside != "" {

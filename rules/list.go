@@ -1126,6 +1126,7 @@ func checkDuplicateSet(p *SetPass) {
 		}
 	}
 	checkSharedOrigin(p)
+	checkMovedFromUnder(p)
 }
 
 // checkSharedOrigin is C2M005 across modules: one Docker volume (a
@@ -1233,6 +1234,67 @@ func checkSharedOrigin(p *SetPass) {
 				diag.Module = m.Module
 				p.Report(diag)
 				break
+			}
+		}
+	}
+}
+
+// checkMovedFromUnder is C2M005 across modules, the converse of a host
+// use of a copied directory: one module copies a host directory
+// elsewhere (its data moves, by plan) while another uses a directory
+// that holds it where it is (kind: host, or owned in place): once the
+// data moves, the second sees what was left behind and never the copy
+// (a media server reading /mnt/media while sonarr's /mnt/media/tv moves
+// to /srv/sonarr). A system directory (SystemPaths: /, /mnt, /home) used
+// in place is no such holder: a monitor reading the whole host sees a
+// moved copy too. The copy gets the error, once, naming the nearest
+// holder.
+func checkMovedFromUnder(p *SetPass) {
+	type use struct {
+		module string
+		res    *manifest.Resource
+	}
+	system := map[string]bool{}
+	for _, sp := range SystemPaths() {
+		system[sp] = true
+	}
+	inPlace := map[string][]use{}
+	for _, m := range p.Modules {
+		for _, r := range m.Declared() {
+			if !path.IsAbs(r.Path) || r.Kind != manifest.KindHost && r.Legacy() != "" {
+				continue
+			}
+			if c := path.Clean(r.Path); !system[c] {
+				inPlace[c] = append(inPlace[c], use{m.Module, r})
+			}
+		}
+	}
+	if len(inPlace) == 0 {
+		return
+	}
+	for _, m := range p.Modules {
+		for _, r := range m.Declared() {
+			dir, ok := strings.CutPrefix(OriginKey(r.Legacy()), "bind ")
+			if !ok || r.Kind == manifest.KindHost || path.Clean(r.Path) == dir {
+				continue
+			}
+			found := false
+			for anc := parentOf(dir); anc != "" && !found; anc = parentOf(anc) {
+				for _, u := range inPlace[anc] {
+					if u.module == m.Module {
+						continue
+					}
+					how := "uses where it is (kind: host)"
+					if u.res.Kind != manifest.KindHost {
+						how = "owns where it is"
+					}
+					diag := Diag(r, "module %q copies %s to %s, out from under %s, which module %q %s: once the data moves, %q sees what was left behind there and never the copy; keep it where it is (kind: host, or owned in place with roots:), or let %q use %s as its host path", m.Module, dir, r.Path, anc, u.module, how, u.module, u.module, r.Path)
+					diag.relate(u.res.Pos, fmt.Sprintf("module %q uses %s here", u.module, anc))
+					diag.Module = m.Module
+					p.Report(diag)
+					found = true
+					break
+				}
 			}
 		}
 	}
