@@ -488,13 +488,23 @@ func (r Runner) convertOne(ctx context.Context, p Project, opts convert.Options)
 
 // RootDefaults returns opts with DefaultsFile naming the defaults file
 // at the batch's root (declare.DefaultsFile), when opts names none and
-// root has one: every project under the root is converted with it.
+// root has one: every project under the root is converted with it. A
+// DefaultsFile given relative is made absolute from
+// opts.WorkingDirectory, once: each project converts from its own
+// folder. Anything at the root by that name (a symbolic link, a folder)
+// is named, so that the check of the defaults refuses what is not a
+// regular file instead of the batch converting without it.
 func RootDefaults(root string, opts convert.Options) convert.Options {
 	if opts.DefaultsFile != "" {
+		if !filepath.IsAbs(opts.DefaultsFile) && opts.WorkingDirectory != "" {
+			opts.DefaultsFile = filepath.Join(opts.WorkingDirectory, opts.DefaultsFile)
+		} else if abs, err := filepath.Abs(opts.DefaultsFile); err == nil {
+			opts.DefaultsFile = abs
+		}
 		return opts
 	}
 	p := filepath.Join(root, declare.DefaultsFile)
-	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+	if _, err := os.Lstat(p); err == nil {
 		opts.DefaultsFile = p
 	}
 	return opts

@@ -98,7 +98,14 @@ func Shared(asks [][]SharedItem) []SharedItem {
 		it := g.item
 		it.Projects = g.projects
 		if len(g.names) > 1 {
+			// One item for entries of several names: the field's reason,
+			// not the first entry's.
 			it.Item = key
+			for _, f := range convert.Fields() {
+				if f.Section == it.section && f.Name == it.field {
+					it.Reason = f.Reason
+				}
+			}
 		}
 		out = append(out, it)
 	}

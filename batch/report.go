@@ -196,7 +196,10 @@ func (rep *Report) WriteText(w io.Writer, quiet bool, text report.TextOptions) {
 	if s.VolumesLeftOut > 0 {
 		fmt.Fprintf(w, "compose2manifest: hint: a project converted without its volumes runs only with profiles; say them with profiles: in its %s\n", convert.DeclarationsFile)
 	}
-	if s.Refused > 0 {
+	switch {
+	case s.Refused > 0 && s.Decisions == 0:
+		fmt.Fprintf(w, "compose2manifest: hint: nothing left to fill in in the refused projects' skeletons: review the values they offer and save each as its %s (--format json gives each refused module's skeleton), or run convert, or compose2manifest ask, in its folder\n", convert.DeclarationsFile)
+	case s.Refused > 0:
 		fmt.Fprintf(w, "compose2manifest: hint: %s left in the refused projects' skeletons: --format json gives each refused module's skeleton; or run convert, or compose2manifest ask, in its folder\n", report.Plural(s.Decisions, "decision"))
 	}
 	writeShared(w, rep)

@@ -409,6 +409,12 @@ func withDefaults(l *project.Project, opts Options, decl *declare.File, declFile
 // errors, refusing an acknowledge item of a field no service has
 // (unknownFields); it returns the file and its bytes.
 func readDefaults(p, name string) (*declare.File, []byte, error) {
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Never followed: a link at a batch's root could point anywhere
+		// on the host (/etc/shadow), whose lines a parse error would show.
+		target, _ := os.Readlink(p)
+		return nil, nil, fmt.Errorf("defaults file %s is a symbolic link (to %s), not followed: give the file it names with --defaults", name, target)
+	}
 	data, err := fsread.File("defaults file", p, project.MaxInputSize)
 	if err != nil {
 		return nil, nil, err
@@ -968,7 +974,7 @@ func (c *converter) placeAll(ctx context.Context, m *manifest.Module, mounts []p
 		s.Entry = c.match.lookup(s.Section, s.Key)
 		if s.Entry == nil {
 			var key string
-			if s.Entry, key = c.mountDefault(s); s.Entry != nil {
+			if s.Entry, key = c.mountDefault(s, users); s.Entry != nil {
 				if c.mountKeys == nil {
 					c.mountKeys = map[*placement.Placement]string{}
 				}
@@ -994,8 +1000,10 @@ func (c *converter) placeAll(ctx context.Context, m *manifest.Module, mounts []p
 // image repository, as images.ParseReference normalises it, and its
 // target), as the source's own entry, and its key; nil when there is
 // none, or the mounts match different ones. A kind: host entry holds for
-// binds only.
-func (c *converter) mountDefault(s *placement.Placement) (*declare.Entry, string) {
+// binds only. An entry whose owner contradicts the user: its services run
+// as (other than root) is not applied: the project's own evidence wins
+// over a fleet's answer, and the source is left to decide.
+func (c *converter) mountDefault(s *placement.Placement, users map[string]string) (*declare.Entry, string) {
 	if c.decl == nil || len(c.decl.Mounts) == 0 {
 		return nil, ""
 	}
@@ -1022,7 +1030,10 @@ func (c *converter) mountDefault(s *placement.Placement) (*declare.Entry, string
 		}
 		found = match
 	}
-	if found == nil || found.Kind == declare.KindHost && s.Section != declare.SectionBinds {
+	if found == nil || (found.Kind == declare.KindHost || found.Kind == declare.KindFile) && s.Section != declare.SectionBinds {
+		return nil, "" // a named or anonymous volume is a directory of its own
+	}
+	if user, _, _ := userOwner(s, users); user != "" && found.Owner != "" && user != found.Owner && !rules.RootUser(user) {
 		return nil, ""
 	}
 	e := *found
