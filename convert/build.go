@@ -1289,6 +1289,11 @@ func (c *converter) kindConflict(f *sourceFacts, kind declare.Kind) string {
 		return fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))
 	case kind == declare.KindFile && s.Section == declare.SectionBinds && strings.HasSuffix(first.Source, "/"):
 		return fmt.Sprintf("declared kind: file, but the compose file writes %s with a trailing slash, a directory", first.Source)
+	case kind == declare.KindFile && s.Section != declare.SectionBinds:
+		if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
+			return fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)
+		}
+		return fmt.Sprintf("declared kind: file, but %s is a directory Docker makes: kind: file is for binds only", describeSource(s))
 	default:
 		if row, ok, _ := c.imageRow(s); ok && row.Kind != "" && row.Kind != string(kind) {
 			return fmt.Sprintf("declared kind: %s, but image %s keeps a %s at %s (%s:%d)", kind, row.Repository, row.Kind, row.Path, images.TableFile, row.Line)

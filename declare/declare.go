@@ -1072,9 +1072,6 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 			p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s: kind in directories: can only be host (a directory another module or the host owns)", what)})
 		}
 	}
-	if e.Kind == KindFile && (section == SectionVolumes || section == SectionAnonymous) {
-		p.errorf(kv.k, "%s: kind: file is for binds only (a named or anonymous volume is a directory Docker makes)", what)
-	}
 	if e.Kind == KindHost {
 		if section != SectionBinds && section != SectionDirectories && section != SectionMounts {
 			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)

@@ -133,8 +133,6 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", []string{"c2m.yaml: empty document"}},
 		{"comments only", "# nothing\n", []string{"c2m.yaml: empty document"}},
 		{"two documents", "version: 1\n---\nversion: 1\n", []string{":2: more than one YAML document"}},
-		{"kind file for a named volume", "version: 1\nvolumes:\n  db: {kind: file, owner: \"0:0\", mode: \"0644\", intent: config}\n", []string{`:3: volumes: "db": kind: file is for binds only`}},
-		{"kind file for an anonymous volume", "version: 1\nanonymous:\n  \"web:/x\": {kind: file}\n", []string{`:3: anonymous: "web:/x": kind: file is for binds only`}},
 		{"mounts in a project's file", "version: 1\nmounts:\n  x/y:/data: {owner: \"0:0\"}\n", []string{`:2: mounts: only a defaults file (compose2manifest.defaults.yaml) gives it`}},
 		{"unknown top key", "version: 1\nbind: {}\n", []string{`:2: declarations: unknown key "bind" (allowed: version, module, compose_files, env_files, profiles, host_project_directory, volume_root, layout, roots, binds, volumes, anonymous, directories, mounts, acknowledge, images, credentials)`}},
 		{"unknown entry key", "version: 1\nbinds:\n  ./a: {onwer: \"0:0\"}\n", []string{`:3: binds: "./a": unknown key "onwer" (allowed: kind, path, owner, mode, intent, note, acknowledge_mode)`}},
