@@ -20,7 +20,7 @@ import (
 // fingerprint records. Raise it with every change that makes the same
 // inputs convert to other bytes, so that check --against converts every
 // manifest made before the change again instead of taking it as current.
-const ConversionVersion = 42
+const ConversionVersion = 43
 
 // VariablesDigest returns the digest a fingerprint records of the values
 // the variables names have in environ (KEY=VALUE strings, the last of a
