@@ -42,7 +42,7 @@ func newConvertFlags(name string, e *env) (*pflag.FlagSet, *convertFlags) {
 	fs.StringArrayVar(&cf.opts.Profiles, "profile", nil, "enable services of `PROFILE` (repeatable)")
 	fs.StringVarP(&cf.opts.ProjectName, "project-name", "p", "", "project `NAME`")
 	fs.StringVar(&cf.opts.DeclarationsFile, "declarations", "", "declarations `FILE` (default: compose2manifest.yaml in the project directory)")
-	fs.StringVar(&cf.opts.DefaultsFile, "defaults", "", "defaults `FILE`: layout, volume_root and acknowledge: for every project (default with --batch: ROOT/compose2manifest.defaults.yaml)")
+	fs.StringVar(&cf.opts.DefaultsFile, "defaults", "", "defaults `FILE`: layout, volume_root, acknowledge: and mounts: for every project (default with --batch: ROOT/compose2manifest.defaults.yaml)")
 	fs.StringVar(&cf.opts.HostProjectDirectory, "host-project-directory", "", "`DIR` where the project lives on the target host")
 	fs.StringVar(&cf.opts.VolumeRoot, "volume-root", "", "`DIR` where named and anonymous volumes land on the target host")
 	fs.StringVar(&cf.opts.Layout, "layout", "", "`LAYOUT` of declarations without a path: fhs places each by its intent (/var/lib/MODULE, /srv/MODULE, /etc/MODULE, …)")
