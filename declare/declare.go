@@ -951,6 +951,12 @@ func (p *parser) entries(section string, n *yaml.Node) []Entry {
 			case !manifest.ValidPath(t):
 				p.errorf(kv.k, "%s: key %q: target %s", section, kv.key, pathProblem(t))
 				continue
+			case strings.Contains(t, ":"):
+				p.errorf(kv.k, "%s: key %q: the target holds ':' (a mount option such as :ro belongs in the compose file, not the key)", section, kv.key)
+				continue
+			case strings.ToLower(im) != im:
+				p.errorf(kv.k, "%s: key %q: an image repository is lowercase (docker refuses %q)", section, kv.key, im)
+				continue
 			}
 		case SectionAnonymous:
 			s, t, ok := strings.Cut(kv.key, ":")

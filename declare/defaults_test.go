@@ -59,3 +59,28 @@ func TestParseDefaultsCoversFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultsMountKeys: a mounts: key is IMAGE:/TARGET, a lowercase
+// repository without tag or digest and a clean target without an option;
+// any other is an error naming the key's line, where one that could match
+// nothing was accepted in silence (trial 4).
+func TestDefaultsMountKeys(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{
+		{`localhost:5000/app:/data`, ""},
+		{`docker.io/getumbrel/app-proxy:/extra/umbrel-app.yml`, ""},
+		{`localhost:5000/app:/data:ro`, `the target holds ':'`},
+		{`Example/App:/data`, `an image repository is lowercase`},
+		{`example/app:1:/data`, `is not IMAGE:/TARGET`},
+		{`example/app@sha256:ab:/data`, `is not IMAGE:/TARGET`},
+		{`example/app`, `is not IMAGE:/TARGET`},
+		{`example/app:/data/`, `target`},
+	} {
+		_, err := ParseDefaults("d.yaml", []byte("version: 1\nmounts:\n  \""+tc.key+"\": {owner: \"0:0\", mode: \"0755\", intent: state}\n"))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.key, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "d.yaml:3:")):
+			t.Errorf("%s: error %v; want one at d.yaml:3 saying %q", tc.key, err, tc.want)
+		}
+	}
+}
