@@ -56,3 +56,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDefaults feeds ParseDefaults untrusted defaults files, mounts:
+// keys among them: it never panics, and an error is a non-empty Errors
+// or a message naming the file.
+func FuzzParseDefaults(f *testing.F) {
+	f.Add([]byte("version: 1\nlayout: fhs\nacknowledge: [\"*.container_name\", networks.*.external]\n"))
+	f.Add([]byte("version: 1\nmounts:\n  \"localhost:5000/app:/data\": {owner: \"0:0\", mode: \"0755\", intent: state}\n  x/y:/f: {kind: file}\n"))
+	f.Add([]byte("version: 1\nmounts:\n  \":/\": {}\n  \"a:/b:c\": {path: /x}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := ParseDefaults("d.yaml", data)
+		switch {
+		case err == nil && (file == nil || file.Version != 1):
+			t.Fatalf("no error but file %+v", file)
+		case err != nil && file != nil:
+			t.Fatal("error and a file")
+		case err != nil && err.Error() == "":
+			t.Fatal("an empty error")
+		}
+		if err == nil {
+			for _, m := range file.Mounts {
+				if _, target, ok := CutMountKey(m.Key); !ok || target == "" || m.Path != "" {
+					t.Fatalf("mounts: entry %+v passed", m)
+				}
+			}
+		}
+	})
+}
