@@ -688,7 +688,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.DefaultsFile = filepath.Join(cfg.Root, declare.DefaultsFile)
 		}
 	}
-	crossCheck(rep.Entries, sp)
+	crossCheck(rep.Entries, sp, CheckoutShown(cfg.Root, rootAbs))
 	sp.close()
 	if err := ctx.Err(); err != nil {
 		return interrupted(), err
@@ -795,7 +795,7 @@ func entry(root string, p Project, res *convert.Result, err error, sp *spool, st
 	}
 	if m != nil {
 		e.inSet = true
-		e.declared = sp.store(declaredOf(m))
+		e.declared = sp.store(inCheckout(declaredOf(m), p.Dir))
 	}
 	if e.Status == convert.Converted && staged != nil {
 		file, werr := staged()
@@ -854,6 +854,16 @@ func declaredOf(m *manifest.Module) []declRec {
 	return out
 }
 
+// inCheckout returns recs with each relative bind's origin made absolute
+// against dir, the project's folder in the batch's checkout
+// (rules.CheckoutOrigin).
+func inCheckout(recs []declRec, dir string) []declRec {
+	for i, d := range recs {
+		recs[i].legacy = rules.CheckoutOrigin(d.legacy, dir)
+	}
+	return recs
+}
+
 // crossCheck runs the rules that span modules (rules.RunSet) over every
 // converted module, refused candidate and failed project whose module
 // name is known (for C2M017: it has no paths), adds each finding to the entry
@@ -863,7 +873,10 @@ func declaredOf(m *manifest.Module) []declRec {
 // paths where modules meet (meeting), with positions as the report shows
 // them: the rules find in them what they find in every declared path.
 // check runs the same over manifests (RunSet).
-func crossCheck(entries []Entry, sp *spool) {
+//
+// shown rewrites a finding's message for people: the checkout's absolute
+// paths (rules.CheckoutOrigin) as the root was given.
+func crossCheck(entries []Entry, sp *spool, shown func(string) string) {
 	var owners []int
 	ds := runSet(rules.All(), len(entries), func(i int) declSet { return entries[i].declared },
 		func(i int) ([]declRec, error) {
@@ -879,7 +892,22 @@ func crossCheck(entries []Entry, sp *spool) {
 			return entryHead(entries, i, &owners)
 		},
 		func(i int, name string) string { return entries[i].file(name) })
+	for i := range ds {
+		ds[i].Message = shown(ds[i].Message)
+	}
 	assign(entries, owners, ds)
+}
+
+// CheckoutShown returns what rewrites, in a message, the paths under
+// rootAbs (the batch root, absolute) as under root, the root as given:
+// /home/u/fleet/common as fleet/common, or ./common for root ".".
+func CheckoutShown(root, rootAbs string) func(string) string {
+	abs := strings.TrimSuffix(filepath.ToSlash(rootAbs), "/") + "/"
+	prefix := abs
+	if !filepath.IsAbs(root) {
+		prefix = filepath.ToSlash(filepath.Clean(root)) + "/"
+	}
+	return func(msg string) string { return strings.ReplaceAll(msg, abs, prefix) }
 }
 
 // entryHead returns the module the set rules know entry i by, without

@@ -234,7 +234,7 @@ func benchCrossCheck(b *testing.B, absolute bool) {
 		base := heapObjects()
 		stop := samplePeakHeap()
 		b.StartTimer()
-		crossCheck(entries, sp)
+		crossCheck(entries, sp, func(s string) string { return s })
 		b.StopTimer()
 		if p := stop(); p > base {
 			peak = max(peak, p-base)

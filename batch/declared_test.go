@@ -155,7 +155,7 @@ func TestCrossCheckFindsAll(t *testing.T) {
 	for name, mods := range cases {
 		sp := newSpool()
 		got, want := setEntries(sp, mods), setEntries(sp, mods)
-		crossCheck(got, sp)
+		crossCheck(got, sp, func(s string) string { return s })
 		fullCheck(want, mods)
 		sp.close()
 		for i := range want {

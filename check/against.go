@@ -107,8 +107,24 @@ func Against(ctx context.Context, cfg Config, root string, paths []string) (*Res
 		if !a.mine(ctx, file, m) {
 			return nil, false
 		}
-		return a.check(ctx, list, file, m, t, full), true
-	})
+		var dir string
+		diags := a.check(ctx, list, file, m, t, full, &dir)
+		if dir != "" {
+			// As a batch compares them: relative binds in the checkout.
+			for i := range m.Resources {
+				r := &m.Resources[i]
+				if o := rules.CheckoutOrigin(r.Legacy(), dir); o != r.Legacy() {
+					origin := manifest.Origin{}
+					if r.Origin != nil {
+						origin = *r.Origin
+					}
+					origin.Legacy = o
+					r.Origin = &origin
+				}
+			}
+		}
+		return diags, true
+	}, batch.CheckoutShown(relPath(wd, a.root), a.root))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -490,12 +506,17 @@ func errorAt(m *manifest.Module, file, msg string) rules.Diagnostic {
 // failure to convert again. file is the manifest's file name as given;
 // t tells what m's bytes are (text); full returns m with its containers,
 // when m lacks them (a cache entry's), for comparing with a conversion.
-func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, t text, full func() *manifest.Module) []rules.Diagnostic {
+//
+// It sets *found to the project's folder when it finds one.
+func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m *manifest.Module, t text, full func() *manifest.Module, found *string) []rules.Diagnostic {
 	pass := &rules.AgainstPass{Manifest: m, File: file, Root: a.root, Unconverted: a.failed}
 	if len(m.Sources) == 0 {
 		return rules.RunAgainst(list, pass)
 	}
 	dir, first, candidates, err := a.find(ctx, m, a.manifestDir(file))
+	if len(candidates) == 0 {
+		*found = dir
+	}
 	a.mu.Lock()
 	if dir != "" && first == "" {
 		// Made from the folder's own project; one made from another

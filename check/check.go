@@ -242,7 +242,7 @@ func (e *TimeoutError) Error() string {
 // read is Manifests without the bound, the final ordering and statuses.
 func read(ctx context.Context, cfg Config, paths []string) *Result {
 	ch := newCache(cfg.Cache, cfg.Dir, cfg.rules(), paths, true)
-	res := readEach(ctx, cfg, paths, ch, nil)
+	res := readEach(ctx, cfg, paths, ch, nil, nil)
 	res.reread = ch != nil
 	return res
 }
@@ -253,13 +253,15 @@ func read(ctx context.Context, cfg Config, paths []string) *Result {
 // kept (what the rules over all manifests read), so that memory does not
 // grow with the size of every manifest.
 //
-// ch, when not nil, is the cache each manifest is looked up in first.
+// ch, when not nil, is the cache each manifest is looked up in first;
+// shown, when not nil, rewrites each message of the rules over all
+// manifests for people (batch.CheckoutShown).
 // A manifest for which each returns false is left out of the Result, as
 // if not given (another shard's).
 //
 // Once ctx is done, no manifest more is read (what is left is not
 // reported: the caller drops the Result).
-func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool)) *Result {
+func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each func(file string, m *manifest.Module, t text, full func() *manifest.Module) ([]rules.Diagnostic, bool), shown func(string) string) *Result {
 	list := cfg.rules()
 	res := &Result{Report: &report.Report{Modules: []report.Module{}}}
 	var files []string
@@ -362,6 +364,9 @@ func readEach(ctx context.Context, cfg Config, paths []string, ch *cache, each f
 		res.generated = append(res.generated, d.generated)
 	}
 	for _, d := range batch.RunSet(list, modules) {
+		if shown != nil {
+			d.Message = shown(d.Message)
+		}
 		i, ok := index[d.File]
 		if !ok {
 			i = moduleIndex(res.Report, d.Module)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -121,7 +122,10 @@ project sharing it can tell. Across modules (a batch, or check of their
 manifests, which record each origin as legacy: in a comment), two
 modules each owning a copy of one Docker volume (external, or one name:)
 or one absolute host directory, or one a copy of a directory inside the
-other's (/mnt/dl/sub and /mnt/dl), would split what the projects share.
+other's (/mnt/dl/sub and /mnt/dl), would split what the projects share;
+a batch and check --against take the checkout's layout for the legacy
+host's, so a relative bind (../common beside two projects, ../a/media
+inside another) counts by where it lies in the checkout.
 
 Declare the path, container or credential once. If two modules share data, let one own it and the
 other name it as kind: host; that is a warning, which says the second
@@ -1333,6 +1337,24 @@ func checkRelativeTarget(p *Pass) {
 			}
 		}
 	}
+}
+
+// CheckoutOrigin returns legacy (a resource's manifest.Origin.Legacy)
+// with a relative bind's path ("bind ../common", "bind ./data") made
+// absolute against dir, the project's folder in a checkout of many
+// projects (slash-separated or not), and anything else as it is. A batch
+// and check --against take the checkout's layout for the legacy host's,
+// so C2M005 finds the data two projects share through relative paths (a
+// ../common beside both, a ../a/media inside another), as it finds an
+// absolute host path two projects mount. A manifest records the relative
+// origin; plain check, which knows no checkout, compares absolute origins
+// only.
+func CheckoutOrigin(legacy, dir string) string {
+	rel, ok := strings.CutPrefix(legacy, "bind ")
+	if !ok || !strings.HasPrefix(rel, ".") || dir == "" {
+		return legacy
+	}
+	return "bind " + path.Join(filepath.ToSlash(dir), rel)
 }
 
 // SharableOrigin reports whether legacy (a resource's
