@@ -510,6 +510,46 @@ func RootDefaults(root string, opts convert.Options) convert.Options {
 	return opts
 }
 
+// UnreadDefaults returns, for a project converted alone (convert -f,
+// ask, plan) with no defaults file named, the nearest defaults file
+// (declare.DefaultsFile) in the project's folder or one above it, as a path from
+// opts.WorkingDirectory; or "" when there is none, one is named, or the
+// compose file is read from standard input. Such a file is what a batch
+// over that folder reads and the single project does not: the caller
+// says so, so that the project is not converted unlike its batch in
+// silence. Only the names are looked up (os.Lstat), nothing is read.
+func UnreadDefaults(opts convert.Options) string {
+	if opts.DefaultsFile != "" {
+		return ""
+	}
+	wd := opts.WorkingDirectory
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	dir := opts.ProjectDirectory
+	if dir == "" && len(opts.ConfigFiles) > 0 {
+		if opts.ConfigFiles[0] == "-" {
+			return ""
+		}
+		dir = filepath.Dir(opts.ConfigFiles[0])
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(wd, dir)
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		p := filepath.Join(d, declare.DefaultsFile)
+		if _, err := os.Lstat(p); err == nil {
+			if rel, err := filepath.Rel(wd, p); err == nil {
+				return rel
+			}
+			return p
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
 // Run converts every project under cfg.Root and writes the manifests of
 // the modules that pass into cfg.Out.
 //

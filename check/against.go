@@ -640,18 +640,20 @@ func (a *projects) check(ctx context.Context, list []*rules.Rule, file string, m
 
 // source holds the recorded source s against the file it names in the
 // project folder dir. A name outside the root is not read: a manifest must
-// not make check read files there.
+// not make check read files there; the defaults file check was given
+// (--defaults) is read wherever it lies, as the person named it.
 func (a *projects) source(dir string, s manifest.Source) rules.SourceCheck {
 	sc := rules.SourceCheck{Source: s, State: rules.SourceUnchanged}
 	p := filepath.Join(dir, filepath.FromSlash(s.File))
-	if filepath.IsAbs(filepath.FromSlash(s.File)) || !project.Within(a.root, p) {
+	named := a.opts.DefaultsFile != "" && !filepath.IsAbs(filepath.FromSlash(s.File)) && p == filepath.Clean(a.opts.DefaultsFile)
+	if !named && (filepath.IsAbs(filepath.FromSlash(s.File)) || !project.Within(a.root, p)) {
 		sc.State = rules.SourceOutside
 		return sc
 	}
 	// A recorded source is read only when it is a bounded regular file
 	// that lies, after symbolic links, inside the root: a link to
 	// /etc/shadow must not be hashed and its digest printed.
-	if real, err := filepath.EvalSymlinks(p); err == nil {
+	if real, err := filepath.EvalSymlinks(p); err == nil && !named {
 		if a.realRoot == "" || !project.Within(a.realRoot, real) {
 			sc.State = rules.SourceOutside
 			return sc

@@ -178,7 +178,7 @@ func checkStaleAgainst(p *AgainstPass) {
 	for _, s := range p.Sources {
 		switch s.State {
 		case SourceOutside:
-			p.Report(p.at(s.Pos, "source %s lies outside %s; not read", s.File, p.Root))
+			p.Report(p.at(s.Pos, "source %s lies outside %s; not read (a defaults file outside it is read when named with --defaults)", s.File, p.Root))
 		case SourceGone:
 			p.Report(p.at(s.Pos, "source %s is gone from %s", s.File, p.Project))
 		case SourceChanged:

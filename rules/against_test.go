@@ -114,7 +114,7 @@ out/app.yaml:12: C2M008 error: directory /opt/app/data: mode "0777", conversion 
 			name: "outside",
 			pass: rules.AgainstPass{Manifest: m, Root: "/r", Project: "app",
 				Sources: []rules.SourceCheck{{Source: m.Sources[0], State: rules.SourceOutside}, {Source: m.Sources[1], State: rules.SourceUnchanged}}},
-			want: "out/app.yaml:5: C2M008 error: source compose.yaml lies outside /r; not read\n",
+			want: "out/app.yaml:5: C2M008 error: source compose.yaml lies outside /r; not read (a defaults file outside it is read when named with --defaults)\n",
 		},
 		{
 			name: "edited",

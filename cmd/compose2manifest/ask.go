@@ -27,6 +27,7 @@ func runAsk(e *env, args []string) int {
 	}
 	cf.opts.Environ = e.environ
 	cf.opts.WorkingDirectory = e.dir
+	defaultsHint(e, cf.opts)
 
 	// Ctrl-C stops the session without writing anything: the read in
 	// progress is abandoned, and the process exits.

@@ -157,7 +157,17 @@ func runConvert(e *env, args []string) int {
 			return exitUsage
 		}
 	}
+	defaultsHint(e, cf.opts)
 	return code
+}
+
+// defaultsHint says that a defaults file in or above the project's
+// folder (batch.UnreadDefaults), which a batch over that folder reads, is
+// not read for one project.
+func defaultsHint(e *env, opts convert.Options) {
+	if p := batch.UnreadDefaults(opts); p != "" {
+		hintf(e, "%s is not read for one project: give --defaults %s to convert it as a batch over its folder does", p, p)
+	}
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml

@@ -19,6 +19,7 @@ func runPlan(e *env, args []string) int {
 	}
 	cf.opts.Environ, cf.opts.WorkingDirectory = e.environ, e.dir
 	c.Convert, c.Dir, c.ReadPrevious = cf.opts, e.dir, check.ReadPreviousDir
+	defer defaultsHint(e, cf.opts)
 	if f := plan.Command(c, e.stdout); f != nil {
 		errorf(e, "%s", f.Msg)
 		for _, h := range f.Hints {
