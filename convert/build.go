@@ -1284,6 +1284,10 @@ func (c *converter) producesHost(s *placement.Placement) string {
 func (c *converter) kindConflict(f *sourceFacts, kind declare.Kind) string {
 	s, ev, first := f.s, f.ev, f.s.First()
 	switch {
+	case kind == declare.KindHost && s.Section == declare.SectionVolumes:
+		if v, ok := c.l.Compose.Volumes[s.Key]; ok && !bool(v.External) && c.l.TopLevelValue("volumes", s.Key, "name") == "" {
+			return fmt.Sprintf("declared kind: host, but volume %s is this project's own (not external, no name:), which no other project mounts: the data in it would be copied by no one; declare its owner, mode and intent", s.Key)
+		}
 	case kind == declare.KindHost:
 	case ev.Kind != declare.KindNone && ev.Kind != kind:
 		return fmt.Sprintf("declared kind: %s, but %s is %s", kind, first.Source, evidenceWhat(ev))

@@ -86,3 +86,27 @@ func Guard(path, shown string, data []byte) error {
 	}
 	return nil
 }
+
+// WriteManifest writes res's manifest as MODULE.yaml into the folder out
+// (as given, relative to wd when not absolute), creating it, atomically,
+// and returns the file's path as given (out/MODULE.yaml). Without force it
+// replaces no file compose2manifest did not write and no manifest Guard
+// keeps (another project's, or one edited since): convert -o DIR.
+func WriteManifest(wd, out string, res *Result, force bool) (string, error) {
+	dir := out
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(wd, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := res.Module.Module + ".yaml"
+	shown := filepath.ToSlash(filepath.Join(out, name))
+	if err := Guard(filepath.Join(dir, name), shown, res.Manifest); err != nil && !force {
+		return "", err
+	}
+	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, force); err != nil {
+		return "", err
+	}
+	return shown, nil
+}

@@ -1079,8 +1079,11 @@ func (p *parser) entry(section, what string, kv pair) Entry {
 		}
 	}
 	if e.Kind == KindHost {
-		if section != SectionBinds && section != SectionDirectories && section != SectionMounts {
-			p.errorf(kv.k, "%s: kind: host is for binds only (a named or anonymous volume has no host path of its own to name)", what)
+		switch {
+		case section == SectionVolumes && e.Path == "":
+			p.errorf(kv.k, "%s: kind: host needs path: for a named volume (the host path, another module's or the host's, that the volume is on the target host)", what)
+		case section != SectionBinds && section != SectionDirectories && section != SectionMounts && section != SectionVolumes:
+			p.errorf(kv.k, "%s: kind: host is for binds and named volumes only (an anonymous volume is its container's own)", what)
 		}
 		for _, fk := range []string{FieldOwner, FieldMode, FieldIntent, FieldAcknowledgeMode} {
 			if pos, ok := e.Fields[fk]; ok {

@@ -1174,7 +1174,7 @@ func checkSharedOrigin(p *SetPass) {
 			if d.module == first.module || d.res.Path == first.res.Path {
 				continue // one module's own, or one path (reported above)
 			}
-			diag := Diag(d.res, "%s is copied into module %q at %s and into module %q at %s: docker shares it between the projects, and the two copies would drift apart; let one module own it, and the other project use %s as a host path (a bind of it declared kind: host)", strings.TrimPrefix(o, "bind "), first.module, first.res.Path, d.module, d.res.Path, first.res.Path)
+			diag := Diag(d.res, "%s is copied into module %q at %s and into module %q at %s: docker shares it between the projects, and the two copies would drift apart; let one module own it, and the other project use %s as a host path (declare %s {kind: host, path: %s})", strings.TrimPrefix(o, "bind "), first.module, first.res.Path, d.module, d.res.Path, first.res.Path, originWord(o), first.res.Path)
 			diag.relate(first.res.Pos, fmt.Sprintf("module %q declares its copy here", first.module))
 			diag.Module = d.module
 			p.Report(diag)
@@ -1355,6 +1355,15 @@ func CheckoutOrigin(legacy, dir string) string {
 		return legacy
 	}
 	return "bind " + path.Join(filepath.ToSlash(dir), rel)
+}
+
+// originWord names what declares a resource of origin legacy (a
+// manifest.Origin.Legacy): "the bind" or "the named volume".
+func originWord(legacy string) string {
+	if strings.HasPrefix(legacy, "bind ") {
+		return "the bind"
+	}
+	return "the named volume"
 }
 
 // SharableOrigin reports whether legacy (a resource's

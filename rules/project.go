@@ -327,7 +327,33 @@ func checkProjectPaths(p *ProjectPass) {
 	checkSameData(p)
 	checkApartData(p)
 	checkExternalVolume(p)
+	checkHostVolume(p)
 	checkShadowedFiles(p)
+}
+
+// checkHostVolume is C2M005's warning in convert for a named volume
+// declared kind: host at a path: the module uses that path and never owns
+// it, so its plan copies nothing of the Docker volume; the data reaches
+// the path only through the module that owns it there (a batch of the
+// projects sharing the volume says which), or a person.
+func checkHostVolume(p *ProjectPass) {
+	if p.Project == nil || p.Project.Compose == nil {
+		return
+	}
+	for i := range p.Placements {
+		pl := &p.Placements[i]
+		v, ok := p.Project.Compose.Volumes[pl.Key]
+		if pl.Section != declare.SectionVolumes || !ok || pl.Entry == nil || pl.Entry.Kind != declare.KindHost || pl.HostPath == "" || pl.KindConflict != "" {
+			continue
+		}
+		name := v.Name
+		if name == "" {
+			name = pl.Key
+		}
+		d := placementDiag(pl, false, fmt.Sprintf("volume %s is declared kind: host at %s: this module uses that path and never owns it, and its plan copies nothing of the Docker volume %q; the module that owns %s copies it (convert the projects that share the volume in one batch to see which), or a person does", pl.Key, pl.HostPath, name, pl.HostPath))
+		d.Severity = Warning
+		p.Report(d)
+	}
 }
 
 // checkExternalVolume is C2M005's warning in convert for a named volume
@@ -336,8 +362,9 @@ func checkProjectPaths(p *ProjectPass) {
 // the manifest makes a directory of it that this module owns and plan
 // copies: the others would go on writing to the Docker volume, and the
 // two drift apart. A batch that converts every project sharing it refuses
-// two owners; a single conversion can only say so. The others then mount
-// the owner's path as a bind declared kind: host.
+// two owners; a single conversion can only say so. The others then
+// declare the volume kind: host at the owner's path, which they use and
+// never own; this warning is not given for those.
 func checkExternalVolume(p *ProjectPass) {
 	if p.Project == nil || p.Project.Compose == nil {
 		return
@@ -348,11 +375,14 @@ func checkExternalVolume(p *ProjectPass) {
 		if pl.Section != declare.SectionVolumes || !ok || !bool(v.External) || pl.HostPath == "" {
 			continue
 		}
+		if pl.Entry != nil && pl.Entry.Kind == declare.KindHost {
+			continue // another's path, used and never owned (C2M005 across modules says whose)
+		}
 		name := v.Name
 		if name == "" {
 			name = pl.Key
 		}
-		d := placementDiag(pl, false, fmt.Sprintf("volume %s is external (the Docker volume %q, made outside this project, which other projects may mount too): the manifest makes it %s, a directory this module owns, and plan copies it there; where others share it, convert them in one batch (two owners are refused) and let one own it, the others mount its path as a bind declared kind: host", pl.Key, name, pl.HostPath))
+		d := placementDiag(pl, false, fmt.Sprintf("volume %s is external (the Docker volume %q, made outside this project, which other projects may mount too): the manifest makes it %s, a directory this module owns, and plan copies it there; where others share it, convert them in one batch (two owners are refused) and let one own it, the others declare it kind: host at its path ({kind: host, path: %s})", pl.Key, name, pl.HostPath, pl.HostPath))
 		d.Severity = Warning
 		p.Report(d)
 	}

@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/compose2manifest/compose2manifest/batch"
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/imageconfig/refresh"
-	"github.com/compose2manifest/compose2manifest/internal/atomicfile"
 	"github.com/compose2manifest/compose2manifest/report"
 	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/spf13/pflag"
@@ -171,27 +168,13 @@ func defaultsHint(e *env, opts convert.Options) {
 }
 
 // writeManifest writes a converted manifest to stdout or DIR/MODULE.yaml
-// and returns where it went.
+// (convert.WriteManifest) and returns where it went.
 func writeManifest(e *env, cf *convertFlags, res *convert.Result) (string, error) {
 	if cf.output == "-" {
 		_, err := e.stdout.Write(res.Manifest)
 		return "", err
 	}
-	dir := cf.output
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(e.dir, dir)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	name := res.Module.Module + ".yaml"
-	if err := convert.Guard(filepath.Join(dir, name), filepath.ToSlash(filepath.Join(cf.output, name)), res.Manifest); err != nil && !cf.force {
-		return "", err // another project's manifest, or one edited since
-	}
-	if _, err := atomicfile.WriteManifest(filepath.Join(dir, name), res.Manifest, cf.force); err != nil {
-		return "", err
-	}
-	return filepath.ToSlash(filepath.Join(cf.output, name)), nil
+	return convert.WriteManifest(e.dir, cf.output, res, cf.force)
 }
 
 // composeFileHint is the hint for an argument given to a command that
