@@ -325,7 +325,11 @@ its own path.`,
 failure then surfaces far away (":/data", an empty image). It is an
 error where it feeds a volume source, a target or an image of a service
 that is converted; in a service left out by its profiles it is a
-warning until a profile brings the service in.
+warning until a profile brings the service in. Where the compose file
+is written for an app platform that sets the variable when it runs the
+app (CasaOS, known by x-casaos:, sets AppID to the project's name), the
+error says the value the platform ran it with and where that is stated;
+it is never used unasked, since docker compose run by hand sets none.
 
 Set the variable in .env or with --env-file, or give it a default in the
 compose file (${VAR:-default}).`,

@@ -648,6 +648,34 @@ func checkUnreadBind(p *ProjectPass) {
 	}
 }
 
+// platformVariables are the variables an app platform sets when it runs
+// a compose file of its own (known by a top-level extension), where
+// docker compose run by hand sets none: a fact about where the data was,
+// offered in C2M014's message, never used unasked.
+var platformVariables = []struct {
+	variable, extension, platform, source string
+}{
+	// LoadComposeAppFromConfigFile loads the app with ProjectName appID
+	// and the environment AppID=appID.
+	{"AppID", "x-casaos", "CasaOS", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_app.go#L898-L922"},
+}
+
+// platformValue says, for an unset variable name of project l, the value
+// the platform its compose file is written for runs it with
+// (platformVariables), as a clause to add to C2M014's message; "" when
+// none is known.
+func platformValue(l *project.Project, name string) string {
+	if l == nil || l.Compose == nil || l.Compose.Name == "" {
+		return ""
+	}
+	for _, v := range platformVariables {
+		if _, ok := l.Compose.Extensions[v.extension]; ok && v.variable == name {
+			return fmt.Sprintf("; the compose file is written for %s (%s:), which runs it with %s set to the project's name (%s): if %s ran it, set %s=%s in its .env or give --env-file, for its data's paths as they are", v.platform, v.extension, name, v.source, v.platform, name, l.Compose.Name)
+		}
+	}
+	return ""
+}
+
 // checkUnsetVariables is C2M014 for the compose files' variables: an
 // error at each use that feeds a volume or an image of a service that is
 // converted; elsewhere (and in services left out by profiles) one warning
@@ -682,6 +710,7 @@ func checkUnsetVariables(p *ProjectPass) {
 		}
 		if _, skipped := leftOut[u.Service]; u.FeedsMount && !skipped {
 			d.Severity, d.Cause = Error, ""
+			d.Message += platformValue(p.Project, u.Name)
 			out = append(out, d)
 			continue
 		}
