@@ -18,6 +18,7 @@ import (
 	"github.com/compose2manifest/compose2manifest/convert"
 	"github.com/compose2manifest/compose2manifest/declare"
 	"github.com/compose2manifest/compose2manifest/manifest"
+	"github.com/compose2manifest/compose2manifest/rules"
 	"github.com/compose2manifest/compose2manifest/survey"
 )
 
@@ -30,11 +31,13 @@ const (
 	// 463 since top-level networks' attributes (external, driver, ipam,
 	// …) are C2M007 and a volume mount's labels C2M012: fields dropped
 	// without a word before, each now an acknowledge item offered (11).
-	corpusMaxDecisions = 465
+	// 468 since the variables a person must set (C2M014 errors, which
+	// no skeleton holds) count as decisions too (3).
+	corpusMaxDecisions = 468
 	corpusMinProduced  = 53 // sources with owner, mode and intent produced
 	// corpusMaxSurveyed is the decisions left with a survey that found
 	// every source (surveyedConvert): what no survey can tell, intents.
-	corpusMaxSurveyed = 125 // with the offered defaults counted once (119 + 6)
+	corpusMaxSurveyed = 128 // with the offered defaults counted once (119 + 6), and 3 variables to set
 )
 
 // projectDecisions is what one project of a batch leaves a person.
@@ -42,14 +45,30 @@ type projectDecisions struct {
 	rel string
 	// fields are the empty values of the skeleton ("" owner, mode,
 	// intent, kind, path); acks its empty acknowledge: items; offered
-	// its source entries prefilled whole, to accept.
-	fields, acks, offered int
+	// its source entries prefilled whole, to accept; vars the variables
+	// a person must set, which no skeleton holds (C2M014 errors: one
+	// decision per variable).
+	fields, acks, offered, vars int
 	// sources are the volume sources the module must own (not kind
 	// host); produced those with owner, mode and intent all produced
 	// from evidence, none supplied.
 	sources, produced int
 	// projects counts the projects a total sums.
 	projects int
+}
+
+// unsetVariables counts the variables a C2M014 error of res names (an
+// unset variable feeding a mount or an image, or a required one): each
+// is a value a person must set, in .env or with --env-file, that no
+// skeleton holds.
+func unsetVariables(res *convert.Result) int {
+	seen := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		if d.Rule == "C2M014" && d.Severity == rules.Error && d.Variable != "" {
+			seen[d.Variable] = true
+		}
+	}
+	return len(seen)
 }
 
 // countSkeleton returns the empty field values and the empty
@@ -313,6 +332,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 			}
 		}
 		sources, produced := countSources(res)
+		vars := unsetVariables(res)
 		mu.Lock()
 		asks = append(asks, Asked(res))
 		mounts = append(mounts, AskedMounts(res))
@@ -324,7 +344,7 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 				undecided[mt.Image+" "+mt.Target]++
 			}
 		}
-		rows = append(rows, projectDecisions{rel: filepath.ToSlash(rel), fields: fields, acks: acks, offered: offered, sources: sources, produced: produced})
+		rows = append(rows, projectDecisions{rel: filepath.ToSlash(rel), fields: fields, acks: acks, offered: offered, vars: vars, sources: sources, produced: produced})
 		mu.Unlock()
 	})
 	if err != nil {
@@ -333,16 +353,17 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 	sort.Slice(rows, func(i, j int) bool { return rows[i].rel < rows[j].rel })
 	var total projectDecisions
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-44s %6s %5s %9s %8s %8s\n", "project", "fields", "acks", "decisions", "produced", "to accept")
+	fmt.Fprintf(&b, "%-44s %6s %5s %4s %9s %8s %8s\n", "project", "fields", "acks", "vars", "decisions", "produced", "to accept")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%-44s %6d %5d %9d %4d/%-3d %8d\n", r.rel, r.fields, r.acks, r.fields+r.acks, r.produced, r.sources, r.offered)
+		fmt.Fprintf(&b, "%-44s %6d %5d %4d %9d %4d/%-3d %8d\n", r.rel, r.fields, r.acks, r.vars, r.fields+r.acks+r.vars, r.produced, r.sources, r.offered)
 		total.fields += r.fields
 		total.acks += r.acks
+		total.vars += r.vars
 		total.offered += r.offered
 		total.sources += r.sources
 		total.produced += r.produced
 	}
-	decisions := total.fields + total.acks
+	decisions := total.fields + total.acks + total.vars
 	share := 0.0
 	if total.sources > 0 {
 		share = 100 * float64(total.produced) / float64(total.sources)
@@ -354,8 +375,8 @@ func corpusDecisionsWith(t *testing.T, root string, projects []Project, opts con
 	if r.Convert != nil {
 		settings += ", and a survey finding every source"
 	}
-	fmt.Fprintf(&b, "%s: total: %d projects, %d decisions (%d fields, %d acknowledge items), %.1f per project; %d of %d sources produced (%.0f%%); %d entries offered whole, to accept",
-		settings, len(rows), decisions, total.fields, total.acks, float64(decisions)/float64(max(len(rows), 1)), total.produced, total.sources, share, total.offered)
+	fmt.Fprintf(&b, "%s: total: %d projects, %d decisions (%d fields, %d acknowledge items, %d variables to set), %.1f per project; %d of %d sources produced (%.0f%%); %d entries offered whole, to accept",
+		settings, len(rows), decisions, total.fields, total.acks, total.vars, float64(decisions)/float64(max(len(rows), 1)), total.produced, total.sources, share, total.offered)
 	t.Log("\n" + b.String())
 	if verbose {
 		// What a new image table row would settle: the mounts of the
