@@ -653,11 +653,16 @@ func checkUnreadBind(p *ProjectPass) {
 // docker compose run by hand sets none: a fact about where the data was,
 // offered in C2M014's message, never used unasked.
 var platformVariables = []struct {
-	variable, extension, platform, source string
+	variable, extension, platform string
+	value                         string // "" for the project's name
+	source                        string
 }{
 	// LoadComposeAppFromConfigFile loads the app with ProjectName appID
-	// and the environment AppID=appID.
-	{"AppID", "x-casaos", "CasaOS", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_app.go#L898-L922"},
+	// and the environment AppID=appID, and baseInterpolationMap's PUID
+	// and PGID (common.DefaultPUID, DefaultPGID).
+	{"AppID", "x-casaos", "CasaOS", "", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_app.go#L898-L922"},
+	{"PUID", "x-casaos", "CasaOS", "1000", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_service.go#L200-L208"},
+	{"PGID", "x-casaos", "CasaOS", "1000", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_service.go#L200-L208"},
 }
 
 // platformValue says, for an unset variable name of project l, the value
@@ -670,7 +675,11 @@ func platformValue(l *project.Project, name string) string {
 	}
 	for _, v := range platformVariables {
 		if _, ok := l.Compose.Extensions[v.extension]; ok && v.variable == name {
-			return fmt.Sprintf("; the compose file is written for %s (%s:), which runs it with %s set to the project's name (%s): if %s ran it, set %s=%s in its .env or give --env-file, for its data's paths as they are", v.platform, v.extension, name, v.source, v.platform, name, l.Compose.Name)
+			value, what := v.value, v.value
+			if value == "" {
+				value, what = l.Compose.Name, "the project's name"
+			}
+			return fmt.Sprintf("; the compose file is written for %s (%s:), which runs it with %s set to %s (%s): if %s ran it, set %s=%s in its .env or give --env-file, to convert it as it ran", v.platform, v.extension, name, what, v.source, v.platform, name, value)
 		}
 	}
 	return ""
@@ -718,11 +727,12 @@ func checkUnsetVariables(p *ProjectPass) {
 		if i, ok := grouped[id]; ok {
 			uses[id] = append(uses[id], where)
 			out[i].Service = ""
-			out[i].Message = fmt.Sprintf("variable %s is not set and has no default (used in %s and %d more)", u.Name, uses[id][0], len(uses[id])-1)
+			out[i].Message = fmt.Sprintf("variable %s is not set and has no default (used in %s and %d more)", u.Name, uses[id][0], len(uses[id])-1) + platformValue(p.Project, u.Name)
 			continue
 		}
 		grouped[id] = len(out)
 		uses[id] = []string{where}
+		d.Message += platformValue(p.Project, u.Name)
 		out = append(out, d)
 	}
 	for _, d := range out {
