@@ -11,7 +11,10 @@ import (
 
 // A secret shared by several variables is one credential. Two
 // environment entries hold the same secret when their value is the same
-// and could be a secret (project.CouldBeSecret), or when both are written
+// and could be a secret (project.CouldBeSecret), when both are the same
+// literal, even a plain word, that is no placeholder (DB_PASSWORD: casaos
+// in the app and POSTGRES_PASSWORD: casaos in its database: compose runs
+// them equal, and the app needs them equal), or when both are written
 // as the same variable of the project environment (${DB_PASSWORD}, even
 // a placeholder): equal placeholders alone are two secrets, which only
 // read alike. A credential's value is nowhere else in plaintext: a
@@ -23,18 +26,19 @@ import (
 // after its first user, and each user's comment names the others.
 
 // secretKey returns what makes variable of service one secret with
-// others: "=VALUE" for a value that could be a secret, else "$VAR" for
-// the project variable it is written as; "" when neither (a secret of its
-// own).
+// others: "=VALUE" for a value that could be a secret, or a literal of
+// the compose file that is no placeholder; else "$VAR" for the project
+// variable it is written as; "" when none (a secret of its own).
 func (c *converter) secretKey(service, variable string) string {
+	src, fromVar := c.secretSource(service, variable)
 	if c.l.Compose != nil {
 		if svc, ok := c.l.Compose.Services[service]; ok {
-			if v := svc.Environment[variable]; v != nil && project.CouldBeSecret(*v) {
+			if v := svc.Environment[variable]; v != nil && (project.CouldBeSecret(*v) || !fromVar && strings.TrimSpace(*v) != "" && !project.Placeholder(*v)) {
 				return "=" + *v
 			}
 		}
 	}
-	if src, ok := c.secretSource(service, variable); ok {
+	if fromVar {
 		return "$" + src
 	}
 	return ""

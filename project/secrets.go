@@ -162,6 +162,14 @@ func CouldBeSecret(value string) bool {
 // joined by a separator or a change of case.
 var plainWordsRE = regexp.MustCompile(`^[A-Za-z][a-z]{0,11}([-_. ]?[A-Za-z][a-z]{0,11}){0,2}$|^[A-Z]{1,12}([-_. ][A-Z]{1,12}){0,2}$`)
 
+// Placeholder reports whether value, spaces trimmed, is a placeholder for
+// a value to come (placeholder): a person fills in each such value
+// alone, so two equal placeholders are two secrets that only read alike.
+func Placeholder(value string) bool {
+	v := strings.TrimSpace(value)
+	return v != "" && placeholder(v)
+}
+
 // placeholder reports whether v is a placeholder for a value to come:
 // one character repeated, text in angle brackets, or a phrase asking to
 // change it (changeme, replace_me, your-secret-here, please-change…).
