@@ -226,6 +226,9 @@ func newConverter(l *project.Project, opts, given Options, st settings) (*conver
 		c.volumeRoot = cmp.Or(c.volumeRoot, decl.VolumeRoot)
 		c.layout = cmp.Or(c.layout, decl.Layout)
 	}
+	if c.layout == declare.LayoutNone {
+		c.layout = "" // the project's opt-out of a defaults file's layout
+	}
 	return c, checkRootSettings(opts, decl)
 }
 

@@ -86,6 +86,11 @@ const (
 	// cache in /var/cache/MODULE, logs in /var/log/MODULE, runtime in
 	// /run/MODULE.
 	LayoutFHS = "fhs"
+	// LayoutNone, in a project's declarations, is no layout where a
+	// batch's defaults file gives one: host_project_directory and
+	// volume_root place its declarations without a path, as if no
+	// layout were given.
+	LayoutNone = "none"
 	// SectionDirectories declares host directories no volume mounts, such
 	// as the parents of declared paths; keys are absolute host paths.
 	SectionDirectories = "directories"
@@ -744,8 +749,8 @@ func (p *parser) file(n *yaml.Node) *File {
 				f.HostProjectDirectory, f.HostProjectDirectoryPos = s, p.pos(kv.k)
 			}
 		case KeyLayout:
-			if kv.v.Kind != yaml.ScalarNode || kv.v.Tag != "!!str" || !isOneOf(Layouts, kv.v.Value) {
-				p.errorf(kv.v, "layout: want one of %s", strings.Join(Layouts, ", "))
+			if kv.v.Kind != yaml.ScalarNode || kv.v.Tag != "!!str" || !isOneOf(DeclaredLayouts, kv.v.Value) {
+				p.errorf(kv.v, "layout: want one of %s", strings.Join(DeclaredLayouts, ", "))
 				continue
 			}
 			f.Layout, f.LayoutPos = kv.v.Value, p.pos(kv.k)
@@ -1319,8 +1324,12 @@ func (p *parser) images(n *yaml.Node) []Image {
 // file writes ./a$$b is the path ./a$b, and its key is written ./a$$b.
 func EscapeKey(key string) string { return strings.ReplaceAll(key, "$", "$$") }
 
-// Layouts are the values of layout:.
+// Layouts are the values of --layout.
 var Layouts = []string{LayoutFHS}
+
+// DeclaredLayouts are the values of layout: in a declarations file:
+// Layouts and LayoutNone.
+var DeclaredLayouts = []string{LayoutFHS, LayoutNone}
 
 func isOneOf(list []string, s string) bool {
 	for _, v := range list {

@@ -501,7 +501,7 @@ func TestLayout(t *testing.T) {
 		t.Fatalf("layout: fhs: %+v, %v", f, err)
 	}
 	for _, bad := range []string{"layout: FHS", "layout: [fhs]", "layout: 1", "layout: \"\""} {
-		if _, err := Parse("c2m.yaml", []byte("version: 1\n"+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c2m.yaml:2: layout: want one of fhs") {
+		if _, err := Parse("c2m.yaml", []byte("version: 1\n"+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c2m.yaml:2: layout: want one of fhs, none") {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
