@@ -107,7 +107,13 @@ type Project struct {
 	// UnsetVariables lists every use of a variable that has no value and
 	// no default, in file order.
 	UnsetVariables []VariableUse
-	raw            *rawIndex
+	// Platform is PlatformUmbrel when the project folder holds an
+	// umbrel-app.yml (a regular file; only its name is looked up), the
+	// manifest of an umbrelOS app, which umbrelOS runs with variables
+	// (APP_DATA_DIR, …) that docker compose run by hand leaves unset;
+	// else "". (A CasaOS app says so in the compose file, x-casaos:.)
+	Platform string
+	raw      *rawIndex
 	// stdin is the path the compose file from standard input was read
 	// from (named "-"), "" when there is none.
 	stdin string
@@ -124,6 +130,13 @@ type Project struct {
 	// Inputs to hash.
 	envRead envReads
 }
+
+// PlatformUmbrel is Project.Platform for an umbrelOS app, known by
+// UmbrelAppFile in its folder.
+const (
+	PlatformUmbrel = "umbrelOS"
+	UmbrelAppFile  = "umbrel-app.yml"
+)
 
 // Rel returns p relative to the project directory, slash-separated, with
 // ".." for a file outside it (a manifest names its sources relative to
@@ -184,6 +197,9 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, err
 	}
 	l := &Project{Dir: projectDir, Environment: po.Environment, ConfigFiles: files, EnvFiles: in.read, FilesFrom: in.filesFrom, FilesPassedOver: in.passedOver, start: start, seen: in.seen, stdin: in.stdin}
+	if fi, err := os.Lstat(filepath.Join(projectDir, UmbrelAppFile)); err == nil && fi.Mode().IsRegular() {
+		l.Platform = PlatformUmbrel
+	}
 	// compose-go defines COMPOSE_PROJECT_NAME in Environment as it loads;
 	// whether the environment or an env file set it is known only now.
 	// Empty is unset, as docker compose takes it.

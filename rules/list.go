@@ -327,7 +327,7 @@ error where it feeds a volume source, a target or an image of a service
 that is converted; in a service left out by its profiles it is a
 warning until a profile brings the service in. Where the compose file
 is written for an app platform that sets the variable when it runs the
-app (CasaOS, known by x-casaos:, sets AppID to the project's name, PUID and PGID to 1000), the
+app (CasaOS, known by x-casaos:, sets AppID to the project's name, PUID and PGID to 1000; umbrelOS, known by umbrel-app.yml, APP_DATA_DIR to the app's folder under /home/umbrel/umbrel/app-data), the
 error says the value the platform ran it with and where that is stated;
 it is never used unasked, since docker compose run by hand sets none.
 

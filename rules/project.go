@@ -653,9 +653,13 @@ func checkUnreadBind(p *ProjectPass) {
 // docker compose run by hand sets none: a fact about where the data was,
 // offered in C2M014's message, never used unasked.
 var platformVariables = []struct {
+	// extension is the top-level extension of a compose file that says
+	// the platform, or "" for a project.Project.Platform of that name.
 	variable, extension, platform string
-	value                         string // "" for the project's name
-	source                        string
+	// value is what the platform sets: "" for the project's name, and
+	// {app} stands for the app's folder name.
+	value  string
+	source string
 }{
 	// LoadComposeAppFromConfigFile loads the app with ProjectName appID
 	// and the environment AppID=appID, and baseInterpolationMap's PUID
@@ -663,24 +667,49 @@ var platformVariables = []struct {
 	{"AppID", "x-casaos", "CasaOS", "", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_app.go#L898-L922"},
 	{"PUID", "x-casaos", "CasaOS", "1000", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_service.go#L200-L208"},
 	{"PGID", "x-casaos", "CasaOS", "1000", "https://github.com/IceWhaleTech/CasaOS-AppManagement/blob/debfa317f0f996b91b43210e8d57799461388704/service/compose_service.go#L200-L208"},
+	// The legacy app script exports these for each app, UMBREL_ROOT being
+	// umbreld's data directory, /home/umbrel/umbrel by default
+	// (packages/umbreld/source/modules/cli-client.ts).
+	{"APP_DATA_DIR", "", project.PlatformUmbrel, "/home/umbrel/umbrel/app-data/{app}", umbrelAppScript},
+	{"APP_ID", "", project.PlatformUmbrel, "{app}", umbrelAppScript},
+	{"TOR_DATA_DIR", "", project.PlatformUmbrel, "/home/umbrel/umbrel/tor/data", umbrelAppScript},
+	{"UMBREL_ROOT", "", project.PlatformUmbrel, "/home/umbrel/umbrel", "https://github.com/getumbrel/umbrel/blob/2a479429c5a9107d92dd4aefd8493b326e547492/packages/umbreld/source/modules/cli-client.ts#L11"},
 }
+
+// umbrelAppScript is where umbrelOS sets the variables of an app.
+const umbrelAppScript = "https://github.com/getumbrel/umbrel/blob/2a479429c5a9107d92dd4aefd8493b326e547492/packages/umbreld/source/modules/apps/legacy-compat/app-script#L200-L218"
 
 // platformValue says, for an unset variable name of project l, the value
 // the platform its compose file is written for runs it with
 // (platformVariables), as a clause to add to C2M014's message; "" when
 // none is known.
 func platformValue(l *project.Project, name string) string {
-	if l == nil || l.Compose == nil || l.Compose.Name == "" {
+	if l == nil {
 		return ""
 	}
 	for _, v := range platformVariables {
-		if _, ok := l.Compose.Extensions[v.extension]; ok && v.variable == name {
-			value, what := v.value, v.value
+		if v.variable != name {
+			continue
+		}
+		value, what, known := v.value, v.value, ""
+		switch {
+		case v.extension == "" && l.Platform == v.platform:
+			app := filepath.Base(l.Dir)
+			value = strings.ReplaceAll(value, "{app}", app)
+			what = strings.ReplaceAll(what, "{app}", app)
+			known = "an app of " + v.platform + " (" + project.UmbrelAppFile + " beside it)"
+		case v.extension != "" && l.Compose != nil && l.Compose.Name != "":
+			if _, ok := l.Compose.Extensions[v.extension]; !ok {
+				continue
+			}
 			if value == "" {
 				value, what = l.Compose.Name, "the project's name"
 			}
-			return fmt.Sprintf("; the compose file is written for %s (%s:), which runs it with %s set to %s (%s): if %s ran it, set %s=%s in its .env or give --env-file, to convert it as it ran", v.platform, v.extension, name, what, v.source, v.platform, name, value)
+			known = "written for " + v.platform + " (" + v.extension + ":)"
+		default:
+			continue
 		}
+		return fmt.Sprintf("; the project is %s, which runs it with %s set to %s (%s): if %s ran it, set %s=%s in its .env or give --env-file, to convert it as it ran", known, name, what, v.source, v.platform, name, value)
 	}
 	return ""
 }
