@@ -21,12 +21,22 @@ import (
 type shareIndex struct {
 	mu    sync.Mutex
 	paths map[string][]int // clean host path → the projects mounting it
-	names []string         // each project's name for people: its folder under the root
-	keys  []string         // the paths, sorted; nil until sharers first needs them
+	// volumes maps a Docker volume's name to the converted modules that
+	// own a copy of it, in the order added.
+	volumes map[string][]volumeCopy
+	names   []string // each project's name for people: its folder under the root
+	keys    []string // the paths, sorted; nil until sharers first needs them
+}
+
+// volumeCopy is a converted module's copy of a Docker volume: project i
+// owns it at path.
+type volumeCopy struct {
+	i    int
+	path string
 }
 
 func newShareIndex(projects []Project) *shareIndex {
-	x := &shareIndex{paths: map[string][]int{}, names: make([]string, len(projects))}
+	x := &shareIndex{paths: map[string][]int{}, volumes: map[string][]volumeCopy{}, names: make([]string, len(projects))}
 	for i, p := range projects {
 		x.names[i] = p.Rel
 		if p.File != "" {
@@ -39,9 +49,10 @@ func newShareIndex(projects []Project) *shareIndex {
 	return x
 }
 
-// add records the absolute bind sources of project i's result, and
-// reports whether res is a refusal with one nothing declares: one whose
-// offer the other projects can change.
+// add records the absolute bind sources of project i's result and the
+// Docker volumes its converted module owns copies of, and reports
+// whether res is a refusal with a bind source or a named volume nothing
+// declares: one whose offer the other projects can change.
 func (x *shareIndex) add(i int, res *convert.Result) (open bool) {
 	if res == nil {
 		return false
@@ -52,13 +63,24 @@ func (x *shareIndex) add(i int, res *convert.Result) (open bool) {
 			ps = append(ps, path.Clean(m.Key))
 			open = open || !m.Supplied
 		}
+		if m.Section == declare.SectionVolumes && m.Legacy != "" && (m.Kind == project.ExternalNamed || !strings.HasSuffix(m.Legacy, "_"+m.Key)) {
+			// External, or named by name:: another module may own a copy.
+			// A volume named after its project is its own, and is not
+			// held back for the whole batch.
+			open = open || !m.Supplied
+		}
 	}
 	mod := res.Module
 	if mod == nil {
 		mod = res.Candidate
 	}
+	var copies []volumeCopy
+	var volumes []string
 	if mod != nil {
 		for _, r := range mod.Declared() {
+			if name, ok := strings.CutPrefix(r.Legacy(), "Docker volume "); ok && res.Status == convert.Converted && r.Kind != manifest.KindHost {
+				volumes, copies = append(volumes, name), append(copies, volumeCopy{i, r.Path})
+			}
 			switch p, ok := strings.CutPrefix(r.Legacy(), "bind /"); {
 			case ok:
 				ps = append(ps, path.Clean("/"+p))
@@ -73,6 +95,9 @@ func (x *shareIndex) add(i int, res *convert.Result) (open bool) {
 		if js := x.paths[p]; !slices.Contains(js, i) {
 			x.paths[p] = append(js, i)
 		}
+	}
+	for k, name := range volumes {
+		x.volumes[name] = append(x.volumes[name], copies[k])
 	}
 	x.keys = nil
 	return open && res.Status == convert.Refused
@@ -122,6 +147,26 @@ func (x *shareIndex) sharers(i int) func(string) ([]string, []string) {
 	}
 }
 
+// owners returns, for project i, what convert.Result.OfferShared asks of
+// a Docker volume: the project, other than i, first in discovery order
+// whose converted module owns a copy of it, and that copy's path.
+func (x *shareIndex) owners(i int) func(string) (string, string) {
+	return func(name string) (string, string) {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		best := volumeCopy{i: -1}
+		for _, c := range x.volumes[name] {
+			if c.i != i && (best.i < 0 || c.i < best.i) {
+				best = c
+			}
+		}
+		if best.i < 0 {
+			return "", ""
+		}
+		return x.names[best.i], best.path
+	}
+}
+
 // held is a refusal whose offer waits for the whole batch (Runner.Share).
 type held struct {
 	i   int
@@ -134,7 +179,7 @@ type held struct {
 func (x *shareIndex) offer(hs []held, fn func(int, *convert.Result, error)) {
 	slices.SortFunc(hs, func(a, b held) int { return a.i - b.i })
 	for _, h := range hs {
-		h.res.OfferShared(x.sharers(h.i))
+		h.res.OfferShared(x.sharers(h.i), x.owners(h.i))
 		fn(h.i, h.res, nil)
 	}
 }

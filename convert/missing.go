@@ -101,6 +101,12 @@ type Missing struct {
 	// by none of them, or by one the person chooses (C2M005). Nil
 	// otherwise.
 	SharedWith []string
+	// OwnedBy names, for a named volume with nothing supplied whose
+	// Docker volume another module of a batch owns a copy of, that
+	// project and the copy's path, "FOLDER (PATH)" (Result.OfferShared):
+	// Known is then kind: host at that path, offered for a person to
+	// accept. "" otherwise.
+	OwnedBy string
 	// HeldBy names, for a source whose data moves (Moves), the other
 	// projects of a batch that mount a path above it, each as "FOLDER
 	// (PATH)": moving the data takes it from under their mounts. Nil
@@ -267,7 +273,7 @@ func (m *Missing) Complete() bool {
 // host_project_directory or volume_root. The skeleton writes no entry for
 // such a source, only the setting, and ask says it needs a location.
 func (m *Missing) OnlyLocation() bool {
-	return !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.Complete()
+	return !m.NeedsPath && !m.NeedsEntry && m.Moves == "" && m.OwnedBy == "" && m.Complete()
 }
 
 // A Need is one field of a source's declaration entry: the value known so

@@ -18,13 +18,27 @@ import (
 // inside another's mount is said to be (Missing.HeldBy). The skeletons
 // and Decisions are written again when anything changed, which
 // OfferShared reports. The diagnostics are left as they are.
-func (r *Result) OfferShared(sharers func(hostPath string) (shared, holders []string)) bool {
+//
+// owners, when not nil, returns for a Docker volume's name the other
+// project of the batch whose module owns a copy of it and that copy's
+// host path ("" when none): a named volume with nothing supplied that
+// another module owns is offered as kind: host at that path
+// (Missing.OwnedBy), since C2M005 refuses two copies of one volume.
+func (r *Result) OfferShared(sharers func(hostPath string) (shared, holders []string), owners func(dockerVolume string) (project, hostPath string)) bool {
 	if r == nil || r.Status != Refused || r.Candidate == nil {
 		return false
 	}
 	changed := false
 	for i := range r.Missing {
 		m := &r.Missing[i]
+		if !m.Supplied && m.Section == declare.SectionVolumes && m.Legacy != "" && owners != nil {
+			if proj, p := owners(m.Legacy); p != "" {
+				m.OwnedBy = proj + " (" + p + ")"
+				m.Known = declare.Entry{Key: m.Known.Key, Kind: declare.KindHost, Path: p, Note: m.Known.Note}
+				changed = true
+			}
+			continue
+		}
 		if m.Supplied || m.Section != declare.SectionBinds || !strings.HasPrefix(m.Key, "/") {
 			continue
 		}

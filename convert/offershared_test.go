@@ -45,7 +45,7 @@ services:
 			return nil, []string{"backup (/mnt/apps)"}
 		}
 		return nil, nil
-	})
+	}, nil)
 	if !changed {
 		t.Fatal("OfferShared changed nothing")
 	}
@@ -69,7 +69,7 @@ services:
 		t.Errorf("decisions %d, before %d: want 3 fewer (owner, mode, intent of the shared library), as Decisions counts", res.Decisions, before)
 	}
 	// Nothing shared: nothing changes.
-	if res.OfferShared(func(string) ([]string, []string) { return nil, nil }) {
+	if res.OfferShared(func(string) ([]string, []string) { return nil, nil }, func(string) (string, string) { return "", "" }) {
 		t.Error("OfferShared with nothing shared reports a change")
 	}
 }

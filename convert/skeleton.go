@@ -635,6 +635,8 @@ func (m *Missing) where() string {
 		where += "; " + m.LinkOutside + ": a path, or {kind: host} alone"
 	}
 	switch {
+	case m.OwnedBy != "":
+		where += "; project " + m.OwnedBy + " of this batch owns a copy of the Docker volume: kind host at its path is offered, so that this module uses that copy (two copies would drift apart: C2M005); or let this module own it and the other name it kind: host"
 	case len(m.SharedWith) > 0:
 		verb := "mount"
 		if len(m.SharedWith) == 1 {
