@@ -1953,6 +1953,9 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
+			if row.MaxMajor == 0 {
+				return fmt.Sprintf("the image table knows %s %s (%s:%d) from major version %d on only, and image %s names an earlier one or none: declare the source, or pin a major version from %d on in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, row.MinMajor, svc.Image, row.MinMajor)
+			}
 			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names a later one or none: declare the source, or pin a major version up to %d in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image, row.MaxMajor)
 		}
 	}

@@ -60,6 +60,11 @@ type Row struct {
 	// holds for: a tag whose leading number is larger, or that names no
 	// version ("latest", "alpine"), matches no such row.
 	MaxMajor int
+	// MinMajor, when not 0, is the first major version of the image the
+	// row holds for: a tag whose leading number is smaller, or that names
+	// no version, matches no such row (Pi-hole's date tags, whose v6
+	// images from 2025 on run as another user than the v5 ones).
+	MinMajor int
 	// Intent is what the data is (SPEC section 4); "" when not established.
 	Intent manifest.Intent
 	// Source is the https URL of the Dockerfile or documentation that states
@@ -489,10 +494,8 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 		if r.Variant != variant || !repoMatches(r.Repository, repo) || path.Clean(r.Path) != target {
 			continue
 		}
-		if r.MaxMajor > 0 {
-			if major, ok := leadingMajor(tag); !ok || major > r.MaxMajor {
-				continue
-			}
+		if !r.holdsFor(tag) {
+			continue
 		}
 		if !Family(r.Repository) {
 			return *r, true
@@ -507,8 +510,19 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 	return Row{}, false
 }
 
+// holdsFor reports whether the row's major-version bounds (MinMajor,
+// MaxMajor) admit tag: a bounded row needs a tag with a leading number
+// within them.
+func (r *Row) holdsFor(tag string) bool {
+	if r.MinMajor == 0 && r.MaxMajor == 0 {
+		return true
+	}
+	major, ok := leadingMajor(tag)
+	return ok && (r.MinMajor == 0 || major >= r.MinMajor) && (r.MaxMajor == 0 || major <= r.MaxMajor)
+}
+
 // OutOfVersion returns the row Match would return for ref at target but
-// for the row's major-version bound (MaxMajor): the tag names no major
+// for the row's major-version bounds (MinMajor, MaxMajor): the tag names no major
 // version ("alpine", "latest") or a later one. It is how a refusal says
 // why an image's row gave no evidence; ok is false when no such row
 // exists or Match matches.
@@ -523,7 +537,7 @@ func (t *Table) OutOfVersion(ref, target string) (Row, bool) {
 	repo, tag := ParseReference(ref)
 	variant := Variant(repo, tag)
 	for i := range t.candidates(repo, target) {
-		if r := &t.Rows[i]; r.MaxMajor > 0 && r.Variant == variant && repoMatches(r.Repository, repo) && path.Clean(r.Path) == target {
+		if r := &t.Rows[i]; (r.MinMajor > 0 || r.MaxMajor > 0) && r.Variant == variant && repoMatches(r.Repository, repo) && path.Clean(r.Path) == target {
 			return *r, true
 		}
 	}

@@ -632,3 +632,56 @@ func TestFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestMinMajor holds rows bounded from below (min_major): a tag before
+// the bound, or naming no version, matches the earlier row or none, and
+// OutOfVersion names the bounded row; two rows of one path may split the
+// versions, and a bound after max_major is refused.
+func TestMinMajor(t *testing.T) {
+	const table = `- repository: pi
+  path: /etc/pi
+  kind: directory
+  min_major: 2025
+  owner: "1000:1000"
+  intent: state
+  source: https://example.org/v6
+- repository: pi
+  path: /etc/pi
+  kind: directory
+  max_major: 2024
+  owner: "0:0"
+  intent: state
+  source: https://example.org/v5
+`
+	tab, err := Parse("table.yaml", []byte(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref, owner string
+		outOfVersion bool
+	}{
+		{"pi:2025.02.0", "1000:1000", false},
+		{"pi:2026.07.2-alpine", "", false}, // another variant: no row at all
+		{"pi:2026.07.2", "1000:1000", false},
+		{"pi:2024.07.0", "0:0", false},
+		{"pi:latest", "", true},
+		{"pi", "", true},
+	} {
+		row, ok := tab.Match(tc.ref, "/etc/pi")
+		if ok != (tc.owner != "") || row.Owner != tc.owner {
+			t.Errorf("Match(%q) = %q, %v; want %q", tc.ref, row.Owner, ok, tc.owner)
+		}
+		if _, ok := tab.OutOfVersion(tc.ref, "/etc/pi"); ok != tc.outOfVersion {
+			t.Errorf("OutOfVersion(%q) = %v, want %v", tc.ref, ok, tc.outOfVersion)
+		}
+	}
+	bad := strings.Replace(goodRow, "  kind: directory\n", "  kind: directory\n  min_major: 18\n  max_major: 17\n", 1)
+	if _, err := Parse("table.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "min_major 18 is after max_major 17") {
+		t.Errorf("Parse of min_major after max_major: error %v", err)
+	}
+	bad = strings.Replace(goodRow, "  kind: directory\n", "  kind: directory\n  min_major: zero\n", 1)
+	if _, err := Parse("table.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "min_major must be a positive integer") {
+		t.Errorf("Parse of min_major: zero: error %v", err)
+	}
+}

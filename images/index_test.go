@@ -37,7 +37,7 @@ func TestIndexLikeScan(t *testing.T) {
 			repos[repo] = map[string]bool{}
 		}
 		repos[repo][r.Path] = true
-		for _, n := range []int{r.MaxMajor, r.MaxMajor + 1} {
+		for _, n := range []int{r.MaxMajor, r.MaxMajor + 1, r.MinMajor - 1, r.MinMajor} {
 			if n > 0 {
 				tags[strconv.Itoa(n)] = true
 				if r.Variant != "" {

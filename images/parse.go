@@ -30,7 +30,7 @@ import (
 // kind is not "directory" or "file"; owner is not "" or numeric "UID:GID";
 // mode is not "" or 3 or 4 octal digits; intent is not "" or a valid intent;
 // source is not an https URL; owner, mode and intent are all empty; or
-// another row has the same repository, variant and path.
+// another row has the same repository, variant, path and version bounds.
 func Parse(name string, data []byte) (*Table, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -58,7 +58,7 @@ func Parse(name string, data []byte) (*Table, error) {
 
 	sum := sha256.Sum256(data)
 	t := &Table{Rows: make([]Row, 0, len(root.Content)), Digest: hex.EncodeToString(sum[:])}
-	seen := make(map[[3]string]int, len(root.Content))
+	seen := make(map[[5]string]int, len(root.Content))
 	for _, item := range root.Content {
 		if isImageRow(item) {
 			ir, err := parseImageRow(name, item)
@@ -72,7 +72,7 @@ func Parse(name string, data []byte) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		k := [3]string{r.Repository, r.Variant, r.Path}
+		k := [5]string{r.Repository, r.Variant, r.Path, strconv.Itoa(r.MinMajor), strconv.Itoa(r.MaxMajor)}
 		if prev, ok := seen[k]; ok {
 			return nil, &Error{File: name, Line: r.Line, Msg: fmt.Sprintf(
 				"row for %s variant %q path %s repeats the row at line %d",
@@ -114,16 +114,20 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 		if k.Kind != yaml.ScalarNode {
 			return fail(k.Line, "a row's keys must be plain names")
 		}
-		if k.Value == "max_major" {
+		if k.Value == "max_major" || k.Value == "min_major" {
 			if prev, dup := lines[k.Value]; dup {
 				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
 			}
 			lines[k.Value] = k.Line
 			n, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || err != nil || n < 1 {
-				return fail(v.Line, "max_major must be a positive integer")
+				return fail(v.Line, "%s must be a positive integer", k.Value)
 			}
-			r.MaxMajor = n
+			if k.Value == "min_major" {
+				r.MinMajor = n
+			} else {
+				r.MaxMajor = n
+			}
 			continue
 		}
 		if k.Value == "owner_every_version" {
@@ -236,6 +240,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	}
 	if r.Owner == "" && r.Mode == "" && r.Intent == "" {
 		return fail(r.Line, "row for %s %s gives no owner, mode or intent", r.Repository, r.Path)
+	}
+	if r.MinMajor > 0 && r.MaxMajor > 0 && r.MinMajor > r.MaxMajor {
+		return fail(at("min_major"), "min_major %d is after max_major %d", r.MinMajor, r.MaxMajor)
 	}
 	if r.OwnerEveryVersion && (r.Owner == "" || r.MaxMajor == 0) {
 		return fail(at("owner_every_version"), "owner_every_version needs an owner and a max_major it reaches beyond")
