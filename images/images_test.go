@@ -658,7 +658,7 @@ func TestMinMajor(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		ref, owner string
+		ref, owner   string
 		outOfVersion bool
 	}{
 		{"pi:2025.02.0", "1000:1000", false},
