@@ -1953,10 +1953,16 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			continue
 		}
 		if row, ok := t.OutOfVersion(svc.Image, m.Target); ok {
-			if row.MaxMajor == 0 {
-				return fmt.Sprintf("the image table knows %s %s (%s:%d) from major version %d on only, and image %s names an earlier one or none: declare the source, or pin a major version from %d on in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, row.MinMajor, svc.Image, row.MinMajor)
+			var known, names, pin string
+			switch {
+			case row.MinMajor == 0:
+				known, names, pin = fmt.Sprintf("up to major version %d", row.MaxMajor), "a later one", fmt.Sprintf("up to %d", row.MaxMajor)
+			case row.MaxMajor == 0:
+				known, names, pin = fmt.Sprintf("from major version %d on", row.MinMajor), "an earlier one", fmt.Sprintf("from %d on", row.MinMajor)
+			default:
+				known, names, pin = fmt.Sprintf("for major versions %d to %d", row.MinMajor, row.MaxMajor), "another", fmt.Sprintf("from %d to %d", row.MinMajor, row.MaxMajor)
 			}
-			return fmt.Sprintf("the image table knows %s %s (%s:%d) up to major version %d only, and image %s names a later one or none: declare the source, or pin a major version up to %d in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, row.MaxMajor, svc.Image, row.MaxMajor)
+			return fmt.Sprintf("the image table knows %s %s (%s:%d) %s only, and image %s names %s or none: declare the source, or pin a major version %s in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, known, svc.Image, names, pin)
 		}
 	}
 	return ""

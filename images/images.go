@@ -523,7 +523,7 @@ func (r *Row) holdsFor(tag string) bool {
 
 // OutOfVersion returns the row Match would return for ref at target but
 // for the row's major-version bounds (MinMajor, MaxMajor): the tag names no major
-// version ("alpine", "latest") or a later one. It is how a refusal says
+// version ("alpine", "latest"), or one outside them. It is how a refusal says
 // why an image's row gave no evidence; ok is false when no such row
 // exists or Match matches.
 func (t *Table) OutOfVersion(ref, target string) (Row, bool) {

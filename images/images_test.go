@@ -636,7 +636,7 @@ func TestFamily(t *testing.T) {
 // TestMinMajor holds rows bounded from below (min_major): a tag before
 // the bound, or naming no version, matches the earlier row or none, and
 // OutOfVersion names the bounded row; two rows of one path may split the
-// versions, and a bound after max_major is refused.
+// versions but not share one, and a bound after max_major is refused.
 func TestMinMajor(t *testing.T) {
 	const table = `- repository: pi
   path: /etc/pi
@@ -674,6 +674,17 @@ func TestMinMajor(t *testing.T) {
 		}
 		if _, ok := tab.OutOfVersion(tc.ref, "/etc/pi"); ok != tc.outOfVersion {
 			t.Errorf("OutOfVersion(%q) = %v, want %v", tc.ref, ok, tc.outOfVersion)
+		}
+	}
+	// Rows of one path whose versions overlap would leave the file's
+	// order to choose between them: refused, naming the earlier row.
+	for _, second := range []string{
+		strings.Replace(table[strings.Index(table, "- repository: pi\n  path: /etc/pi\n  kind: directory\n  max_major"):], "max_major: 2024", "max_major: 2025", 1),
+		strings.Replace(table[strings.Index(table, "- repository: pi\n  path: /etc/pi\n  kind: directory\n  max_major"):], "  max_major: 2024\n", "", 1),
+	} {
+		first := table[:strings.Index(table, "- repository: pi\n  path: /etc/pi\n  kind: directory\n  max_major")]
+		if _, err := Parse("table.yaml", []byte(first+second)); err == nil || !strings.Contains(err.Error(), "holds for major versions the row at line 1 holds for too") {
+			t.Errorf("Parse of overlapping rows:\n%s\nerror %v", first+second, err)
 		}
 	}
 	bad := strings.Replace(goodRow, "  kind: directory\n", "  kind: directory\n  min_major: 18\n  max_major: 17\n", 1)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"path"
 	"strconv"
@@ -30,7 +31,8 @@ import (
 // kind is not "directory" or "file"; owner is not "" or numeric "UID:GID";
 // mode is not "" or 3 or 4 octal digits; intent is not "" or a valid intent;
 // source is not an https URL; owner, mode and intent are all empty; or
-// another row has the same repository, variant, path and version bounds.
+// another row of the same repository, variant and path holds for one of
+// its major versions (min_major, max_major).
 func Parse(name string, data []byte) (*Table, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -58,7 +60,7 @@ func Parse(name string, data []byte) (*Table, error) {
 
 	sum := sha256.Sum256(data)
 	t := &Table{Rows: make([]Row, 0, len(root.Content)), Digest: hex.EncodeToString(sum[:])}
-	seen := make(map[[5]string]int, len(root.Content))
+	seen := make(map[rowKey][]int, len(root.Content)) // indexes into t.Rows
 	for _, item := range root.Content {
 		if isImageRow(item) {
 			ir, err := parseImageRow(name, item)
@@ -72,17 +74,42 @@ func Parse(name string, data []byte) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		k := [5]string{r.Repository, r.Variant, r.Path, strconv.Itoa(r.MinMajor), strconv.Itoa(r.MaxMajor)}
-		if prev, ok := seen[k]; ok {
-			return nil, &Error{File: name, Line: r.Line, Msg: fmt.Sprintf(
-				"row for %s variant %q path %s repeats the row at line %d",
-				r.Repository, r.Variant, r.Path, prev)}
+		k := rowKey{r.Repository, r.Variant, r.Path}
+		for _, i := range seen[k] {
+			prev := &t.Rows[i]
+			if prev.MinMajor == r.MinMajor && prev.MaxMajor == r.MaxMajor {
+				return nil, &Error{File: name, Line: r.Line, Msg: fmt.Sprintf(
+					"row for %s variant %q path %s repeats the row at line %d",
+					r.Repository, r.Variant, r.Path, prev.Line)}
+			}
+			if overlap(prev, &r) {
+				return nil, &Error{File: name, Line: r.Line, Msg: fmt.Sprintf(
+					"row for %s variant %q path %s holds for major versions the row at line %d holds for too: give the two rows min_major and max_major that split the versions",
+					r.Repository, r.Variant, r.Path, prev.Line)}
+			}
 		}
-		seen[k] = r.Line
+		seen[k] = append(seen[k], len(t.Rows))
 		t.Rows = append(t.Rows, r)
 	}
 	t.index = newRowIndex(t.Rows)
 	return t, nil
+}
+
+// rowKey is what two rows of the table that may hold for the same mount
+// share; such rows must split the major versions between them.
+type rowKey struct{ repository, variant, path string }
+
+// overlap reports whether some major version is within the bounds of
+// both a and b (MinMajor and MaxMajor; 0 leaves a side open).
+func overlap(a, b *Row) bool {
+	lo := func(r *Row) int { return r.MinMajor }
+	hi := func(r *Row) int {
+		if r.MaxMajor == 0 {
+			return math.MaxInt
+		}
+		return r.MaxMajor
+	}
+	return max(lo(a), lo(b)) <= min(hi(a), hi(b))
 }
 
 // parseRow decodes and validates one row's mapping node.
