@@ -76,6 +76,7 @@ func Variants() []string {
 		"distroless",
 		"nanoserver",
 		"rootless",
+		"s6",
 		"ubi",
 		"ubuntu",
 		"windowsservercore",
@@ -92,14 +93,19 @@ func Variants() []string {
 // "rootless"; "cli" and "cli-2.12-php8.3", wordpress's wp-cli tags (built
 // on another base image than its default tags), give "cli". Anything else,
 // such as "16", "16-bookworm", "8.4-oracle" or "latest", is the default
-// variant. One exception: Bitnami builds only on
-// Debian, so for a repository under "bitnami/" a "debian" piece
-// ("16.3.0-debian-12-r0") names the default variant.
+// variant. "s6", a piece of its own ("v2.63.23-s6", filebrowser's tags
+// built on linuxserver.io's s6-overlay base image, whose process runs as
+// its abc user), is matched before its digit is dropped. One exception:
+// Bitnami builds only on Debian, so for a repository under "bitnami/" a
+// "debian" piece ("16.3.0-debian-12-r0") names the default variant.
 func Variant(repository, tag string) string {
 	pieces := strings.FieldsFunc(strings.ToLower(tag), func(r rune) bool {
 		return r == '-' || r == '_' || r == '.'
 	})
 	for _, p := range pieces {
+		if p == "s6" {
+			return p
+		}
 		p = strings.TrimRight(p, "0123456789")
 		if p == "debian" && strings.HasPrefix(repository, "bitnami/") {
 			continue
