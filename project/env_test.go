@@ -144,6 +144,45 @@ func TestEnvFileUnset(t *testing.T) {
 	}
 }
 
+// An unset variable in a value of the env file interpolation reads (.env,
+// or --env-file's) is a use too: dotenv makes it empty, and docker
+// compose warns of it, whether or not the compose file uses the value.
+// An earlier variable of the file, the process environment and PWD set
+// one; a default, a single-quoted value and a later variable do not
+// count as uses or settings.
+func TestDotEnvUnset(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml": "services:\n  app:\n    image: alpine:3\n    environment:\n      X: ${A}\n",
+		".env":         "A=x${B}y\nC=$D\nE=${F:-d}\nG=${A}\nH=${PWD}/h\nI='$J'\nL=${K}\nM=${N}\nN=1\nexport O=${P}\n",
+		"other.env":    "Q=${R}\n",
+	})
+	uses := func(p *Project) []string {
+		var got []string
+		for _, u := range p.UnsetVariables {
+			got = append(got, fmt.Sprintf("%s %s %s", u.Name, u.Pos, strings.Join(u.Path, ".")))
+		}
+		return got
+	}
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{"K=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"B .env:1 A", "D .env:2 C", "N .env:8 M", "P .env:10 O"}; !reflect.DeepEqual(uses(p), want) {
+		t.Errorf("unset variables %q, want %q", uses(p), want)
+	}
+	if v := p.Compose.Services["app"].Environment["X"]; v == nil || *v != "xy" {
+		t.Errorf("X = %v, want xy", v)
+	}
+	p, err = Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}, EnvFiles: []string{filepath.Join(dir, "other.env")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"A compose.yaml:5 services.app.environment.X", "R other.env:1 Q"}; !reflect.DeepEqual(uses(p), want) {
+		t.Errorf("with --env-file other.env: unset variables %q, want %q", uses(p), want)
+	}
+}
+
 // COMPOSE_PROJECT_NAME is defined for interpolation as compose defines
 // it, from the folder's name here: it is never an unset variable.
 func TestProjectNameDefined(t *testing.T) {

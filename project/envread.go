@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose2manifest/compose2manifest/internal/fsread"
+	"github.com/compose2manifest/compose2manifest/manifest"
 )
 
 // envRead is an env file as read once: its bytes, and the version of
@@ -80,4 +83,57 @@ func (r envReads) read(abs string) ([]byte, error) {
 	}
 	r[abs] = envRead{data: data, id: fsread.IDOf(fi)}
 	return data, nil
+}
+
+// unset returns the uses of variables, in the env files compose-go reads
+// for interpolation (files, read before by getEnv), that neither current
+// nor an earlier variable of those files sets: dotenv expands $VAR in a
+// value from them and makes an unset one empty, as docker compose warns
+// ("The "B" variable is not set"), whether or not the compose file uses
+// the variable the value is of. rel names a file as diagnostics do. Each
+// use is at the first line of its file that refers to the variable
+// (${B:-default} and ${B:+alt} are no unset use), with Path the variable
+// that line sets. A file that does not parse gives none: the load
+// reports it.
+func (r envReads) unset(current map[string]string, files []string, rel func(string) string) []VariableUse {
+	var out []VariableUse
+	env := make(map[string]string)
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return out
+		}
+		data, err := r.read(abs)
+		if err != nil {
+			return out
+		}
+		var missed []string
+		err = dotenv.ParseWithFormat(bytes.NewReader(data), abs, env, func(k string) (string, bool) {
+			if v, ok := current[k]; ok {
+				return v, true
+			}
+			if v, ok := env[k]; ok {
+				return v, true
+			}
+			if !slices.Contains(missed, k) {
+				missed = append(missed, k)
+			}
+			return "", false
+		}, "")
+		if err != nil {
+			return out
+		}
+		lines := strings.Split(string(data), "\n")
+		for _, k := range missed {
+			for i, line := range lines {
+				if !usedBare(line, k) {
+					continue
+				}
+				key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "export "), "=")
+				out = append(out, VariableUse{Name: k, Pos: manifest.Pos{File: rel(abs), Line: i + 1}, Path: []string{strings.TrimSpace(key)}})
+				break
+			}
+		}
+	}
+	return out
 }

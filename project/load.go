@@ -210,6 +210,11 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 		return nil, errors.New(l.raw.problem)
 	}
 	l.UnsetVariables = unsetVariables(l.raw)
+	// The env files' own references, as compose-go expanded them from
+	// the process environment (and the project directory as PWD).
+	current := utils.GetAsEqualsMap(opts.Environ)
+	current["PWD"] = projectDir
+	l.UnsetVariables = append(l.UnsetVariables, in.reads.unset(current, in.envFiles, l.Rel)...)
 	for path, id := range l.raw.seen {
 		if _, ok := l.seen[path]; !ok {
 			l.seen[path] = id
