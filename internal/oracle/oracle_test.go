@@ -988,8 +988,13 @@ func mentionsRule(diags []rules.Diagnostic, service, id string) bool {
 func relocatedWithin(relocated map[string]string, src string) string {
 	best, to := "", ""
 	for from, p := range relocated {
-		if strings.HasPrefix(src, from+"/") && (best == "" || len(from) < len(best)) {
-			best, to = from, path.Join(p, strings.TrimPrefix(src, from+"/"))
+		// Rel, not a prefix of from+"/": from may be "/".
+		r, err := filepath.Rel(from, src)
+		if err != nil || r == "." || r == ".." || strings.HasPrefix(r, "../") {
+			continue
+		}
+		if best == "" || len(from) < len(best) {
+			best, to = from, path.Join(p, filepath.ToSlash(r))
 		}
 	}
 	return to
