@@ -183,6 +183,29 @@ func TestDotEnvUnset(t *testing.T) {
 	}
 }
 
+// A variable of .env whose value refers to an unset one and that feeds a
+// volume or an image of a service feeds it through: the use is the
+// error a use in the compose file would be (FeedsMount, with the
+// service); one used elsewhere stays a warning.
+func TestDotEnvUnsetFeedsMount(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml": "services:\n  app:\n    image: alpine:${TAG}\n    environment:\n      X: ${PLAIN}\n  db:\n    image: postgres:16\n    volumes:\n      - ${DATA}:/var/lib/postgresql/data\n",
+		".env":         "TAG=3.${MINOR}\nPLAIN=${NOBODY}\nDATA=${BASE}/db\n",
+	})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range p.UnsetVariables {
+		got = append(got, fmt.Sprintf("%s %s %s %v", u.Name, u.Pos, u.Service, u.FeedsMount))
+	}
+	if want := []string{"MINOR .env:1 app true", "NOBODY .env:2  false", "BASE .env:3 db true"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unset variables %q, want %q", got, want)
+	}
+}
+
 // COMPOSE_PROJECT_NAME is defined for interpolation as compose defines
 // it, from the folder's name here: it is never an unset variable.
 func TestProjectNameDefined(t *testing.T) {

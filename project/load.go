@@ -214,7 +214,7 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	// the process environment (and the project directory as PWD).
 	current := utils.GetAsEqualsMap(opts.Environ)
 	current["PWD"] = projectDir
-	l.UnsetVariables = append(l.UnsetVariables, in.reads.unset(current, in.envFiles, l.Rel)...)
+	l.UnsetVariables = append(l.UnsetVariables, feedsThrough(in.reads.unset(current, in.envFiles, l.Rel), l.raw)...)
 	for path, id := range l.raw.seen {
 		if _, ok := l.seen[path]; !ok {
 			l.seen[path] = id
@@ -366,6 +366,31 @@ func unsetVariables(ix *rawIndex) []VariableUse {
 		})
 	}
 	return out
+}
+
+// feedsThrough marks each use in an env file (its Path the variable the
+// line sets) whose variable a compose file uses in a volume source or
+// target, a tmpfs or an image of a service (as unsetVariables judges its
+// own uses): the empty value reaches what is mounted or run through it,
+// the first such service is its Service. It returns uses.
+func feedsThrough(uses []VariableUse, ix *rawIndex) []VariableUse {
+	if len(uses) == 0 {
+		return uses
+	}
+	for _, f := range ix.files {
+		walkScalars(f.root, nil, func(path []string, n *yaml.Node) {
+			if !strings.Contains(n.Value, "$") || !feedsVolumeOrImage(path) {
+				return
+			}
+			vars := template.ExtractVariables(map[string]any{"v": n.Value}, template.DefaultPattern)
+			for i := range uses {
+				if _, ok := vars[uses[i].Path[0]]; ok && !uses[i].FeedsMount {
+					uses[i].FeedsMount, uses[i].Service = true, path[1]
+				}
+			}
+		})
+	}
+	return uses
 }
 
 // unsetRef is a variable that a compose value uses with no value in the

@@ -325,7 +325,10 @@ its own path.`,
 failure then surfaces far away (":/data", an empty image). It is an
 error where it feeds a volume source, a target or an image of a service
 that is converted; in a service left out by its profiles it is a
-warning until a profile brings the service in. Where the compose file
+warning until a profile brings the service in. A value of .env (or of
+an --env-file, or of a service's env_file) that refers to an unset
+variable is a use too, as docker compose warns of it: an error where the
+variable it sets feeds a volume or an image. Where the compose file
 is written for an app platform that sets the variable when it runs the
 app (CasaOS, known by x-casaos:, sets AppID to the project's name, PUID and PGID to 1000; umbrelOS, known by umbrel-app.yml, APP_DATA_DIR to the app's folder under /home/umbrel/umbrel/app-data), the
 error says the value the platform ran it with and where that is stated;
