@@ -1553,6 +1553,18 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 			row.Owner, o.envEvidence = owner, evidence
 		}
 	}
+	// A variable the row names as changing its owner for this path alone
+	// (docker-mailserver's DMS_VMAIL_UID), set by a service mounting it:
+	// the row's owner is then no evidence, and the value is not known to
+	// be all it changes.
+	if o.rowOK && row.Owner != "" && len(row.OwnerUnless) > 0 {
+		if why := c.ownerUnless(s, *row); why != "" {
+			if o.conflict == "" {
+				o.conflict = why
+			}
+			row.Owner, o.envEvidence = "", ""
+		}
+	}
 	if o.user != "" && o.rowOK && row.Owner != "" && row.Owner != o.user {
 		if rules.RootUser(o.user) && stepDown != "" {
 			// The row's owner holds (below).
@@ -1608,6 +1620,26 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 		}
 	}
 	return o
+}
+
+// ownerUnless returns why the owner of row does not hold for s: a
+// service mounting s sets one of the variables the row names under
+// owner_unless ("service \"mail\" environment DMS_VMAIL_UID=1000 changes
+// the owner 5000:5000 image table row … gives"), or "".
+func (c *converter) ownerUnless(s *placement.Placement, row images.Row) string {
+	for _, name := range s.Services() {
+		svc, ok := c.l.Compose.Services[name]
+		if !ok {
+			continue
+		}
+		env := environment(svc)
+		for _, v := range row.OwnerUnless {
+			if val, set := env(v); set {
+				return fmt.Sprintf("service %q environment %s=%s changes the owner %s that image table row %s %s gives (%s:%d)", name, v, val, row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
+			}
+		}
+	}
+	return ""
 }
 
 // hostOwned reports whether s is an absolute bind source no module may

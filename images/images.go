@@ -81,6 +81,11 @@ type Row struct {
 	// AcceptedModes are, for a required mode, the other modes the
 	// software accepts (PostgreSQL's 0750 beside 0700).
 	AcceptedModes []string
+	// OwnerUnless names variables that change Owner for this path alone
+	// (docker-mailserver's DMS_VMAIL_UID for /var/mail): where a service
+	// mounting it sets one, Owner is no evidence. Variables that change
+	// the user of every path of the image are an image row's OwnerUID.
+	OwnerUnless []string
 	// Line is the row's line in the table file.
 	Line int
 }

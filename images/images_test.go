@@ -124,6 +124,19 @@ func TestParseGood(t *testing.T) {
 	}
 }
 
+// owner_unless names the variables that change a row's owner for its
+// path alone; Parse keeps them in order.
+func TestParseOwnerUnless(t *testing.T) {
+	text := strings.Replace(goodRow, "kind: directory", "kind: directory\n  owner_unless: [DMS_VMAIL_UID, DMS_VMAIL_GID]", 1)
+	tab, err := Parse("table.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Rows[0].OwnerUnless; !reflect.DeepEqual(got, []string{"DMS_VMAIL_UID", "DMS_VMAIL_GID"}) {
+		t.Fatalf("OwnerUnless %q", got)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	// Each case replaces one line of goodRow (or adds one) and expects the
 	// error to name table.yaml:LINE and to contain a phrase.
@@ -157,6 +170,10 @@ func TestParseErrors(t *testing.T) {
 		{"unknown variant", "repository: postgres", "repository: postgres\n  variant: bookworm", 2, "unknown variant"},
 		{"nothing given", "  owner: \"999:999\"\n  mode: \"0700\"\n  intent: state\n", "", 1, "no owner, mode or intent"},
 		{"null note", "intent: state", "intent: state\n  note:", 7, "must be a string"},
+		{"owner_unless not a name", "kind: directory", "kind: directory\n  owner_unless: [DMS-VMAIL-UID]", 4, "not a variable name"},
+		{"owner_unless a digit first", "kind: directory", "kind: directory\n  owner_unless: [1UID]", 4, "not a variable name"},
+		{"owner_unless without owner", "  owner: \"999:999\"\n", "  owner_unless: [UID]\n", 4, "needs an owner"},
+		{"owner_unless repeated", "kind: directory", "kind: directory\n  owner_unless: [A]\n  owner_unless: [B]", 5, "repeats"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -185,6 +185,23 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 			r.AcceptedModes = list
 			continue
 		}
+		if k.Value == "owner_unless" {
+			if prev, dup := lines[k.Value]; dup {
+				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
+			}
+			lines[k.Value] = k.Line
+			list, err := stringList(name, k.Value, v)
+			if err != nil {
+				return Row{}, err
+			}
+			for _, name := range list {
+				if !validVariable(name) {
+					return fail(v.Line, "owner_unless: %q is not a variable name (letters, digits and _, not first a digit)", name)
+				}
+			}
+			r.OwnerUnless = list
+			continue
+		}
 		dst, ok := fields[k.Value]
 		if !ok {
 			return fail(k.Line, "unknown key %q", k.Value)
@@ -270,6 +287,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	}
 	if r.MinMajor > 0 && r.MaxMajor > 0 && r.MinMajor > r.MaxMajor {
 		return fail(at("min_major"), "min_major %d is after max_major %d", r.MinMajor, r.MaxMajor)
+	}
+	if len(r.OwnerUnless) > 0 && r.Owner == "" {
+		return fail(at("owner_unless"), "owner_unless needs an owner it holds unless the variables are set")
 	}
 	if r.OwnerEveryVersion && (r.Owner == "" || r.MaxMajor == 0) {
 		return fail(at("owner_every_version"), "owner_every_version needs an owner and a max_major it reaches beyond")
@@ -483,4 +503,19 @@ func envName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// validVariable reports whether s is an environment variable name as a
+// shell writes one: letters, digits and _, not starting with a digit.
+func validVariable(s string) bool {
+	if s == "" || '0' <= s[0] && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && !('0' <= c && c <= '9') && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
