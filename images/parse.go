@@ -136,6 +136,15 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	fields["intent"] = &intent
 	lines := make(map[string]int, len(fields))
 
+	// Lists of strings, each item checked.
+	lists := map[string]struct {
+		dst   *[]string
+		valid func(string) bool
+		want  string
+	}{
+		"accepted_modes": {&r.AcceptedModes, validMode, `must be 3 or 4 octal digits, such as "0750"`},
+		"owner_unless":   {&r.OwnerUnless, validVariable, "is not a variable name (letters, digits and _, not first a digit)"},
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -168,7 +177,7 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 			r.OwnerEveryVersion = true
 			continue
 		}
-		if k.Value == "accepted_modes" {
+		if l, ok := lists[k.Value]; ok {
 			if prev, dup := lines[k.Value]; dup {
 				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
 			}
@@ -177,29 +186,12 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 			if err != nil {
 				return Row{}, err
 			}
-			for _, m := range list {
-				if !validMode(m) {
-					return fail(v.Line, "accepted_modes: %q must be 3 or 4 octal digits, such as \"0750\"", m)
+			for _, item := range list {
+				if !l.valid(item) {
+					return fail(v.Line, "%s: %q %s", k.Value, item, l.want)
 				}
 			}
-			r.AcceptedModes = list
-			continue
-		}
-		if k.Value == "owner_unless" {
-			if prev, dup := lines[k.Value]; dup {
-				return fail(k.Line, "key %q repeats the one at line %d", k.Value, prev)
-			}
-			lines[k.Value] = k.Line
-			list, err := stringList(name, k.Value, v)
-			if err != nil {
-				return Row{}, err
-			}
-			for _, name := range list {
-				if !validVariable(name) {
-					return fail(v.Line, "owner_unless: %q is not a variable name (letters, digits and _, not first a digit)", name)
-				}
-			}
-			r.OwnerUnless = list
+			*l.dst = list
 			continue
 		}
 		dst, ok := fields[k.Value]
