@@ -1616,7 +1616,7 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 			o.conflict = fmt.Sprintf("image %s (%s:%d) runs as %s, but %s", row.Repository, images.TableFile, row.Line, row.Owner, who)
 			row.Owner = ""
 		} else if stepDown != "" && o.envEvidence == "" {
-			o.envEvidence = stepDown + fmt.Sprintf(", %s, as image table row %s %s says (%s:%d)", row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
+			o.envEvidence = stepDown + fmt.Sprintf(", %s, as image table row %s says (%s:%d)", row.Owner, row.Named(), images.TableFile, row.Line)
 		}
 	}
 	return o
@@ -1635,7 +1635,7 @@ func (c *converter) ownerUnless(s *placement.Placement, row images.Row) string {
 		env := environment(svc)
 		for _, v := range row.OwnerUnless {
 			if val, set := env(v); set {
-				return fmt.Sprintf("service %q environment %s=%s changes the owner %s that image table row %s %s gives (%s:%d)", name, v, val, row.Owner, row.Repository, row.Path, images.TableFile, row.Line)
+				return fmt.Sprintf("service %q environment %s=%s changes the owner %s that image table row %s gives (%s:%d)", name, v, val, row.Owner, row.Named(), images.TableFile, row.Line)
 			}
 		}
 	}
@@ -1670,7 +1670,7 @@ func (c *converter) otherWriter(s *placement.Placement, users map[string]string,
 		if !ok || m.ReadOnly || users[m.Service] == owner {
 			continue
 		}
-		if row, ok := t.Match(svc.Image, m.Target); ok && (row.Owner == owner || row.Owner != "" && c.remapsTo(m.Service, svc.Image, owner)) {
+		if row, ok := t.MatchFor(svc.Image, m.Target, environment(svc)); ok && (row.Owner == owner || row.Owner != "" && c.remapsTo(m.Service, svc.Image, owner)) {
 			continue
 		}
 		if _, ok := t.OwnerOutOfVersion(svc.Image, m.Target); ok {
@@ -1710,7 +1710,7 @@ func (c *converter) remapsTo(service, ref, owner string) bool {
 // came from the row's own owner (not remapped by variables).
 func (c *converter) fromRow(s *placement.Placement, r *manifest.Resource, e *declare.Entry, o ownerFacts, provenance *[]string) bool {
 	row := o.row
-	rowFrom := fmt.Sprintf("image table row %s %s (%s:%d)", row.Repository, row.Path, images.TableFile, row.Line)
+	rowFrom := fmt.Sprintf("image table row %s (%s:%d)", row.Named(), images.TableFile, row.Line)
 	var fields []string
 	if r.Owner == "" && row.Owner != "" && o.envEvidence != "" {
 		r.Owner = row.Owner
@@ -1740,8 +1740,8 @@ func (c *converter) fromRow(s *placement.Placement, r *manifest.Resource, e *dec
 		if slices.Contains(fields, "mode") && row.ModeBasis != "" {
 			basis = ", mode " + row.ModeBasis
 		}
-		*provenance = append(*provenance, fmt.Sprintf("%s produced: image table row %s %s (%s:%d%s)",
-			strings.Join(fields, ", "), row.Repository, row.Path, images.TableFile, row.Line, basis))
+		*provenance = append(*provenance, fmt.Sprintf("%s produced: image table row %s (%s:%d%s)",
+			strings.Join(fields, ", "), row.Named(), images.TableFile, row.Line, basis))
 	}
 	return slices.Contains(fields, "owner")
 }
@@ -1962,12 +1962,12 @@ func (c *converter) matchRow(s *placement.Placement) (images.Row, bool, string) 
 		if t == nil {
 			return images.Row{}, false, ""
 		}
-		row, matched := t.Match(svc.Image, m.Target)
+		row, matched := t.MatchFor(svc.Image, m.Target, environment(svc))
 		if !matched {
 			continue
 		}
 		if ok && (row.Owner != found.Owner || row.Mode != found.Mode || row.Intent != found.Intent || row.Kind != found.Kind) {
-			return images.Row{}, false, fmt.Sprintf("image table rows %s %s (%s:%d) and %s %s (%s:%d) disagree", found.Repository, found.Path, images.TableFile, found.Line, row.Repository, row.Path, images.TableFile, row.Line)
+			return images.Row{}, false, fmt.Sprintf("image table rows %s (%s:%d) and %s (%s:%d) disagree", found.Named(), images.TableFile, found.Line, row.Named(), images.TableFile, row.Line)
 		}
 		found, ok = row, true
 	}

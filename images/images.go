@@ -86,6 +86,14 @@ type Row struct {
 	// mounting it sets one, Owner is no evidence. Variables that change
 	// the user of every path of the image are an image row's OwnerUID.
 	OwnerUnless []string
+	// PathFrom names a variable whose value, where the service sets it,
+	// is the in-container path the row describes instead of Path
+	// (postgres's PGDATA): MatchFor matches the row there.
+	PathFrom string
+	// At is set on a row MatchFor matched through PathFrom: the variable
+	// and its value ("PGDATA=/var/lib/postgresql/data/pgdata"); "" for a
+	// row of the table as read.
+	At string
 	// Line is the row's line in the table file.
 	Line int
 }
@@ -370,15 +378,19 @@ type Table struct {
 // built over the first n rows, and is not used once Rows has another
 // length.
 type rowIndex struct {
-	n      int
-	exact  map[[2]string][]int
-	family map[string][]int
+	n        int
+	exact    map[[2]string][]int
+	family   map[string][]int
+	pathFrom []int
 }
 
 // newRowIndex indexes rows, whose paths Parse has checked are clean.
 func newRowIndex(rows []Row) *rowIndex {
 	ix := &rowIndex{n: len(rows), exact: map[[2]string][]int{}, family: map[string][]int{}}
 	for i, r := range rows {
+		if r.PathFrom != "" {
+			ix.pathFrom = append(ix.pathFrom, i)
+		}
 		if Family(r.Repository) {
 			ix.family[r.Path] = append(ix.family[r.Path], i)
 		} else {
@@ -525,6 +537,54 @@ func (t *Table) Match(ref, target string) (Row, bool) {
 		return t.Rows[family], true
 	}
 	return Row{}, false
+}
+
+// MatchFor is Match for a service whose environment lookup reads: where
+// no row matches target, a row of the image whose PathFrom variable the
+// service sets to target matches, with At saying so. lookup may be nil.
+func (t *Table) MatchFor(ref, target string, lookup func(string) (string, bool)) (Row, bool) {
+	if r, ok := t.Match(ref, target); ok || lookup == nil || !path.IsAbs(target) {
+		return r, ok
+	}
+	target = path.Clean(target)
+	for _, i := range t.pathFrom() {
+		r := &t.Rows[i]
+		v, set := lookup(r.PathFrom)
+		if !set || !path.IsAbs(v) || path.Clean(v) != target {
+			continue
+		}
+		// The row Match gives the image at the row's own path: the same
+		// row, so its repository, variant and versions hold for ref.
+		if m, ok := t.Match(ref, r.Path); ok && m.Line == r.Line {
+			m.At = r.PathFrom + "=" + v
+			return m, true
+		}
+	}
+	return Row{}, false
+}
+
+// pathFrom returns the indexes of the rows with a PathFrom, in file order.
+func (t *Table) pathFrom() []int {
+	if t.index != nil && t.index.n == len(t.Rows) {
+		return t.index.pathFrom
+	}
+	var out []int
+	for i := range t.Rows {
+		if t.Rows[i].PathFrom != "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Named returns the row as messages cite it: its repository and path,
+// and where MatchFor matched it through PathFrom, the variable
+// ("postgres /var/lib/postgresql/data at PGDATA=/srv/pg").
+func (r Row) Named() string {
+	if r.At != "" {
+		return r.Repository + " " + r.Path + " at " + r.At
+	}
+	return r.Repository + " " + r.Path
 }
 
 // holdsFor reports whether the row's major-version bounds (MinMajor,

@@ -170,6 +170,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown variant", "repository: postgres", "repository: postgres\n  variant: bookworm", 2, "unknown variant"},
 		{"nothing given", "  owner: \"999:999\"\n  mode: \"0700\"\n  intent: state\n", "", 1, "no owner, mode or intent"},
 		{"null note", "intent: state", "intent: state\n  note:", 7, "must be a string"},
+		{"path_from not a name", "kind: directory", "kind: directory\n  path_from: PG-DATA", 4, "not a variable name"},
 		{"owner_unless not a name", "kind: directory", "kind: directory\n  owner_unless: [DMS-VMAIL-UID]", 4, "not a variable name"},
 		{"owner_unless a digit first", "kind: directory", "kind: directory\n  owner_unless: [1UID]", 4, "not a variable name"},
 		{"owner_unless without owner", "  owner: \"999:999\"\n", "  owner_unless: [UID]\n", 4, "needs an owner"},
@@ -711,5 +712,45 @@ func TestMinMajor(t *testing.T) {
 	bad = strings.Replace(goodRow, "  kind: directory\n", "  kind: directory\n  min_major: zero\n", 1)
 	if _, err := Parse("table.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "min_major must be a positive integer") {
 		t.Errorf("Parse of min_major: zero: error %v", err)
+	}
+}
+
+// MatchFor matches a row with path_from where the service sets the
+// variable to the target (postgres's PGDATA), saying so in At and Named;
+// the row's own bounds and variant still hold, and Match's own row wins.
+func TestMatchFor(t *testing.T) {
+	tab, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(vars map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
+	pg := env(map[string]string{"PGDATA": "/var/lib/postgresql/data/pgdata/"})
+	tests := []struct {
+		ref, target string
+		lookup      func(string) (string, bool)
+		want        string // Named, "" for no match
+	}{
+		{"postgres:16", "/var/lib/postgresql/data/pgdata", pg, "postgres /var/lib/postgresql/data at PGDATA=/var/lib/postgresql/data/pgdata/"},
+		{"postgres:16-alpine", "/var/lib/postgresql/data/pgdata", pg, "postgres /var/lib/postgresql/data at PGDATA=/var/lib/postgresql/data/pgdata/"},
+		{"postgres:16", "/var/lib/postgresql/data", pg, "postgres /var/lib/postgresql/data"},
+		{"postgres:16", "/var/lib/postgresql/data/pgdata", nil, ""},
+		{"postgres:16", "/var/lib/postgresql/data/pgdata", env(nil), ""},
+		{"postgres:16", "/var/lib/postgresql/data/other", pg, ""},
+		{"postgres:18", "/var/lib/postgresql/data/pgdata", pg, ""},     // the row holds up to 17
+		{"postgres:latest", "/var/lib/postgresql/data/pgdata", pg, ""}, // and for no unversioned tag
+		{"redis:7", "/var/lib/postgresql/data/pgdata", pg, ""},
+		{"postgres:16", "/data", env(map[string]string{"PGDATA": "data"}), ""}, // relative: not a path
+	}
+	for _, tc := range tests {
+		r, ok := tab.MatchFor(tc.ref, tc.target, tc.lookup)
+		got := ""
+		if ok {
+			got = r.Named()
+		}
+		if got != tc.want {
+			t.Errorf("MatchFor(%s, %s) = %q, want %q", tc.ref, tc.target, got, tc.want)
+		}
 	}
 }

@@ -131,6 +131,7 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 		"mode_basis": &r.ModeBasis,
 		"source":     &r.Source,
 		"note":       &r.Note,
+		"path_from":  &r.PathFrom,
 	}
 	var intent string
 	fields["intent"] = &intent
@@ -279,6 +280,9 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	}
 	if r.MinMajor > 0 && r.MaxMajor > 0 && r.MinMajor > r.MaxMajor {
 		return fail(at("min_major"), "min_major %d is after max_major %d", r.MinMajor, r.MaxMajor)
+	}
+	if r.PathFrom != "" && !validVariable(r.PathFrom) {
+		return fail(at("path_from"), "path_from: %q is not a variable name (letters, digits and _, not first a digit)", r.PathFrom)
 	}
 	if len(r.OwnerUnless) > 0 && r.Owner == "" {
 		return fail(at("owner_unless"), "owner_unless needs an owner it holds unless the variables are set")

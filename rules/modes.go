@@ -124,7 +124,8 @@ func checkImageRequirement(p *Pass) {
 			if r == nil || r.Kind == manifest.KindHost {
 				continue
 			}
-			row, ok := table.Match(c.Container.Image, v.Target)
+			// At the path the container's environment names (PGDATA) too.
+			row, ok := table.MatchFor(c.Container.Image, v.Target, func(k string) (string, bool) { v, ok := c.Container.Environment[k]; return v, ok })
 			// A tag past the row's major version, or naming none, is
 			// held to the row's owner where that holds in every version.
 			everyVersion := false
@@ -136,6 +137,9 @@ func checkImageRequirement(p *Pass) {
 				continue
 			}
 			where := fmt.Sprintf("image %s (%s:%d, %s)", row.Repository, images.TableFile, row.Line, row.Source)
+			if row.At != "" {
+				where = fmt.Sprintf("image %s at %s (%s:%d, %s)", row.Repository, row.At, images.TableFile, row.Line, row.Source)
+			}
 			if everyVersion {
 				where = fmt.Sprintf("image %s in every version (%s:%d, %s)", row.Repository, images.TableFile, row.Line, row.Source)
 			}
