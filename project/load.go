@@ -206,15 +206,18 @@ func load(ctx context.Context, opts Options, stdin string, inp **inputs) (*Proje
 	l.NameFromEnvironment = po.Environment["COMPOSE_PROJECT_NAME"] != ""
 	l.raw = readRaw(files, l.Rel, l.Environment, projectDir, in.roots, in.reads)
 	l.envRead = in.reads
-	if l.raw.problem != "" {
-		return nil, errors.New(l.raw.problem)
-	}
 	l.UnsetVariables = unsetVariables(l.raw)
 	// The env files' own references, as compose-go expanded them from
 	// the process environment (and the project directory as PWD).
 	current := utils.GetAsEqualsMap(opts.Environ)
 	current["PWD"] = projectDir
 	l.UnsetVariables = append(l.UnsetVariables, feedsThrough(in.reads.unset(current, in.envFiles, l.Rel), l.raw)...)
+	if l.raw.problem != "" {
+		// Refused before compose-go loads it; the unset variables are
+		// still reported, as docker compose warns of them before it
+		// refuses (a Project without Compose, as a failed load gives).
+		return l, errors.New(l.raw.problem)
+	}
 	for path, id := range l.raw.seen {
 		if _, ok := l.seen[path]; !ok {
 			l.seen[path] = id
