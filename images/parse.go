@@ -144,7 +144,7 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 		want  string
 	}{
 		"accepted_modes": {&r.AcceptedModes, validMode, `must be 3 or 4 octal digits, such as "0750"`},
-		"owner_unless":   {&r.OwnerUnless, validVariable, "is not a variable name (letters, digits and _, not first a digit)"},
+		"owner_unless":   {&r.OwnerUnless, envName, "is not a variable name (letters, digits and _, not first a digit)"},
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -281,7 +281,7 @@ func parseRow(name string, n *yaml.Node) (Row, error) {
 	if r.MinMajor > 0 && r.MaxMajor > 0 && r.MinMajor > r.MaxMajor {
 		return fail(at("min_major"), "min_major %d is after max_major %d", r.MinMajor, r.MaxMajor)
 	}
-	if r.PathFrom != "" && !validVariable(r.PathFrom) {
+	if r.PathFrom != "" && !envName(r.PathFrom) {
 		return fail(at("path_from"), "path_from: %q is not a variable name (letters, digits and _, not first a digit)", r.PathFrom)
 	}
 	if len(r.OwnerUnless) > 0 && r.Owner == "" {
@@ -499,19 +499,4 @@ func envName(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// validVariable reports whether s is an environment variable name as a
-// shell writes one: letters, digits and _, not starting with a digit.
-func validVariable(s string) bool {
-	if s == "" || '0' <= s[0] && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' && !('0' <= c && c <= '9') && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
