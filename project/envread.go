@@ -92,9 +92,8 @@ func (r envReads) read(abs string) ([]byte, error) {
 // ("The "B" variable is not set"), whether or not the compose file uses
 // the variable the value is of. rel names a file as diagnostics do. Each
 // use is at the first line of its file that refers to the variable
-// (${B:-default} and ${B:+alt} are no unset use), with Path the variable
-// that line sets. A file that does not parse gives none: the load
-// reports it.
+// (envUnset), with Path the variable that line sets. A file that does
+// not parse gives none: the load reports it.
 func (r envReads) unset(current map[string]string, files []string, rel func(string) string) []VariableUse {
 	var out []VariableUse
 	env := make(map[string]string)
@@ -107,33 +106,59 @@ func (r envReads) unset(current map[string]string, files []string, rel func(stri
 		if err != nil {
 			return out
 		}
-		var missed []string
-		err = dotenv.ParseWithFormat(bytes.NewReader(data), abs, env, func(k string) (string, bool) {
+		uses, err := envUnset(data, abs, "", env, func(k string) (string, bool) {
 			if v, ok := current[k]; ok {
 				return v, true
 			}
-			if v, ok := env[k]; ok {
-				return v, true
-			}
-			if !slices.Contains(missed, k) {
-				missed = append(missed, k)
-			}
-			return "", false
-		}, "")
+			v, ok := env[k]
+			return v, ok
+		})
 		if err != nil {
 			return out
 		}
-		lines := strings.Split(string(data), "\n")
-		for _, k := range missed {
-			for i, line := range lines {
-				if !usedBare(line, k) {
-					continue
-				}
-				key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "export "), "=")
-				out = append(out, VariableUse{Name: k, Pos: manifest.Pos{File: rel(abs), Line: i + 1}, Path: []string{strings.TrimSpace(key)}})
+		for _, u := range uses {
+			key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(u.text), "export "), "=")
+			out = append(out, VariableUse{Name: u.name, Pos: manifest.Pos{File: rel(abs), Line: u.line}, Path: []string{strings.TrimSpace(key)}})
+		}
+	}
+	return out
+}
+
+// envLineUse is a variable an env file's value uses that nothing sets,
+// at the first line (1-based) that uses it bare, with that line's text.
+type envLineUse struct {
+	name string
+	line int
+	text string
+}
+
+// envUnset parses the env file data (at path, in format, its variables
+// set into into) with lookup for the variables its values refer to, as
+// dotenv does, and returns each variable lookup does not find, in the
+// order dotenv asked, at the first line that uses it bare: ${K:-default}
+// and ${K:+alt} are no unset use, and ${K:?message} stops the load itself.
+// A variable no line uses bare is left out. The error is dotenv's.
+func envUnset(data []byte, path, format string, into map[string]string, lookup func(string) (string, bool)) ([]envLineUse, error) {
+	var missed []string
+	err := dotenv.ParseWithFormat(bytes.NewReader(data), path, into, func(k string) (string, bool) {
+		v, ok := lookup(k)
+		if !ok && !slices.Contains(missed, k) {
+			missed = append(missed, k)
+		}
+		return v, ok
+	}, format)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	var out []envLineUse
+	for _, k := range missed {
+		for i, line := range lines {
+			if usedBare(line, k) {
+				out = append(out, envLineUse{name: k, line: i + 1, text: line})
 				break
 			}
 		}
 	}
-	return out
+	return out, nil
 }

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
-	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/format"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -818,33 +816,21 @@ func (p *Project) envFileUnset() []VariableUse {
 			if err != nil {
 				continue
 			}
-			var missed []string
-			lookup := func(k string) (string, bool) {
+			uses, err := envUnset(data, ef.Path, ef.Format, map[string]string{}, func(k string) (string, bool) {
 				if v, ok := p.Environment[k]; ok {
 					return v, true
 				}
 				if v, ok := svc.Environment[k]; ok && v != nil {
 					return *v, true
 				}
-				if !slices.Contains(missed, k) {
-					missed = append(missed, k)
-				}
 				return "", false
-			}
-			if dotenv.ParseWithFormat(bytes.NewReader(data), ef.Path, map[string]string{}, lookup, ef.Format) != nil {
+			})
+			if err != nil {
 				continue
 			}
-			lines := strings.Split(string(data), "\n")
-			for _, k := range missed {
-				for i, line := range lines {
-					// ${K:-default} and ${K:+alt} are no unset use;
-					// ${K:?message} stops the load itself.
-					if usedBare(line, k) {
-						out = append(out, VariableUse{Name: k, Pos: manifest.Pos{File: p.Rel(ef.Path), Line: i + 1},
-							Path: []string{"services", name, "env_file"}, Service: name})
-						break
-					}
-				}
+			for _, u := range uses {
+				out = append(out, VariableUse{Name: u.name, Pos: manifest.Pos{File: p.Rel(ef.Path), Line: u.line},
+					Path: []string{"services", name, "env_file"}, Service: name})
 			}
 		}
 	}
