@@ -251,7 +251,7 @@ func matchRow(table *images.Table, mounts []convert.Mount) (images.Row, bool) {
 
 // rowFrom describes an image table row as the source of a value.
 func rowFrom(row *images.Row, basis bool) string {
-	s := fmt.Sprintf("image table row %s %s (%s:%d)", row.Repository, row.Path, images.TableFile, row.Line)
+	s := fmt.Sprintf("image table row %s (%s:%d)", row.Named(), images.TableFile, row.Line)
 	if basis && row.Mode != "" {
 		b := row.ModeBasis
 		if b == "" {

@@ -1808,7 +1808,7 @@ func (c *converter) everyVersionOwner(s *placement.Placement, r *manifest.Resour
 	if found.Owner == "" || userContradicts(s, users, found.Owner, c.stepsDown) != "" {
 		return false
 	}
-	from := fmt.Sprintf("image table row %s %s (%s:%d), the owner in every version", found.Repository, found.Path, images.TableFile, found.Line)
+	from := fmt.Sprintf("image table row %s (%s:%d), the owner in every version", found.Named(), images.TableFile, found.Line)
 	if root := c.allStepDown(s, users); root != "" {
 		from += "; " + root
 	}
@@ -1994,7 +1994,7 @@ func (c *converter) outOfVersion(s *placement.Placement) string {
 			default:
 				known, names, pin = fmt.Sprintf("for major versions %d to %d", row.MinMajor, row.MaxMajor), "another", fmt.Sprintf("from %d to %d", row.MinMajor, row.MaxMajor)
 			}
-			return fmt.Sprintf("the image table knows %s %s (%s:%d) %s only, and image %s names %s or none: declare the source, or pin a major version %s in the tag if the image runs one", row.Repository, row.Path, images.TableFile, row.Line, known, svc.Image, names, pin)
+			return fmt.Sprintf("the image table knows %s (%s:%d) %s only, and image %s names %s or none: declare the source, or pin a major version %s in the tag if the image runs one", row.Named(), images.TableFile, row.Line, known, svc.Image, names, pin)
 		}
 	}
 	return ""
