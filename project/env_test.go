@@ -135,10 +135,7 @@ func TestEnvFileUnset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, u := range p.UnsetVariables {
-		got = append(got, fmt.Sprintf("%s %s %s", u.Name, u.Pos, u.Service))
-	}
+	got := unsetUses(p, func(u VariableUse) string { return fmt.Sprintf("%s %s %s", u.Name, u.Pos, u.Service) })
 	if want := []string{"d app.env:2 app"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("unset variables %q, want %q", got, want)
 	}
@@ -158,11 +155,7 @@ func TestDotEnvUnset(t *testing.T) {
 		"other.env":    "Q=${R}\n",
 	})
 	uses := func(p *Project) []string {
-		var got []string
-		for _, u := range p.UnsetVariables {
-			got = append(got, fmt.Sprintf("%s %s %s", u.Name, u.Pos, strings.Join(u.Path, ".")))
-		}
-		return got
+		return unsetUses(p, func(u VariableUse) string { return fmt.Sprintf("%s %s %s", u.Name, u.Pos, strings.Join(u.Path, ".")) })
 	}
 	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{"K=1"}})
 	if err != nil {
@@ -197,13 +190,42 @@ func TestDotEnvUnsetFeedsMount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, u := range p.UnsetVariables {
-		got = append(got, fmt.Sprintf("%s %s %s %v", u.Name, u.Pos, u.Service, u.FeedsMount))
-	}
+	got := unsetUses(p, func(u VariableUse) string { return fmt.Sprintf("%s %s %s %v", u.Name, u.Pos, u.Service, u.FeedsMount) })
 	if want := []string{"MINOR .env:1 app true", "NOBODY .env:2  false", "BASE .env:3 db true"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("unset variables %q, want %q", got, want)
 	}
+}
+
+// A project the raw check refuses before compose-go loads it (services
+// written as a list) still has its unset variables, of the compose file
+// and of .env, as docker compose warns of them before it refuses: Load
+// returns the error and the Project, without Compose.
+func TestRawRefusedUnset(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml": "x-key: $NOBODY_SETS_THIS\nservices:\n  - name: web\n    image: nginx:1\n",
+		".env":         "A=${ALSO_UNSET}\n",
+	})
+	p, err := Load(context.Background(), Options{WorkingDirectory: dir, Environ: []string{}})
+	if err == nil || !strings.Contains(err.Error(), "services must be a mapping") {
+		t.Fatalf("err = %v, want the raw check's refusal", err)
+	}
+	if p == nil || p.Compose != nil {
+		t.Fatalf("project %+v, want one without Compose", p)
+	}
+	got := unsetUses(p, func(u VariableUse) string { return fmt.Sprintf("%s %s", u.Name, u.Pos) })
+	if want := []string{"NOBODY_SETS_THIS compose.yaml:1", "ALSO_UNSET .env:1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unset variables %q, want %q", got, want)
+	}
+}
+
+// unsetUses returns p's unset variables, each as f writes it.
+func unsetUses(p *Project, f func(VariableUse) string) []string {
+	var got []string
+	for _, u := range p.UnsetVariables {
+		got = append(got, f(u))
+	}
+	return got
 }
 
 // COMPOSE_PROJECT_NAME is defined for interpolation as compose defines
