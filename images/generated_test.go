@@ -64,6 +64,25 @@ func TestGeneratedTable(t *testing.T) {
 	}
 }
 
+// Generated rows made from another table.yaml than the embedded one are
+// not used: the table is parsed from the YAML instead.
+func TestGeneratedStale(t *testing.T) {
+	tab, err := generatedOr("0000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) > 0 && &tab.Rows[0] == &generatedRows[0] {
+		t.Fatal("stale generated rows used")
+	}
+	want, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tab.Rows, want.Rows) || !reflect.DeepEqual(tab.Images, want.Images) {
+		t.Fatal("the table is not the one Load parses")
+	}
+}
+
 // BenchmarkDefault is what a process pays for the table: the generated
 // rows and their index (Default's work the first time).
 func BenchmarkDefault(b *testing.B) {

@@ -468,8 +468,12 @@ func Default() (*Table, error) {
 
 // defaultTableOf returns a table of the generated rows, or the parsed
 // table.yaml when they were made from another one.
-func defaultTableOf() (*Table, error) {
-	if generatedDigest != Digest() {
+func defaultTableOf() (*Table, error) { return generatedOr(generatedDigest) }
+
+// generatedOr returns a table of the generated rows when made is the
+// digest of the embedded table they were made from, else Load's.
+func generatedOr(made string) (*Table, error) {
+	if made != Digest() {
 		return Load()
 	}
 	return &Table{Rows: generatedRows, Images: generatedImages, Digest: generatedDigest, index: newRowIndex(generatedRows)}, nil
