@@ -83,7 +83,8 @@ type Row struct {
 	AcceptedModes []string
 	// OwnerUnless names variables that change Owner for this path alone
 	// (docker-mailserver's DMS_VMAIL_UID for /var/mail): where a service
-	// mounting it sets one, Owner is no evidence. Variables that change
+	// mounting it sets one to a value (empty is unset), Owner is no
+	// evidence. Variables that change
 	// the user of every path of the image are an image row's OwnerUID.
 	OwnerUnless []string
 	// PathFrom names a variable whose value, where the service sets it,
