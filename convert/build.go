@@ -1625,19 +1625,16 @@ func (c *converter) ownerEvidence(s *placement.Placement, r *manifest.Resource, 
 // ownerUnless returns why the owner of row does not hold for s: a
 // service mounting s sets one of the variables the row names under
 // owner_unless to a value ("service \"mail\" environment DMS_VMAIL_UID=1000
-// changes the owner 5000:5000 image table row … gives"), or "". An empty
-// value is none: the images read them as ${VAR:=default} does.
+// changes the owner 5000:5000 image table row … gives"), or ""
+// (images.Row.OwnerChangedBy).
 func (c *converter) ownerUnless(s *placement.Placement, row images.Row) string {
 	for _, name := range s.Services() {
 		svc, ok := c.l.Compose.Services[name]
 		if !ok {
 			continue
 		}
-		env := environment(svc)
-		for _, v := range row.OwnerUnless {
-			if val, set := env(v); set && val != "" {
-				return fmt.Sprintf("service %q environment %s=%s changes the owner %s that image table row %s gives (%s:%d)", name, v, val, row.Owner, row.Named(), images.TableFile, row.Line)
-			}
+		if v, val, ok := row.OwnerChangedBy(environment(svc)); ok {
+			return fmt.Sprintf("service %q environment %s=%s changes the owner %s that image table row %s gives (%s:%d)", name, v, val, row.Owner, row.Named(), images.TableFile, row.Line)
 		}
 	}
 	return ""

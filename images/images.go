@@ -582,6 +582,19 @@ func (t *Table) pathFrom() []int {
 	return out
 }
 
+// OwnerChangedBy returns the first of the row's OwnerUnless variables
+// that lookup finds set to a value, with the value, and whether there is
+// one: the row's Owner then does not hold. An empty value is unset, as
+// ${VAR:=default} reads it.
+func (r Row) OwnerChangedBy(lookup func(string) (string, bool)) (name, value string, ok bool) {
+	for _, v := range r.OwnerUnless {
+		if val, set := lookup(v); set && val != "" {
+			return v, val, true
+		}
+	}
+	return "", "", false
+}
+
 // Named returns the row as messages cite it: its repository and path,
 // and where MatchFor matched it through PathFrom, the variable
 // ("postgres /var/lib/postgresql/data at PGDATA=/srv/pg").

@@ -754,3 +754,29 @@ func TestMatchFor(t *testing.T) {
 		}
 	}
 }
+
+// OwnerChangedBy names the first owner_unless variable set to a value;
+// an empty value, or none of them set, leaves the owner.
+func TestOwnerChangedBy(t *testing.T) {
+	r := Row{Owner: "5000:5000", OwnerUnless: []string{"DMS_VMAIL_UID", "DMS_VMAIL_GID"}}
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, ""},
+		{map[string]string{"DMS_VMAIL_UID": ""}, ""},
+		{map[string]string{"DMS_VMAIL_UID": "", "DMS_VMAIL_GID": "100"}, "DMS_VMAIL_GID=100"},
+		{map[string]string{"DMS_VMAIL_UID": "1000", "DMS_VMAIL_GID": "100"}, "DMS_VMAIL_UID=1000"},
+		{map[string]string{"OTHER": "1"}, ""},
+	}
+	for _, tc := range tests {
+		name, value, ok := r.OwnerChangedBy(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+		got := ""
+		if ok {
+			got = name + "=" + value
+		}
+		if got != tc.want {
+			t.Errorf("OwnerChangedBy(%v) = %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}

@@ -125,7 +125,7 @@ func checkImageRequirement(p *Pass) {
 				continue
 			}
 			// At the path the container's environment names (PGDATA) too.
-			row, ok := table.MatchFor(c.Container.Image, v.Target, func(k string) (string, bool) { v, ok := c.Container.Environment[k]; return v, ok })
+			row, ok := table.MatchFor(c.Container.Image, v.Target, containerEnv(c.Container))
 			// A tag past the row's major version, or naming none, is
 			// held to the row's owner where that holds in every version.
 			everyVersion := false
@@ -150,10 +150,13 @@ func checkImageRequirement(p *Pass) {
 				p.Report(d)
 			}
 			runs := row.Owner
+			env := containerEnv(c.Container)
+			if _, _, changed := row.OwnerChangedBy(env); changed {
+				runs = "" // the path's owner is the variable's: not known
+			}
 			if c.Container.User == "" && runs != "" {
 				// The owner-changing variables the image documents
 				// (USER_UID, PUID) remap its user.
-				env := func(k string) (string, bool) { v, ok := c.Container.Environment[k]; return v, ok }
 				if owner, _, set, ok, err := table.RunAs(c.Container.Image, env); ok && err == nil {
 					runs = owner
 					where += " with " + strings.Join(set, ", ")
@@ -242,4 +245,10 @@ func checkImageVolumeManifest(p *Pass) {
 			p.Report(d)
 		}
 	}
+}
+
+// containerEnv returns the lookup of a container's environment, as the
+// image table's variables are read.
+func containerEnv(c *manifest.Container) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := c.Environment[k]; return v, ok }
 }
